@@ -1,0 +1,69 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { createClient, type ClientOptions, type VastClient } from "./client";
+import { resolveConfig, type ResolvedConfig } from "./config";
+
+/**
+ * Process-wide settings of the providers. One plugin process serves every dynamic
+ * resource of a stack, so the client (and with it the request pacing) is shared here.
+ */
+type ConfigGetter = (key: string) => string | undefined;
+
+let pulumiConfig: ConfigGetter | undefined;
+let overrides: Partial<ClientOptions> = {};
+let cached: { fingerprint: string; client: VastClient; config: ResolvedConfig } | undefined;
+
+/** Called by the plugin with the stack configuration (`vastai:apiKey`, `vastai:apiUrl`, ...). */
+export async function configureRuntime(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  pulumiConfig = (key) => req.config.get(key);
+  cached = undefined;
+}
+
+/**
+ * Explicit client settings for this process: credentials, URLs or timing. They win over
+ * stack configuration and the environment. Tests and programs that drive `providers`
+ * directly use this; `undefined` values are ignored.
+ */
+export function setClientOptions(options: Partial<ClientOptions>): void {
+  overrides = { ...overrides };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) (overrides as Record<string, unknown>)[k] = v;
+  cached = undefined;
+}
+
+/** Forgets explicit settings and stack configuration (tests). */
+export function resetRuntime(): void {
+  overrides = {};
+  pulumiConfig = undefined;
+  cached = undefined;
+}
+
+/** Reads a provider setting from stack config (`vastai:<name>`) or the environment. */
+export function setting(name: string, envName: string): string | undefined {
+  return pulumiConfig?.(`vastai:${name}`) ?? defaultConfigGetter()(`vastai:${name}`) ?? process.env[envName];
+}
+
+function defaultConfigGetter(): ConfigGetter {
+  // Inside a Pulumi program (lookups) the stack config is readable through the SDK;
+  // in the plugin process configure() has supplied it instead.
+  return (key) => {
+    try {
+      const pulumiSdk: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
+      const [ns, name] = key.split(":");
+      return new pulumiSdk.Config(ns).get(name);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The shared client for the current configuration. */
+export function getClient(): VastClient {
+  const config = resolveConfig(
+    { apiKey: overrides.apiKey, apiUrl: overrides.apiUrl, runUrl: overrides.runUrl },
+    { config: pulumiConfig ?? defaultConfigGetter() },
+  );
+  const fingerprint = JSON.stringify([config.apiKey, config.apiUrl, config.runUrl]);
+  if (!cached || cached.fingerprint !== fingerprint) {
+    cached = { fingerprint, config, client: createClient({ ...overrides, ...config }) };
+  }
+  return cached.client;
+}

@@ -1,0 +1,155 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+
+/** What every resource implementation served by the runtime provides. */
+export interface ProviderImpl {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export type Props = Record<string, unknown>;
+
+/** The property Pulumi uses to carry the serialized provider; never an input of ours. */
+export const PROVIDER_KEY = "__provider";
+
+/** Pulumi's marker for a value not known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Inputs without engine bookkeeping (`__provider`) and without values unknown in preview. */
+export function userInputs(props: Props): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (k === PROVIDER_KEY || v === undefined) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** True when the value, or any value nested in it, is still unknown (preview). */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/**
+ * Validates inputs with a zod schema and turns every issue into a Pulumi check failure
+ * that names the property, the rule and (unless the property is secret) the value.
+ * Never throws, never calls the API. Values unknown during preview are not judged.
+ */
+export function checkWith<S extends z.ZodType>(
+  schema: S,
+  news: Props,
+  options: { secretFields?: readonly string[] } = {},
+): pulumi.dynamic.CheckResult {
+  const inputs = userInputs(news);
+  const known: Props = {};
+  for (const [k, v] of Object.entries(inputs)) if (!containsUnknown(v)) known[k] = v;
+  const result = schema.safeParse(known);
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+      const top = String(issue.path[0] ?? "");
+      if (top && top in inputs && containsUnknown(inputs[top])) continue;
+      const secret = options.secretFields?.includes(top) ?? false;
+      const shown = secret ? "" : describeValue(valueAt(known, issue.path));
+      failures.push({ property, reason: `${property}: ${issue.message}${shown}` });
+    }
+  }
+  return { inputs: news, failures };
+}
+
+function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = obj;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "";
+  let text = JSON.stringify(value) ?? String(value);
+  if (text.length > 80) text = `${text.slice(0, 77)}...`;
+  return ` (got ${text})`;
+}
+
+/** Structural equality of JSON-like values; key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => deepEqual(v, b[i]));
+  }
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a).filter((k) => (a as Props)[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => (b as Props)[k] !== undefined);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => deepEqual((a as Props)[k], (b as Props)[k]));
+  }
+  return false;
+}
+
+/** The user inputs whose values differ between two sets of inputs. */
+export function changedKeys(olds: Props, news: Props, ignore: readonly string[] = []): string[] {
+  const a = userInputs(olds);
+  const b = userInputs(news);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => !ignore.includes(k) && !deepEqual(a[k], b[k])).sort();
+}
+
+/**
+ * Diff of inputs only: a change of the serialized provider (a code-only change) is never
+ * a change. Keys in `replaceOn` force replacement.
+ */
+export function diffInputs(
+  olds: Props,
+  news: Props,
+  spec: { replaceOn: readonly string[]; ignore?: readonly string[]; deleteBeforeReplace?: boolean },
+): pulumi.dynamic.DiffResult {
+  const changed = changedKeys(olds, news, spec.ignore);
+  const replaces = changed.filter((k) => spec.replaceOn.includes(k));
+  return {
+    changes: changed.length > 0,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0 ? spec.deleteBeforeReplace : undefined,
+  };
+}
+
+/**
+ * Thrown when an object was made on the service but the operation could not finish.
+ * The dynamic-provider plugin turns an error carrying `id` into a resource-init failure,
+ * so the engine keeps the id (and these properties) in state and nothing leaks.
+ */
+export class PartialFailure extends Error {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: string[];
+  constructor(message: string, id: string, inputs: Props, outs: Props) {
+    super(message);
+    this.name = "PartialFailure";
+    this.id = id;
+    // Keep __provider so later operations on this state entry can load the provider.
+    this.properties = jsonClean({ ...inputs, ...outs }) as Props;
+    this.reasons = [message];
+  }
+}
+
+/** Removes undefined values (the plugin rejects them) and turns Dates into ISO strings. */
+export function jsonClean(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : jsonClean(v)));
+  if (value && typeof value === "object") {
+    const out: Props = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = jsonClean(v);
+    return out;
+  }
+  return value;
+}
