@@ -1,0 +1,136 @@
+import type { RequestCore } from "../core";
+import { ENDPOINTS } from "../endpoints";
+import { BadRequestError, NotFoundError } from "../errors";
+import { registerSecret } from "../redact";
+import { successResponse } from "../schemas";
+import {
+  apiKeyCreateResponse,
+  apiKeyListResponse,
+  regenerateKeysResponse,
+  secretListResponse,
+  sshKeyCreateResponse,
+  sshKeyListResponse,
+} from "../schemas-account";
+import type {
+  ApiKey,
+  CreateApiKeyInput,
+  CreatedApiKey,
+  RegenerateKeysInput,
+  RegeneratedKey,
+  SecretList,
+  SshKey,
+} from "../types-account";
+import type { DeleteResult } from "../types-templates";
+
+/** Run a delete; "not found" answers (`isGone`) mean the object was already gone. */
+async function deleteIdempotent(run: () => Promise<unknown>, isGone: (e: unknown) => boolean): Promise<DeleteResult> {
+  try {
+    await run();
+    return { alreadyGone: false };
+  } catch (error) {
+    if (isGone(error)) return { alreadyGone: true };
+    throw error;
+  }
+}
+
+/** SSH public keys of the account (separate from API keys). */
+export class SshKeysApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /** Register a public key; it is also added to the user's running instances. Not resent if the response is lost: list to check. */
+  create(publicKey: string): Promise<SshKey> {
+    return this.core.request({ endpoint: ENDPOINTS.sshKeysCreate, body: { ssh_key: publicKey }, schema: sshKeyCreateResponse });
+  }
+
+  list(): Promise<SshKey[]> {
+    return this.core.request({ endpoint: ENDPOINTS.sshKeysList, schema: sshKeyListResponse });
+  }
+
+  /** Replace the key text of key `id`. */
+  async update(id: number, publicKey: string): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.sshKeysUpdate, params: { id }, body: { id, ssh_key: publicKey }, schema: successResponse });
+  }
+
+  /** Remove a key; an unknown id (400 `no_ssh_key` or 404) resolves `{alreadyGone: true}`. */
+  delete(id: number): Promise<DeleteResult> {
+    return deleteIdempotent(
+      () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: successResponse }),
+      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && e.code === "no_ssh_key"),
+    );
+  }
+}
+
+/** Account environment variables (secrets). Values are never returned, only masked. */
+export class SecretsApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /** Names mapped to a masked value (asterisks), or null when empty. */
+  list(): Promise<SecretList> {
+    return this.core.request({ endpoint: ENDPOINTS.secretsList, schema: secretListResponse });
+  }
+
+  /** Add a secret. The server upper-cases names; at most 16 per account. */
+  async add(key: string, value: string): Promise<void> {
+    registerSecret(value);
+    await this.core.request({ endpoint: ENDPOINTS.secretsAdd, body: { key, value }, schema: successResponse });
+  }
+
+  async update(key: string, value: string): Promise<void> {
+    registerSecret(value);
+    await this.core.request({ endpoint: ENDPOINTS.secretsUpdate, body: { key, value }, schema: successResponse });
+  }
+
+  /** Delete; an unknown name (`Environment variable not found`) resolves `{alreadyGone: true}`. */
+  delete(key: string): Promise<DeleteResult> {
+    return deleteIdempotent(
+      () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: successResponse }),
+      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && /not found/i.test(e.serverMessage ?? "")),
+    );
+  }
+}
+
+/** API keys of the account. */
+export class ApiKeysApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /** Create a key; its value is in the result only (secret). Not resent if the response is lost. */
+  async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    const created = await this.core.request({
+      endpoint: ENDPOINTS.apiKeysCreate,
+      body: input.permissions ? { name: input.name, permissions: input.permissions } : { name: input.name },
+      schema: apiKeyCreateResponse,
+    });
+    registerSecret(created.key);
+    return created;
+  }
+
+  /** Keys of the account; values are never listed. */
+  list(): Promise<ApiKey[]> {
+    return this.core.request({ endpoint: ENDPOINTS.apiKeysList, schema: apiKeyListResponse });
+  }
+
+  /** Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400). */
+  delete(id: number): Promise<DeleteResult> {
+    return deleteIdempotent(
+      () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: successResponse }),
+      (e) => e instanceof NotFoundError,
+    );
+  }
+}
+
+/** Subaccount keys. */
+export class SubaccountsApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /**
+   * Regenerate the key of one subaccount, or of all (`{all: true}` also rotates the owner
+   * seed). Only accounts approved for subaccounts (403 otherwise). Never resent: a lost
+   * response held the only copy of the new keys; call again to rotate once more.
+   */
+  async regenerateKeys(input: RegenerateKeysInput): Promise<RegeneratedKey[]> {
+    const body = "all" in input ? { regenerate_all: input.all } : { subaccount_user_id: input.subaccountUserId };
+    const keys = await this.core.request({ endpoint: ENDPOINTS.subaccountsRegenerateKeys, body, schema: regenerateKeysResponse });
+    for (const k of keys) registerSecret(k.derivedKey);
+    return keys;
+  }
+}

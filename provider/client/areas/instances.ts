@@ -1,0 +1,144 @@
+import type { RequestCore } from "../core";
+import { ENDPOINTS } from "../endpoints";
+import { NotFoundError, VastValidationError } from "../errors";
+import { registerSecret } from "../redact";
+import {
+  createInstanceResponse,
+  createInstanceToWire,
+  instanceGetResponse,
+  instanceListResponse,
+  instancePageResponse,
+  stateChangeResponse,
+  successResponse,
+} from "../schemas";
+import type {
+  CreateInstanceInput,
+  CreateInstanceResult,
+  DeleteResult,
+  Instance,
+  InstancePage,
+  StateChangeResult,
+} from "../types-templates";
+import { ONSTART_LIMIT } from "../../util/onstart";
+
+/** Instances: containers (or VMs) running on rented offers. */
+export class InstancesApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /** All instances of the user (one unpaged call). */
+  list(): Promise<Instance[]> {
+    return this.core.request({ endpoint: ENDPOINTS.instancesList, schema: instanceListResponse });
+  }
+
+  /** One page of the paged list (`GET /api/v1/instances/`); pass `nextToken` as `afterToken`. */
+  listPage(options: { limit?: number; afterToken?: string | null } = {}): Promise<InstancePage> {
+    return this.core.request({
+      endpoint: ENDPOINTS.instancesListPage,
+      query: { limit: options.limit ?? 25, after_token: options.afterToken ?? undefined },
+      schema: instancePageResponse,
+    });
+  }
+
+  /** Every instance, walking the paged list (paced at about one page a second). */
+  async listAll(pageSize = 25): Promise<Instance[]> {
+    const all: Instance[] = [];
+    let afterToken: string | null = null;
+    for (let guard = 0; guard < 10_000; guard++) {
+      const page: InstancePage = await this.listPage({ limit: pageSize, afterToken });
+      all.push(...page.instances);
+      if (!page.nextToken || page.instances.length === 0 || page.nextToken === afterToken) break;
+      afterToken = page.nextToken;
+    }
+    return all;
+  }
+
+  /** One instance, or null when it is gone (404, `{instances: null}` or `{}`). */
+  async get(id: number): Promise<Instance | null> {
+    try {
+      return await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, schema: instanceGetResponse });
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Create an instance from offer `offerId`. Name a template by `templateHashId` (the numeric
+   * template id is not accepted). `success: false` means created but stopped.
+   *
+   * Never resent: when the response is lost this throws ResponseLostError; list the instances
+   * (match a unique `label`) to find out whether it was created. An offer that is gone gives
+   * NotFoundError (`no_such_ask`) or GoneError (cannot start now).
+   */
+  async create(offerId: number, body: CreateInstanceInput): Promise<CreateInstanceResult> {
+    if ("templateId" in body || "template_id" in body) {
+      throw new VastValidationError("instance creation takes templateHashId (the template's hash_id), not a numeric template id");
+    }
+    if (body.onstart !== undefined && body.onstart.length > ONSTART_LIMIT) {
+      throw new VastValidationError(
+        `onstart is ${body.onstart.length} characters; the API accepts at most ${ONSTART_LIMIT}: encode it with encodeOnstart (util/onstart)`,
+      );
+    }
+    if (body.label !== undefined && body.label.length > 1024) {
+      throw new VastValidationError(`label is ${body.label.length} characters; the API accepts at most 1024`);
+    }
+    registerSecret(body.imageLogin);
+    const result = await this.core.request({
+      endpoint: ENDPOINTS.instancesCreate,
+      params: { id: offerId },
+      body: createInstanceToWire(body),
+      schema: createInstanceResponse,
+      // success=false with new_contract: created, but it starts stopped.
+      acceptOperationFailure: (b) => b.new_contract !== undefined && b.new_contract !== null,
+    });
+    registerSecret(result.instanceApiKey);
+    return result;
+  }
+
+  /** Destroy an instance. One that is already gone resolves `{alreadyGone: true}`. */
+  async destroy(id: number): Promise<DeleteResult> {
+    try {
+      await this.core.request({ endpoint: ENDPOINTS.instancesDestroy, params: { id }, body: {}, schema: successResponse });
+      return { alreadyGone: false };
+    } catch (error) {
+      if (error instanceof NotFoundError) return { alreadyGone: true };
+      throw error;
+    }
+  }
+
+  /** Set the label (at most 1024 characters). */
+  async setLabel(id: number, label: string): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.instancesUpdate, params: { id }, body: { label }, schema: successResponse });
+  }
+
+  /** Ask for the instance to run. `applied: false` means queued (for example `resources_unavailable`). */
+  start(id: number): Promise<StateChangeResult> {
+    return this.changeState(id, "running");
+  }
+
+  /** Ask for the instance to stop. */
+  stop(id: number): Promise<StateChangeResult> {
+    return this.changeState(id, "stopped");
+  }
+
+  private changeState(id: number, state: "running" | "stopped"): Promise<StateChangeResult> {
+    return this.core.request({
+      endpoint: ENDPOINTS.instancesUpdate,
+      params: { id },
+      body: { state },
+      schema: stateChangeResponse,
+      // resources_unavailable means the change is queued; any other success=false is a failure.
+      acceptOperationFailure: (b) => b.error === "resources_unavailable",
+    });
+  }
+
+  /** Add an SSH public key to one instance (Docker instances; a VM needs its key at creation). */
+  async attachSshKey(id: number, publicKey: string): Promise<void> {
+    await this.core.request({
+      endpoint: ENDPOINTS.instancesAttachSshKey,
+      params: { id },
+      body: { ssh_key: publicKey },
+      schema: successResponse,
+    });
+  }
+}

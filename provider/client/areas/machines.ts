@@ -1,0 +1,83 @@
+import type { RequestCore } from "../core";
+import { ENDPOINTS } from "../endpoints";
+import { NotFoundError, VastValidationError } from "../errors";
+import {
+  machineGetResponse,
+  machineListResponse,
+  maintenanceCancelResponse,
+  maintenanceListResponse,
+  maintenanceScheduleResponse,
+} from "../schemas-hosting";
+import type {
+  CancelMaintenanceResult,
+  Machine,
+  MaintenanceResult,
+  MaintenanceWindow,
+  ScheduleMaintenanceInput,
+} from "../types-account";
+
+const MAX_BATCH = 100;
+
+function checkBatch(field: string, ids: readonly number[]): void {
+  if (ids.length < 1 || ids.length > MAX_BATCH) {
+    throw new VastValidationError(`${field} must hold 1 to ${MAX_BATCH} ids, got ${ids.length}`);
+  }
+}
+
+/** Machines the caller hosts, and their maintenance windows. */
+export class MachinesApi {
+  constructor(private readonly core: RequestCore) {}
+
+  list(): Promise<Machine[]> {
+    return this.core.request({ endpoint: ENDPOINTS.machinesList, schema: machineListResponse });
+  }
+
+  /** Details of one machine the caller owns; null when there is none. */
+  async get(machineId: number): Promise<Machine | null> {
+    try {
+      return await this.core.request({ endpoint: ENDPOINTS.machinesGet, params: { machine_id: machineId }, schema: machineGetResponse });
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Schedule one maintenance window on 1 to 100 machines. Machines not owned by the caller
+   * come back as failed entries (`error: "not_found"`), not as an error. Affected clients are
+   * notified, so this is never resent after a lost response: list the windows to check.
+   */
+  scheduleMaintenance(input: ScheduleMaintenanceInput): Promise<MaintenanceResult[]> {
+    checkBatch("machineIds", input.machineIds);
+    const sdate = input.startTime instanceof Date ? Math.floor(input.startTime.getTime() / 1000) : input.startTime;
+    return this.core.request({
+      endpoint: ENDPOINTS.maintenancesSchedule,
+      body: {
+        machine_ids: input.machineIds,
+        sdate,
+        duration: input.durationHours ?? 1,
+        maintenance_category: input.category ?? "other",
+      },
+      schema: maintenanceScheduleResponse,
+    });
+  }
+
+  /** Active maintenance windows of the given machines. */
+  listMaintenances(machineIds: readonly number[]): Promise<MaintenanceWindow[]> {
+    return this.core.request({
+      endpoint: ENDPOINTS.maintenancesList,
+      query: { machine_ids: JSON.stringify(machineIds) },
+      schema: maintenanceListResponse,
+    });
+  }
+
+  /** Cancel 1 to 100 windows by id; per-window outcomes in the result. */
+  cancelMaintenances(maintenanceIds: readonly number[]): Promise<CancelMaintenanceResult[]> {
+    checkBatch("maintenanceIds", maintenanceIds);
+    return this.core.request({
+      endpoint: ENDPOINTS.maintenancesCancel,
+      body: { maintenance_ids: maintenanceIds },
+      schema: maintenanceCancelResponse,
+    });
+  }
+}

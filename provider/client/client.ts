@@ -1,0 +1,133 @@
+/** `createClient`: the typed client of the GPU cloud API, one object per API area. */
+import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi } from "./areas/account";
+import { InstancesApi } from "./areas/instances";
+import { MachinesApi } from "./areas/machines";
+import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
+import { OffersApi } from "./areas/offers";
+import { TemplatesApi } from "./areas/templates";
+import { Logger, RequestCore, RequestSpec } from "./core";
+import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
+import { VastValidationError } from "./errors";
+import { Pacer, PacingOptions } from "./pacing";
+import { registerSecret } from "./redact";
+import { DEFAULT_RETRY_POLICY } from "./retry";
+import { Transport, gotTransport } from "./transport";
+import type { BackoffOptions } from "../util/backoff";
+
+export const DEFAULT_API_URL = "https://console.vast.ai";
+export const DEFAULT_RUN_URL = "https://run.vast.ai";
+/** Per request, as the official CLI. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+export interface ClientOptions {
+  /** The API key (sent as `Authorization: Bearer`). Resolve it with `resolveConfig` (provider/config). */
+  apiKey: string;
+  /** Management API base URL, default `https://console.vast.ai`. */
+  apiUrl?: string;
+  /** Serverless API base URL, default `https://run.vast.ai`. */
+  runUrl?: string;
+  /** Per-request timeout, ms; default 120000. */
+  timeoutMs?: number;
+  /** Attempts in all for a retryable failure (429, 502, 503, 504, connection, timeout); default 4. */
+  maxAttempts?: number;
+  /** Total time budget of one call across its attempts and waits, ms; default 600000. */
+  deadlineMs?: number;
+  /** Backoff between attempts (full jitter), ms; default base 500, cap 20000. */
+  backoff?: Partial<BackoffOptions>;
+  /** Minimum intervals per endpoint, shared by every client of the process; false turns pacing off. */
+  pacing?: PacingOptions | false;
+  /** Injectable for tests: a clock in ms, a sleep, a random source in [0, 1). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Receives retry warnings and one debug line per response (never secrets). */
+  logger?: Logger;
+  /** Replace the HTTP transport (tests). */
+  transport?: Transport;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new VastValidationError(`${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+export class VastClient {
+  readonly templates: TemplatesApi;
+  readonly instances: InstancesApi;
+  readonly offers: OffersApi;
+  readonly sshKeys: SshKeysApi;
+  readonly secrets: SecretsApi;
+  readonly apiKeys: ApiKeysApi;
+  readonly subaccounts: SubaccountsApi;
+  readonly machines: MachinesApi;
+  readonly copy: CopyApi;
+  readonly bundles: BundlesApi;
+  readonly serverless: ServerlessApi;
+  readonly deployments: DeploymentsApi;
+  readonly autoscaler: AutoscalerApi;
+  readonly earnings: EarningsApi;
+  /** The base URLs in use. */
+  readonly apiUrl: string;
+  readonly runUrl: string;
+  private readonly core: RequestCore;
+
+  constructor(options: ClientOptions) {
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      throw new VastValidationError("apiKey is empty: pass the API key (see resolveConfig for the ways to set it)");
+    }
+    const apiKey = options.apiKey.trim();
+    registerSecret(apiKey);
+    const apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "");
+    const runUrl = (options.runUrl ?? DEFAULT_RUN_URL).replace(/\/+$/, "");
+    const now = options.now ?? Date.now;
+    const core = new RequestCore({
+      apiKey,
+      apiUrl,
+      runUrl,
+      timeoutMs: positive("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS),
+      retry: {
+        maxAttempts: Math.floor(positive("maxAttempts", options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts)),
+        deadlineMs: positive("deadlineMs", options.deadlineMs, DEFAULT_RETRY_POLICY.deadlineMs),
+        backoff: { ...DEFAULT_RETRY_POLICY.backoff, ...options.backoff },
+      },
+      pacer: new Pacer(apiUrl, apiKey, { intervalsMs: DEFAULT_INTERVALS_MS, defaultIntervalMs: DEFAULT_INTERVAL_MS }, options.pacing ?? {}, now),
+      clock: { now, sleep: options.sleep ?? realSleep, random: options.random ?? Math.random },
+      transport: options.transport ?? gotTransport,
+      logger: options.logger,
+      userAgent: "pulumi-vastai",
+    });
+    this.core = core;
+    this.apiUrl = apiUrl;
+    this.runUrl = runUrl;
+    this.templates = new TemplatesApi(core);
+    this.instances = new InstancesApi(core);
+    this.offers = new OffersApi(core);
+    this.sshKeys = new SshKeysApi(core);
+    this.secrets = new SecretsApi(core);
+    this.apiKeys = new ApiKeysApi(core);
+    this.subaccounts = new SubaccountsApi(core);
+    this.machines = new MachinesApi(core);
+    this.copy = new CopyApi(core);
+    this.bundles = new BundlesApi(core);
+    this.serverless = new ServerlessApi(core, apiKey);
+    this.deployments = new DeploymentsApi(core);
+    this.autoscaler = new AutoscalerApi(core);
+    this.earnings = new EarningsApi(core);
+  }
+
+  /**
+   * Low-level escape hatch: one paced, retried, validated call of any endpoint. Prefer the area
+   * methods; this exists for endpoints or fields they do not model.
+   */
+  request<T>(spec: RequestSpec<T>): Promise<T> {
+    return this.core.request(spec);
+  }
+}
+
+/** Create a client. Throws VastValidationError for an empty key or a bad numeric option. */
+export function createClient(options: ClientOptions): VastClient {
+  return new VastClient(options);
+}

@@ -1,0 +1,191 @@
+/**
+ * The request core: every call of every API area goes through `RequestCore.request`, which
+ * paces it (pacing.ts), sends it (transport.ts), maps failures to the error classes
+ * (errors.ts), retries what is safe to retry (retry.ts) and validates the response with the
+ * call's zod schema.
+ */
+import type { z } from "zod";
+import { Endpoint, endpointKey, fillRoute } from "./endpoints";
+import {
+  CallSite,
+  ResponseLostError,
+  ResponseSchemaError,
+  ServerError,
+  RateLimitError,
+  VastApiError,
+  VastConnectionError,
+  VastOperationError,
+  VastTimeoutError,
+  apiErrorFor,
+} from "./errors";
+import { operationFailure, parseErrorBody } from "./error-body";
+import { Pacer } from "./pacing";
+import { scrub } from "./redact";
+import { Clock, RetryPolicy, withRetry } from "./retry";
+import { Transport, TransportFailure } from "./transport";
+
+export interface Logger {
+  debug?(message: string): void;
+  warn?(message: string): void;
+}
+
+export interface CoreSettings {
+  apiKey: string;
+  apiUrl: string;
+  runUrl: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  pacer: Pacer;
+  clock: Clock;
+  transport: Transport;
+  logger?: Logger;
+  userAgent: string;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestSpec<T> {
+  endpoint: Endpoint;
+  /** Values for the route's `{name}` placeholders. */
+  params?: Record<string, string | number>;
+  /** Query parameters; undefined and null values are left out. */
+  query?: Record<string, QueryValue>;
+  /** JSON body. */
+  body?: unknown;
+  /** Parses the 2xx body into the result (snake_case in, camelCase out). */
+  schema: z.ZodType<T>;
+  /** Hand `{success: false, ...}` bodies at HTTP 200 to the schema instead of throwing
+   * VastOperationError (for calls where success=false is not a failure); a function decides
+   * per body. */
+  acceptOperationFailure?: boolean | ((body: Record<string, unknown>) => boolean);
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Statuses after which the request may still have been carried out upstream. */
+const AMBIGUOUS_STATUSES = new Set([502, 504]);
+
+/** Errors that must not be retried even though their class usually is. */
+const final = new WeakSet<object>();
+
+function isRetryable(error: unknown): boolean {
+  if (typeof error === "object" && error !== null && final.has(error)) return false;
+  if (error instanceof RateLimitError || error instanceof ServerError) return RETRY_STATUSES.has(error.status);
+  return error instanceof VastConnectionError;
+}
+
+function withAttempts(error: unknown, attempts: number): unknown {
+  if (error instanceof VastApiError) {
+    const { method, path, endpoint, status, code, serverMessage } = error;
+    return apiErrorFor({ method, path, endpoint, status, code, serverMessage, attempts });
+  }
+  if (error instanceof VastConnectionError) {
+    const Cls = error instanceof VastTimeoutError ? VastTimeoutError : VastConnectionError;
+    return new Cls(error, error.detail, { code: error.code, requestSent: error.requestSent, attempts, cause: error.cause });
+  }
+  return error;
+}
+
+function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.append(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function schemaProblem(error: z.ZodError): { fieldPath: string; problem: string } {
+  const issue = error.issues[0];
+  return { fieldPath: issue ? issue.path.map(String).join(".") : "", problem: issue?.message ?? "invalid response" };
+}
+
+export class RequestCore {
+  constructor(private readonly s: CoreSettings) {}
+
+  /** Make one API call. Throws the error classes of errors.ts. */
+  async request<T>(spec: RequestSpec<T>): Promise<T> {
+    const e = spec.endpoint;
+    const path = fillRoute(e.route, spec.params);
+    const site: CallSite = { method: e.method, path, endpoint: endpointKey(e) };
+    const base = (e.base === "run" ? this.s.runUrl : this.s.apiUrl).replace(/\/+$/, "");
+    const url = `${base}${path}${buildQuery(spec.query)}`;
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    return withRetry<T>(
+      {
+        attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining),
+        isRetryable,
+        giveUp: withAttempts,
+        deadlineExceeded: () => this.deadlineError(site),
+        onRetry: (error, n, delay) =>
+          this.s.logger?.warn?.(scrub(`${site.method} ${site.path}: attempt ${n} failed (${(error as Error).message}); retrying in ${delay} ms`)),
+      },
+      this.s.retry,
+      this.s.clock,
+    );
+  }
+
+  private deadlineError(site: CallSite): VastTimeoutError {
+    const error = new VastTimeoutError(site, `the total deadline of ${this.s.retry.deadlineMs} ms ran out`, { requestSent: false });
+    final.add(error);
+    return error;
+  }
+
+  private async attempt<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, remainingMs: number): Promise<T> {
+    const wait = this.s.pacer.reserve(site.endpoint, remainingMs);
+    if (wait === null) throw this.deadlineError(site);
+    if (wait > 0) await this.s.clock.sleep(wait);
+    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - wait));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.s.apiKey}`,
+      accept: "application/json",
+      "user-agent": this.s.userAgent,
+    };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const started = this.s.clock.now();
+    let result;
+    try {
+      result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent });
+    } catch (error) {
+      throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
+    }
+    this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
+    if (result.status < 200 || result.status >= 300) {
+      const parsed = parseErrorBody(result.body);
+      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message });
+      if (!spec.endpoint.idempotent && AMBIGUOUS_STATUSES.has(result.status)) {
+        throw new ResponseLostError(site, `HTTP ${result.status} from a gateway`, error);
+      }
+      throw error;
+    }
+    return this.parseSuccess(spec, site, result.body);
+  }
+
+  private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
+    if (!(error instanceof TransportFailure)) throw error;
+    // Keep a scrubbed copy as the cause: got's error holds the request options and headers.
+    const cause = new Error(scrub(error.message));
+    const detail = error.kind === "timeout" ? `no response within ${timeoutMs} ms` : `connection failed (${error.code ?? "unknown error"}: ${error.message})`;
+    const opts = { code: error.code, requestSent: error.requestSent, cause };
+    const wrapped = error.kind === "timeout" ? new VastTimeoutError(site, detail, opts) : new VastConnectionError(site, detail, opts);
+    if (error.requestSent && !idempotent) return new ResponseLostError(site, detail, wrapped);
+    return wrapped;
+  }
+
+  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string): T {
+    let json: unknown;
+    try {
+      json = text.trim() === "" ? {} : JSON.parse(text);
+    } catch {
+      throw new ResponseSchemaError(site, "", "the body is not JSON");
+    }
+    const failure = operationFailure(json);
+    const accept = spec.acceptOperationFailure;
+    const accepted = typeof accept === "function" ? failure && accept(json as Record<string, unknown>) : accept;
+    if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
+    const parsed = spec.schema.safeParse(json);
+    if (!parsed.success) {
+      const { fieldPath, problem } = schemaProblem(parsed.error);
+      throw new ResponseSchemaError(site, fieldPath, problem);
+    }
+    return parsed.data;
+  }
+}

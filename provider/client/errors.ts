@@ -1,0 +1,194 @@
+/**
+ * The client's error hierarchy. Every message names the call (method and path), the HTTP
+ * status, the server's error code and message, and what to do. Messages never carry the
+ * request body, the Authorization header or a key: every text goes through `scrub`.
+ */
+import { scrub } from "./redact";
+
+/** Base class of every error the client throws. */
+export class VastError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(scrub(message), options);
+    this.name = new.target.name;
+  }
+}
+
+/** Where a failed call went: the concrete path (no query string) and its route pattern. */
+export interface CallSite {
+  /** HTTP method, upper case. */
+  method: string;
+  /** Concrete request path without the query string, for example `/api/v0/instances/42/`. */
+  path: string;
+  /** Endpoint key: method and route pattern, for example `PUT /api/v0/asks/{id}/`. */
+  endpoint: string;
+}
+
+export interface ApiErrorDetails extends CallSite {
+  status: number;
+  /** The server's machine-readable `error` code, when it sent one. */
+  code?: string;
+  /** The server's human-readable message (`msg`, `error_msg`, `detail` or plain text). */
+  serverMessage?: string;
+  /** How many attempts were made before giving up (1 when the error was not retried). */
+  attempts?: number;
+}
+
+/** Advice appended to an API error message, by status. */
+function adviceFor(status: number): string {
+  if (status === 400) return "Check the request values the message names.";
+  if (status === 401)
+    return "The API key was rejected: it may have been deleted or reset (old values stop working at once). Use a current key.";
+  if (status === 403) return "The API key lacks the permission for this call, or the account may not use it.";
+  if (status === 404) return "The object does not exist or is not owned by this account.";
+  if (status === 410) return "The object exists but cannot be used now; choose another.";
+  if (status === 429)
+    return "The service limits how often this endpoint may be called; raise the pacing interval for it or try again later.";
+  if (status >= 500) return "The service failed; try again later.";
+  return "See the server message.";
+}
+
+function apiMessage(d: ApiErrorDetails): string {
+  const code = d.code ? ` ${d.code}` : "";
+  const server = d.serverMessage ? `: ${d.serverMessage}` : "";
+  const tries = d.attempts && d.attempts > 1 ? ` (gave up after ${d.attempts} attempts)` : "";
+  return `${d.method} ${d.path} failed: HTTP ${d.status}${code}${server}${tries}. ${adviceFor(d.status)}`;
+}
+
+/** The service answered with an HTTP error status. */
+export class VastApiError extends VastError implements ApiErrorDetails {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly code?: string;
+  readonly serverMessage?: string;
+  readonly attempts: number;
+
+  constructor(details: ApiErrorDetails) {
+    super(apiMessage(details));
+    this.status = details.status;
+    this.method = details.method;
+    this.path = details.path;
+    this.endpoint = details.endpoint;
+    this.code = details.code === undefined ? undefined : scrub(details.code);
+    this.serverMessage = details.serverMessage === undefined ? undefined : scrub(details.serverMessage);
+    this.attempts = details.attempts ?? 1;
+  }
+}
+
+/** HTTP 400: the request was refused as invalid. */
+export class BadRequestError extends VastApiError {}
+/** HTTP 401: the API key is missing, wrong, deleted or reset. */
+export class AuthenticationError extends VastApiError {}
+/** HTTP 403: the key or the account may not do this. */
+export class PermissionDeniedError extends VastApiError {}
+/** HTTP 404: no such object (or not owned by the caller). */
+export class NotFoundError extends VastApiError {}
+/** HTTP 410: the object exists but cannot be used now (for example an offer that cannot start). */
+export class GoneError extends VastApiError {}
+/** HTTP 429: called too often; the service sends no Retry-After. */
+export class RateLimitError extends VastApiError {}
+/** HTTP 5xx. */
+export class ServerError extends VastApiError {}
+
+/** Build the subclass that matches the status. */
+export function apiErrorFor(details: ApiErrorDetails): VastApiError {
+  const s = details.status;
+  if (s === 400) return new BadRequestError(details);
+  if (s === 401) return new AuthenticationError(details);
+  if (s === 403) return new PermissionDeniedError(details);
+  if (s === 404) return new NotFoundError(details);
+  if (s === 410) return new GoneError(details);
+  if (s === 429) return new RateLimitError(details);
+  if (s >= 500) return new ServerError(details);
+  return new VastApiError(details);
+}
+
+/** HTTP 200 with `{success: false, error, msg}`: the call was understood but refused. */
+export class VastOperationError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly code?: string;
+  readonly serverMessage?: string;
+
+  constructor(site: CallSite, code: string | undefined, serverMessage: string | undefined) {
+    const codePart = code ? ` ${code}` : "";
+    const msgPart = serverMessage ? `: ${serverMessage}` : "";
+    super(`${site.method} ${site.path} failed: the service answered success=false${codePart}${msgPart}. Check the request values the message names.`);
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.code = code === undefined ? undefined : scrub(code);
+    this.serverMessage = serverMessage === undefined ? undefined : scrub(serverMessage);
+  }
+}
+
+/** The arguments given to a client method are not valid; nothing was sent. */
+export class VastValidationError extends VastError {}
+
+/** No HTTP response: the connection could not be made or broke. `cause` holds a scrubbed copy of the transport error. */
+export class VastConnectionError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  /** Transport error code such as `ECONNREFUSED` or `ECONNRESET`. */
+  readonly code?: string;
+  /** False only when the request certainly never reached the server (connection refused, name not resolved). */
+  readonly requestSent: boolean;
+  readonly attempts: number;
+  /** What went wrong, without the call site (for example `no response within 500 ms`). */
+  readonly detail: string;
+
+  constructor(site: CallSite, detail: string, opts: { code?: string; requestSent: boolean; attempts?: number; cause?: unknown }) {
+    const tries = opts.attempts && opts.attempts > 1 ? ` (gave up after ${opts.attempts} attempts)` : "";
+    super(`${site.method} ${site.path} failed: ${detail}${tries}. Check the API URL and the network, then try again.`, { cause: opts.cause });
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.code = opts.code;
+    this.requestSent = opts.requestSent;
+    this.attempts = opts.attempts ?? 1;
+    this.detail = scrub(detail);
+  }
+}
+
+/** No response within the per-request timeout, or the total deadline ran out. */
+export class VastTimeoutError extends VastConnectionError {}
+
+/** A 2xx response whose body does not have the shape the client reads. */
+export class ResponseSchemaError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  /** Dotted path of the first field that failed, for example `instances.0.id` (empty for the whole body). */
+  readonly fieldPath: string;
+
+  constructor(site: CallSite, fieldPath: string, problem: string) {
+    const where = fieldPath ? `at \`${fieldPath}\`` : "at the top level";
+    super(`${site.method} ${site.path} returned a response the client cannot read: ${where}: ${problem}. The API may have changed; report this with the path above.`);
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.fieldPath = fieldPath;
+  }
+}
+
+/**
+ * A call that may have created something (instance creation, key creation, ...) was sent, but
+ * its response was lost (connection reset, timeout, 502/504). It is not resent, because a
+ * second request could create a second object: look the object up (for example list the
+ * instances and match the label) and decide.
+ */
+export class ResponseLostError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+
+  constructor(site: CallSite, what: string, cause: unknown) {
+    super(`${site.method} ${site.path} was sent but its response was lost (${what}); it may or may not have taken effect, so it was not resent. Look the object up before trying again.`, { cause });
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The typed client of the GPU cloud API (Vast.ai). Knows nothing of Pulumi.
+ *
+ *   const client = createClient({ apiKey });
+ *   const offers = await client.offers.search({ filters: { gpuName: "RTX 4090", gpuRamGb: { gte: 24 } } });
+ *   const { id } = await client.instances.create(offers[0].id, { templateHashId, label: "train-1" });
+ */
+export { createClient, VastClient, DEFAULT_API_URL, DEFAULT_RUN_URL, DEFAULT_TIMEOUT_MS } from "./client";
+export type { ClientOptions } from "./client";
+export type { Logger, RequestSpec, QueryValue } from "./core";
+export { ENDPOINTS, DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS, endpointKey } from "./endpoints";
+export type { Endpoint, EndpointName, HttpMethod } from "./endpoints";
+export * from "./errors";
+export type { PacingOptions } from "./pacing";
+export { DEFAULT_RETRY_POLICY } from "./retry";
+export type { RetryPolicy } from "./retry";
+export type { Transport, Exchange, ExchangeResult } from "./transport";
+export { registerSecret, scrub } from "./redact";
+export type * from "./types-templates";
+export type * from "./types-account";
+export { TemplatesApi } from "./areas/templates";
+export { InstancesApi } from "./areas/instances";
+export { OffersApi } from "./areas/offers";
+export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi } from "./areas/account";
+export { MachinesApi } from "./areas/machines";
+export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
+export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition } from "../util/filters";

@@ -1,0 +1,83 @@
+/**
+ * Per-endpoint pacing: the service enforces a minimum interval between calls per endpoint and
+ * per key (api-facts: Rate limits), and answers 429 without Retry-After when a call comes too
+ * soon. Rather than provoke 429s, every request reserves the next free slot of its endpoint.
+ *
+ * Slots live in one process-wide registry, keyed by API URL, endpoint key and a hash of the API
+ * key (never the key itself), so every client in the process (all the resources of a Pulumi
+ * program run in one provider process) shares them. A caller reserves its slot synchronously,
+ * so concurrent callers queue one interval apart instead of all waking at once.
+ */
+import { createHash } from "node:crypto";
+
+/** Minimum interval per endpoint key (`METHOD /route/{param}/`), ms. */
+export type IntervalTable = Readonly<Record<string, number>>;
+
+export interface PacingOptions {
+  /** Overrides per endpoint key, for example `{"PUT /api/v0/instances/{id}/": 2000}`. */
+  intervalsMs?: Record<string, number>;
+  /** Interval for endpoints that have no entry of their own, ms. */
+  defaultIntervalMs?: number;
+}
+
+const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-registry");
+
+/** The shared map from slot key to the earliest time the next call may start. */
+function registry(): Map<string, number> {
+  const holder = globalThis as unknown as Record<symbol, Map<string, number> | undefined>;
+  let map = holder[REGISTRY_SLOT];
+  if (!map) {
+    map = new Map();
+    holder[REGISTRY_SLOT] = map;
+  }
+  return map;
+}
+
+/** A short, non-reversible tag of the API key, so slots are per key without storing it. */
+export function keyTag(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
+}
+
+export class Pacer {
+  private readonly scope: string;
+
+  /**
+   * @param apiUrl base URL the client talks to
+   * @param apiKey the key; only its hash is kept
+   * @param defaults built-in intervals per endpoint key
+   * @param options user overrides, or false to turn pacing off
+   */
+  constructor(
+    apiUrl: string,
+    apiKey: string,
+    private readonly defaults: { intervalsMs: IntervalTable; defaultIntervalMs: number },
+    private readonly options: PacingOptions | false,
+    private readonly now: () => number,
+  ) {
+    this.scope = `${apiUrl.replace(/\/+$/, "")}|${keyTag(apiKey)}`;
+  }
+
+  /** The interval that applies to an endpoint key, ms (0 when pacing is off). */
+  intervalFor(endpointKey: string): number {
+    if (this.options === false) return 0;
+    const own = this.options.intervalsMs?.[endpointKey] ?? this.defaults.intervalsMs[endpointKey];
+    return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs);
+  }
+
+  /**
+   * Reserve the next free slot of `endpointKey` and return how long to wait for it, ms.
+   * Returns null, reserving nothing, when the wait would exceed `maxWaitMs`.
+   */
+  reserve(endpointKey: string, maxWaitMs = Infinity): number | null {
+    const interval = this.intervalFor(endpointKey);
+    if (interval === 0) return 0;
+    const key = `${this.scope}|${endpointKey}`;
+    const slots = registry();
+    const t = this.now();
+    const slot = Math.max(t, slots.get(key) ?? -Infinity);
+    const wait = slot - t;
+    if (wait > maxWaitMs) return null;
+    slots.set(key, slot + interval);
+    return wait;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Building blocks of the wire schemas. Fields the client's callers depend on are checked
+ * strictly, so a changed API fails loudly with the field's path; descriptive fields are read
+ * leniently (a value of an unexpected type becomes undefined) so the API can evolve them
+ * without breaking the client.
+ */
+import { z } from "zod";
+
+/** Strict optional fields: absent or null become undefined. */
+export const optString = z.string().nullish().transform((v) => v ?? undefined);
+export const optNumber = z.number().nullish().transform((v) => v ?? undefined);
+export const optBoolean = z.boolean().nullish().transform((v) => v ?? undefined);
+
+/** Lenient fields: never fail; a value of another type reads as undefined. */
+export const anyString = z.unknown().transform((v) => (typeof v === "string" ? v : undefined));
+export const anyNumber = z.unknown().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined));
+export const anyBoolean = z.unknown().transform((v) => (typeof v === "boolean" ? v : undefined));
+export const anyRecord = z
+  .unknown()
+  .transform((v) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined));
+/** Lenient, but keeps null (meaningful for some fields such as a status while provisioning). */
+export const nullableString = z.unknown().transform((v) => (typeof v === "string" ? v : null));
+export const nullableNumber = z.unknown().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : null));
+export const timestampLike = z
+  .unknown()
+  .transform((v) => (typeof v === "number" || typeof v === "string" ? v : v === null ? null : undefined));
+
+/** Ids sometimes arrive as numeric strings; accept both, require an integer. */
+export const idNumber = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+
+/** A loose object keeps unknown fields, which `raw` exposes. */
+export const record = z.record(z.string(), z.unknown());
+
+/** Copy of a wire record without fields that hold secrets, for `raw`. */
+export function withoutSecrets(r: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out = { ...r };
+  for (const f of fields) delete out[f];
+  return out;
+}
+
+/**
+ * A wire record checked against `shape` (unknown fields kept) and mapped to a public type.
+ * `map` receives the parsed fields and the record exactly as sent (for `raw`). Failures keep
+ * their field paths.
+ */
+export function mapped<Shape extends z.ZodRawShape, Out>(
+  shape: Shape,
+  map: (parsed: z.output<z.ZodObject<Shape, z.core.$loose>>, raw: Record<string, unknown>) => Out,
+): z.ZodType<Out> {
+  const inner = z.looseObject(shape);
+  return record.transform((raw, ctx) => {
+    const result = inner.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+      return z.NEVER;
+    }
+    return map(result.data, raw);
+  }) as unknown as z.ZodType<Out>;
+}

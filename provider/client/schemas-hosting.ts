@@ -1,0 +1,118 @@
+/** Wire schemas (snake_case) of machines, maintenance, copy, bundles, serverless and earnings. */
+import { z } from "zod";
+import { anyNumber, anyString, idNumber, mapped, optNumber, optString, record, timestampLike } from "./schema-helpers";
+import type {
+  AutoscalerTemplates,
+  CancelMaintenanceResult,
+  DeploymentVersion,
+  EarningsChart,
+  Machine,
+  MaintenanceResult,
+  MaintenanceWindow,
+  RsyncResult,
+} from "./types-account";
+
+// ---- machines ----------------------------------------------------------------------------
+
+/** The machine id is `id` in the list; some records name it `machine_id`. */
+export const machineSchema: z.ZodType<Machine> = mapped(
+  { id: idNumber.optional(), machine_id: idNumber.optional() },
+  (m, raw): Machine => ({ id: (m.id ?? m.machine_id) as number, raw }),
+).refine((m) => typeof m.id === "number", { message: "machine record has neither id nor machine_id" });
+
+export const machineListResponse: z.ZodType<Machine[]> = z
+  .looseObject({ machines: z.array(machineSchema) })
+  .transform((r) => r.machines);
+
+/** Details: a JSON array holding the machine (empty when there is none). */
+export const machineGetResponse: z.ZodType<Machine | null> = z.union([
+  z.array(machineSchema).transform((a) => a[0] ?? null),
+  z.looseObject({ machines: z.array(machineSchema) }).transform((r) => r.machines[0] ?? null),
+]);
+
+export const maintenanceScheduleResponse: z.ZodType<MaintenanceResult[]> = z
+  .looseObject({
+    results: z.array(
+      z.looseObject({ success: z.boolean(), machine_id: idNumber, notifications_sent: optNumber, error: optString, msg: optString }),
+    ),
+  })
+  .transform((r) =>
+    r.results.map((x) => ({ success: x.success, machineId: x.machine_id, notificationsSent: x.notifications_sent, error: x.error, message: x.msg })),
+  );
+
+const maintenanceWindow: z.ZodType<MaintenanceWindow> = mapped(
+  {
+    id: idNumber,
+    machine_id: idNumber,
+    start_time: timestampLike,
+    duration_hours: anyNumber,
+    maintenance_category: anyString,
+    maintenance_reason: anyString,
+    created_at: timestampLike,
+    cancelled_at: timestampLike,
+    end_time: timestampLike,
+  },
+  (w): MaintenanceWindow => ({
+    id: w.id,
+    machineId: w.machine_id,
+    startTime: w.start_time,
+    durationHours: w.duration_hours,
+    category: w.maintenance_category,
+    reason: w.maintenance_reason,
+    createdAt: w.created_at,
+    cancelledAt: w.cancelled_at,
+    endTime: w.end_time,
+  }),
+);
+
+/** A bare array (api-facts), or the same under `maintenances`. */
+export const maintenanceListResponse: z.ZodType<MaintenanceWindow[]> = z.union([
+  z.array(maintenanceWindow),
+  z.looseObject({ maintenances: z.array(maintenanceWindow) }).transform((r) => r.maintenances),
+]);
+
+export const maintenanceCancelResponse: z.ZodType<CancelMaintenanceResult[]> = z
+  .looseObject({ results: z.array(z.looseObject({ success: z.boolean(), maintenance_id: idNumber, msg: optString })) })
+  .transform((r) => r.results.map((x) => ({ success: x.success, maintenanceId: x.maintenance_id, message: x.msg })));
+
+// ---- copy, bundles -----------------------------------------------------------------------
+
+export const rsyncResponse: z.ZodType<RsyncResult> = z
+  .looseObject({ success: z.boolean(), dst_port: optNumber, dst_addr: optString, src_port: optNumber, src_addr: optString })
+  .transform((r) => ({ success: r.success, dstPort: r.dst_port, dstAddr: r.dst_addr, srcPort: r.src_port, srcAddr: r.src_addr }));
+
+export const bundleAcceptResponse: z.ZodType<Record<string, unknown>> = record;
+
+// ---- serverless, deployments, autoscaler, earnings ---------------------------------------
+
+export const workerGroupLogsResponse: z.ZodType<string> = z.looseObject({ logs: z.string() }).transform((r) => r.logs);
+
+export const deploymentVersionsResponse: z.ZodType<DeploymentVersion[]> = z
+  .looseObject({
+    versions: z.array(
+      z.looseObject({
+        id: idNumber,
+        file_hash: z.string(),
+        version_label: z.string(),
+        file_size: z.number(),
+        created_at: z.number(),
+        last_used_at: z.number().nullish(),
+      }),
+    ),
+  })
+  .transform((r) =>
+    r.versions.map((v) => ({
+      id: v.id,
+      fileHash: v.file_hash,
+      versionLabel: v.version_label,
+      fileSize: v.file_size,
+      createdAt: v.created_at,
+      lastUsedAt: v.last_used_at ?? null,
+    })),
+  );
+
+export const autoscalerTemplatesResponse: z.ZodType<AutoscalerTemplates> = z
+  .looseObject({ autoscaler: z.array(record).nullish(), recommended: z.array(record).nullish() })
+  .transform((r) => ({ autoscaler: r.autoscaler ?? [], recommended: r.recommended ?? [] }));
+
+export const earningsChartResponse: z.ZodType<EarningsChart> = record.transform((raw) => ({ success: raw.success !== false, raw }));

@@ -1,0 +1,292 @@
+/**
+ * Wire schemas (snake_case) of templates, instances and offers, mapped to the public types.
+ * Only this module and schemas-*.ts speak snake_case.
+ */
+import { z } from "zod";
+import {
+  anyBoolean,
+  anyNumber,
+  anyRecord,
+  anyString,
+  idNumber,
+  mapped,
+  nullableNumber,
+  nullableString,
+  optBoolean,
+  optNumber,
+  optString,
+  withoutSecrets,
+} from "./schema-helpers";
+import type {
+  CreateInstanceInput,
+  CreateInstanceResult,
+  Instance,
+  InstancePage,
+  Offer,
+  StateChangeResult,
+  Template,
+  TemplateCreateResult,
+  TemplateInput,
+} from "./types-templates";
+
+// ---- templates -------------------------------------------------------------------------
+
+export const templateSchema: z.ZodType<Template> = mapped(
+  {
+    id: idNumber.optional(),
+    hash_id: z.string(),
+    name: anyString,
+    image: anyString,
+    tag: anyString,
+    desc: anyString,
+    readme: anyString,
+    env: anyString,
+    onstart: anyString,
+    runtype: anyString,
+    args_str: anyString,
+    ssh_direct: anyBoolean,
+    use_ssh: anyBoolean,
+    jup_direct: anyBoolean,
+    jupyter_dir: z.unknown().transform((v) => (typeof v === "string" ? v : v === null ? null : undefined)),
+    use_jupyter_lab: anyBoolean,
+    docker_login_repo: anyString,
+    docker_login_user: anyString,
+    href: anyString,
+    repo: anyString,
+    extra_filters: anyRecord,
+    recommended_disk_space: anyNumber,
+    private: anyBoolean,
+    volume_info: z.unknown().transform((v) => (v === null ? null : v && typeof v === "object" ? (v as Record<string, unknown>) : undefined)),
+    creator_id: anyNumber,
+    created_at: anyNumber,
+    count_created: anyNumber,
+  },
+  (t): Template => ({
+    id: t.id,
+    hashId: t.hash_id,
+    name: t.name,
+    image: t.image,
+    tag: t.tag,
+    desc: t.desc,
+    readme: t.readme,
+    env: t.env,
+    onstart: t.onstart,
+    runtype: t.runtype,
+    argsStr: t.args_str,
+    sshDirect: t.ssh_direct,
+    useSsh: t.use_ssh,
+    jupDirect: t.jup_direct,
+    jupyterDir: t.jupyter_dir,
+    useJupyterLab: t.use_jupyter_lab,
+    dockerLoginRepo: t.docker_login_repo,
+    dockerLoginUser: t.docker_login_user,
+    href: t.href,
+    repo: t.repo,
+    extraFilters: t.extra_filters,
+    recommendedDiskSpace: t.recommended_disk_space,
+    private: t.private,
+    volumeInfo: t.volume_info,
+    creatorId: t.creator_id,
+    createdAt: t.created_at,
+    countCreated: t.count_created,
+  }),
+);
+
+/** Template fields to the wire; `full` fills the registry fields the API requires with "". */
+export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record<string, unknown> {
+  const wire: Record<string, unknown> = {
+    name: t.name,
+    image: t.image,
+    tag: t.tag,
+    desc: t.desc,
+    readme: t.readme,
+    env: t.env,
+    onstart: t.onstart,
+    runtype: t.runtype,
+    args_str: t.argsStr,
+    ssh_direct: t.sshDirect,
+    use_ssh: t.useSsh,
+    jup_direct: t.jupDirect,
+    jupyter_dir: t.jupyterDir,
+    use_jupyter_lab: t.useJupyterLab,
+    docker_login_repo: t.dockerLoginRepo ?? (full ? "" : undefined),
+    docker_login_user: t.dockerLoginUser ?? (full ? "" : undefined),
+    docker_login_pass: t.dockerLoginPass ?? (full ? "" : undefined),
+    href: t.href,
+    repo: t.repo,
+    extra_filters: t.extraFilters,
+    recommended_disk_space: t.recommendedDiskSpace,
+    private: t.private,
+    volume_info: t.volumeInfo,
+  };
+  return dropUndefined(wire);
+}
+
+export function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** Create: `{template}`, or `{success: false, msg: "Existing Template Found: ...", template}`. */
+export const templateCreateResponse: z.ZodType<TemplateCreateResult> = z
+  .looseObject({ success: optBoolean, template: templateSchema })
+  .transform((r) => ({ template: r.template, existing: r.success === false }));
+
+export const templateEditResponse: z.ZodType<Template> = z
+  .looseObject({ template: templateSchema })
+  .transform((r) => r.template);
+
+/** Search: `{templates: [...]}`; no match may come as `{success: false, msg}` without a list. */
+export const templateSearchResponse: z.ZodType<Template[]> = z
+  .looseObject({ templates: z.array(templateSchema).nullish() })
+  .transform((r) => r.templates ?? []);
+
+export const successResponse = z.looseObject({ success: optBoolean }).transform((r) => r.success !== false);
+
+// ---- instances -------------------------------------------------------------------------
+
+/** Fields of an instance record that may hold secrets; kept out of `raw`. */
+const INSTANCE_SECRET_FIELDS = ["instance_api_key", "api_key", "jupyter_token", "image_login", "docker_login_pass"] as const;
+
+const extraEnv = z.unknown().transform((v): Array<[string, string]> | undefined => {
+  if (!Array.isArray(v)) return undefined;
+  return v.filter((p): p is [unknown, unknown] => Array.isArray(p) && p.length >= 2).map(([k, val]) => [String(k), String(val)]);
+});
+
+export const instanceSchema: z.ZodType<Instance> = mapped(
+  {
+    id: idNumber,
+    actual_status: nullableString,
+    intended_status: nullableString,
+    cur_state: nullableString,
+    next_state: nullableString,
+    status_msg: nullableString,
+    label: nullableString,
+    image_uuid: nullableString,
+    template_hash_id: nullableString,
+    machine_id: nullableNumber,
+    num_gpus: nullableNumber,
+    gpu_name: nullableString,
+    gpu_ram: nullableNumber,
+    dph_total: nullableNumber,
+    disk_space: nullableNumber,
+    ssh_host: nullableString,
+    ssh_port: nullableNumber,
+    public_ipaddr: nullableString,
+    ports: z.unknown().transform((v) => (v && typeof v === "object" ? (v as Record<string, unknown>) : null)),
+    extra_env: extraEnv,
+    onstart: nullableString,
+    start_date: nullableNumber,
+  },
+  (i, raw): Instance => ({
+    id: i.id,
+    actualStatus: i.actual_status,
+    intendedStatus: i.intended_status,
+    curState: i.cur_state,
+    nextState: i.next_state,
+    statusMsg: i.status_msg,
+    label: i.label,
+    imageUuid: i.image_uuid,
+    templateHashId: i.template_hash_id,
+    machineId: i.machine_id,
+    numGpus: i.num_gpus,
+    gpuName: i.gpu_name,
+    gpuRamMb: i.gpu_ram,
+    dphTotal: i.dph_total,
+    diskSpace: i.disk_space,
+    sshHost: i.ssh_host,
+    sshPort: i.ssh_port,
+    publicIpaddr: i.public_ipaddr,
+    ports: i.ports,
+    extraEnv: i.extra_env,
+    onstart: i.onstart,
+    startDate: i.start_date,
+    raw: withoutSecrets(raw, INSTANCE_SECRET_FIELDS),
+  }),
+);
+
+export const instanceListResponse: z.ZodType<Instance[]> = z
+  .looseObject({ instances: z.array(instanceSchema).nullish() })
+  .transform((r) => r.instances ?? []);
+
+export const instancePageResponse: z.ZodType<InstancePage> = z
+  .looseObject({ instances: z.array(instanceSchema).nullish(), next_token: z.string().nullish(), total_instances: optNumber })
+  .transform((r) => ({ instances: r.instances ?? [], nextToken: r.next_token ?? null, totalInstances: r.total_instances }));
+
+/** Read one: `{instances: <instance>}`; a destroyed one may be `{instances: null}` or `{}`. */
+export const instanceGetResponse: z.ZodType<Instance | null> = z
+  .looseObject({ instances: z.union([instanceSchema, z.array(instanceSchema), z.null()]).optional() })
+  .transform((r) => {
+    const v = r.instances;
+    if (Array.isArray(v)) return v[0] ?? null;
+    return v ?? null;
+  });
+
+export function createInstanceToWire(b: CreateInstanceInput): Record<string, unknown> {
+  const v = b.volumeInfo;
+  return dropUndefined({
+    template_hash_id: b.templateHashId,
+    image: b.image,
+    env: b.env,
+    onstart: b.onstart,
+    volume_info: v && dropUndefined({ create_new: v.createNew, volume_id: v.volumeId, size: v.size, mount_path: v.mountPath }),
+    label: b.label,
+    disk: b.disk,
+    runtype: b.runtype,
+    args_str: b.argsStr,
+    target_state: b.targetState,
+    cancel_unavail: b.cancelUnavail,
+    vm: b.vm,
+    image_login: b.imageLogin,
+    price: b.price,
+  });
+}
+
+/** `{success, new_contract, instance_api_key}`; success false means it starts stopped. */
+export const createInstanceResponse: z.ZodType<CreateInstanceResult> = z
+  .looseObject({ success: optBoolean, new_contract: idNumber, instance_api_key: optString })
+  .transform((r) => ({ id: r.new_contract, success: r.success !== false, instanceApiKey: r.instance_api_key }));
+
+/** `{success: true}` or `{success: false, error: "resources_unavailable", msg}` (change queued). */
+export const stateChangeResponse: z.ZodType<StateChangeResult> = z
+  .looseObject({ success: optBoolean, error: optString, msg: optString })
+  .transform((r) => (r.success === false ? { applied: false, code: r.error, message: r.msg } : { applied: true }));
+
+// ---- offers ------------------------------------------------------------------------------
+
+export const offerSchema: z.ZodType<Offer> = mapped(
+  {
+    id: idNumber,
+    machine_id: anyNumber,
+    gpu_name: anyString,
+    num_gpus: anyNumber,
+    gpu_ram: anyNumber,
+    dph_total: anyNumber,
+    reliability: anyNumber,
+    verification: anyString,
+    geolocation: anyString,
+    disk_space: anyNumber,
+    cuda_max_good: anyNumber,
+    rentable: anyBoolean,
+    rented: anyBoolean,
+  },
+  (o, raw): Offer => ({
+    id: o.id,
+    machineId: o.machine_id,
+    gpuName: o.gpu_name,
+    numGpus: o.num_gpus,
+    gpuRamMb: o.gpu_ram,
+    dphTotal: o.dph_total,
+    reliability: o.reliability,
+    verification: o.verification,
+    geolocation: o.geolocation,
+    diskSpace: o.disk_space,
+    cudaMaxGood: o.cuda_max_good,
+    rentable: o.rentable,
+    rented: o.rented,
+    raw,
+  }),
+);
+
+export const offerSearchResponse: z.ZodType<Offer[]> = z
+  .looseObject({ offers: z.array(offerSchema) })
+  .transform((r) => r.offers);

@@ -1,0 +1,92 @@
+/**
+ * One HTTP exchange over got, with got's retry off and HTTP errors returned rather than thrown
+ * (the request core maps them). got is ESM-only and is loaded here, and only here, with a
+ * dynamic import (README: Module setup).
+ */
+import http from "node:http";
+import https from "node:https";
+import type { Got } from "got" with { "resolution-mode": "import" };
+
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text, or undefined for no body. */
+  body?: string;
+  timeoutMs: number;
+  /** Use a fresh connection: a reused keep-alive socket that the server closed would turn a
+   * write into an ambiguous "response lost" failure. */
+  freshConnection: boolean;
+}
+
+export interface ExchangeResult {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+/** A transport failure, classified for the retry policy. */
+export class TransportFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly kind: "timeout" | "connection",
+    /** False only when the request certainly did not reach the server. */
+    readonly requestSent: boolean,
+  ) {
+    super(message);
+    this.name = "TransportFailure";
+  }
+}
+
+export type Transport = (exchange: Exchange) => Promise<ExchangeResult>;
+
+let gotPromise: Promise<Got> | undefined;
+function loadGot(): Promise<Got> {
+  gotPromise ??= import("got").then((m) => m.default);
+  return gotPromise;
+}
+
+const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+const fresh = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+
+/** Codes that mean no connection was made, so the server saw nothing. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/** got timeout events that happen before the request is written. */
+const NOT_SENT_TIMEOUT_EVENTS = new Set(["lookup", "connect", "secureConnect"]);
+
+function classify(error: unknown): TransportFailure {
+  const e = error as { code?: string; name?: string; event?: string; message?: string };
+  const message = e.message ?? String(error);
+  if (e.name === "TimeoutError") {
+    const sent = !NOT_SENT_TIMEOUT_EVENTS.has(e.event ?? "");
+    return new TransportFailure(message, e.code, "timeout", sent);
+  }
+  const sent = !NOT_SENT_CODES.has(e.code ?? "");
+  return new TransportFailure(message, e.code, "connection", sent);
+}
+
+/** The real transport. */
+export const gotTransport: Transport = async (exchange) => {
+  const got = await loadGot();
+  try {
+    const response = await got(exchange.url, {
+      method: exchange.method as "GET",
+      headers: exchange.headers,
+      body: exchange.body,
+      timeout: { connect: Math.min(exchange.timeoutMs, 30_000), request: exchange.timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: "text",
+      agent: exchange.freshConnection ? fresh : keepAlive,
+    });
+    return {
+      status: response.statusCode,
+      body: response.body,
+      contentType: String(response.headers["content-type"] ?? ""),
+    };
+  } catch (error) {
+    throw classify(error);
+  }
+};

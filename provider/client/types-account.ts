@@ -1,0 +1,153 @@
+/** Public (camelCase) types of account, hosting and serverless calls. Wire forms: schemas-*.ts. */
+
+export interface SshKey {
+  id: number;
+  /** The public key text. */
+  publicKey: string;
+  userId?: number;
+  createdAt?: string | number | null;
+}
+
+/** Secret names mapped to a masked value (asterisks) or null when empty. Values never come back. */
+export type SecretList = Record<string, string | null>;
+
+export interface ApiKeyPermissions {
+  [flag: string]: unknown;
+}
+
+export interface ApiKey {
+  id: number;
+  name?: string | null;
+  permissions?: ApiKeyPermissions | null;
+  createdAt?: string | number | null;
+}
+
+export interface CreatedApiKey {
+  id: number;
+  /** The key value; shown only here (secret). */
+  key: string;
+  permissions?: ApiKeyPermissions | null;
+}
+
+export interface CreateApiKeyInput {
+  /** Label for the owner. */
+  name: string;
+  /** Permission flags; default full access. For example `{manage_instances: true}`. */
+  permissions?: ApiKeyPermissions;
+}
+
+/** Which subaccount keys to regenerate: one subaccount, or all of them (rotates the owner seed). */
+export type RegenerateKeysInput = { subaccountUserId: number } | { all: true };
+
+export interface RegeneratedKey {
+  userId: number;
+  email: string;
+  /** The new key value (secret). */
+  derivedKey: string;
+}
+
+export interface Machine {
+  /** Machine id. */
+  id: number;
+  /** The record as sent (GPU, CPU, disk, network, listing fields). */
+  raw: Record<string, unknown>;
+}
+
+export type MaintenanceCategory = "power" | "internet" | "disk" | "gpu" | "software" | "other";
+
+export interface ScheduleMaintenanceInput {
+  /** 1 to 100 machine ids. */
+  machineIds: number[];
+  /** Start: a Date or Unix seconds; in the future and within a year. */
+  startTime: Date | number;
+  /** Hours; minimum effective 1, default 1. */
+  durationHours?: number;
+  /** Default `other`. */
+  category?: MaintenanceCategory;
+}
+
+export interface MaintenanceResult {
+  success: boolean;
+  machineId: number;
+  /** On success: how many instance clients were notified. */
+  notificationsSent?: number;
+  /** On failure, for example `not_found`. */
+  error?: string;
+  message?: string;
+}
+
+export interface MaintenanceWindow {
+  id: number;
+  machineId: number;
+  /** Unix seconds, or the service's timestamp text. */
+  startTime?: number | string | null;
+  durationHours?: number | null;
+  category?: string | null;
+  reason?: string | null;
+  createdAt?: number | string | null;
+  cancelledAt?: number | string | null;
+  endTime?: number | string | null;
+}
+
+export interface CancelMaintenanceResult {
+  success: boolean;
+  maintenanceId: number;
+  message?: string;
+}
+
+export interface RsyncInput {
+  /** Source instance id. */
+  srcId: string | number;
+  /** Destination instance id. */
+  dstId: string | number;
+  srcPath: string;
+  dstPath: string;
+}
+
+export interface RsyncResult {
+  success: boolean;
+  /** For local-to-instance copies. */
+  dstPort?: number;
+  dstAddr?: string;
+  /** For instance-to-local copies. */
+  srcPort?: number;
+  srcAddr?: string;
+}
+
+export interface AcceptBundleInput {
+  /** $/hour. */
+  price: number;
+  maxStart: number;
+  minDuration: number;
+}
+
+export interface WorkerGroupLogsInput {
+  workerGroupId: number;
+  /** Number of trailing log lines. */
+  tail?: number;
+}
+
+export interface DeploymentVersion {
+  id: number;
+  fileHash: string;
+  versionLabel: string;
+  /** Bytes. */
+  fileSize: number;
+  /** Unix seconds. */
+  createdAt: number;
+  /** Unix seconds. */
+  lastUsedAt: number | null;
+}
+
+export interface AutoscalerTemplates {
+  /** The user's autoscaler-enabled templates. */
+  autoscaler: Record<string, unknown>[];
+  /** Globally recommended autoscaler templates. */
+  recommended: Record<string, unknown>[];
+}
+
+export interface EarningsChart {
+  success: boolean;
+  /** The whole response (fields not documented). */
+  raw: Record<string, unknown>;
+}

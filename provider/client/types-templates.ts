@@ -1,0 +1,206 @@
+/** Public (camelCase) types of templates, instances and offers. Wire forms: schemas.ts. */
+
+/** A reusable instance-creation preset. */
+export interface Template {
+  /** Numeric id; used to delete the template. */
+  id?: number;
+  /** Content hash; used to create instances and to edit. Changes on every edit. */
+  hashId: string;
+  name?: string;
+  image?: string;
+  /** Image tag, default `latest`. */
+  tag?: string;
+  desc?: string;
+  readme?: string;
+  /** Docker-flag string: `-e VAR=value -p 8080:8080` (see util/env). */
+  env?: string;
+  onstart?: string;
+  runtype?: string;
+  argsStr?: string;
+  sshDirect?: boolean;
+  useSsh?: boolean;
+  jupDirect?: boolean;
+  jupyterDir?: string | null;
+  useJupyterLab?: boolean;
+  dockerLoginRepo?: string;
+  dockerLoginUser?: string;
+  href?: string;
+  repo?: string;
+  extraFilters?: Record<string, unknown>;
+  /** GB, default 8. */
+  recommendedDiskSpace?: number;
+  private?: boolean;
+  volumeInfo?: Record<string, unknown> | null;
+  creatorId?: number;
+  /** UTC epoch seconds. */
+  createdAt?: number;
+  countCreated?: number;
+}
+
+/** Fields of a template to create or change. */
+export interface TemplateInput {
+  name: string;
+  /** Container image path. */
+  image: string;
+  /** Image tag, default `latest`. */
+  tag?: string;
+  desc?: string;
+  readme?: string;
+  /** Docker-flag string `-e VAR=value -p 8080:8080` (build it with util/env `formatEnvFlags`). */
+  env?: string;
+  /** Shell commands run when the instance starts. */
+  onstart?: string;
+  /** `ssh`, `jupyter` or `args`; default `args`. */
+  runtype?: "ssh" | "jupyter" | "args";
+  /** Replaces the image CMD when runtype is `args`. */
+  argsStr?: string;
+  sshDirect?: boolean;
+  useSsh?: boolean;
+  jupDirect?: boolean;
+  jupyterDir?: string | null;
+  useJupyterLab?: boolean;
+  /** Private registry URL; sent as "" when not given. */
+  dockerLoginRepo?: string;
+  /** Registry user; sent as "" when not given. */
+  dockerLoginUser?: string;
+  /** Registry access token (secret); sent as "" when not given. */
+  dockerLoginPass?: string;
+  href?: string;
+  repo?: string;
+  /** Default machine-search filters `{field: {op: value}}`. */
+  extraFilters?: Record<string, unknown>;
+  /** GB, default 8. */
+  recommendedDiskSpace?: number;
+  private?: boolean;
+  /** A hint for user interfaces only; no effect on instance creation. */
+  volumeInfo?: Record<string, unknown> | null;
+}
+
+export interface TemplateCreateResult {
+  template: Template;
+  /** True when the service already had a template with this content and returned it
+   * ("Existing Template Found"): adopt it rather than fail. */
+  existing: boolean;
+}
+
+/** An instance as the API reports it. Status fields are null while provisioning. */
+export interface Instance {
+  id: number;
+  /** `running`, `exited`, `unknown`, `offline`, `loading`, `created`, `stopped`, ... or null. */
+  actualStatus: string | null;
+  /** What the user asked for: `running`, `stopped`, `frozen`. */
+  intendedStatus: string | null;
+  curState?: string | null;
+  nextState?: string | null;
+  statusMsg?: string | null;
+  label?: string | null;
+  imageUuid?: string | null;
+  templateHashId?: string | null;
+  machineId?: number | null;
+  numGpus?: number | null;
+  gpuName?: string | null;
+  /** MB. */
+  gpuRamMb?: number | null;
+  /** $/hour. */
+  dphTotal?: number | null;
+  /** GB. */
+  diskSpace?: number | null;
+  sshHost?: string | null;
+  sshPort?: number | null;
+  publicIpaddr?: string | null;
+  ports?: Record<string, unknown> | null;
+  /** Environment as `[name, value]` pairs. */
+  extraEnv?: Array<[string, string]>;
+  onstart?: string | null;
+  /** Epoch seconds. */
+  startDate?: number | null;
+  /** The record as the API sent it (snake_case), for fields not modelled here. */
+  raw: Record<string, unknown>;
+}
+
+export interface InstancePage {
+  instances: Instance[];
+  /** Token for the next page, null on the last page. */
+  nextToken: string | null;
+  totalInstances?: number;
+}
+
+/** Attach or create a volume at instance creation. */
+export interface VolumeInfo {
+  /** False links an existing volume; true creates one. */
+  createNew: boolean;
+  /** Existing volume id (createNew false) or volume offer id (createNew true). */
+  volumeId: number;
+  /** GB; only when createNew is true. */
+  size?: number;
+  /** Path inside the container. */
+  mountPath: string;
+}
+
+/** Body of instance creation. A template is named by `templateHashId` (not its numeric id). */
+export interface CreateInstanceInput {
+  templateHashId?: string;
+  /** Overrides the template image. */
+  image?: string;
+  /** Variables and port flags: `{"KEY": "value", "-p 8000:8000": "1"}` (util/env `toRequestEnv`). Merged with the template env. */
+  env?: Record<string, string>;
+  /** At most 4048 characters; encode longer scripts with util/onstart. */
+  onstart?: string;
+  volumeInfo?: VolumeInfo;
+  /** At most 1024 characters. */
+  label?: string;
+  /** GB. */
+  disk?: number;
+  runtype?: "ssh" | "jupyter" | "args";
+  argsStr?: string;
+  targetState?: "running" | "stopped";
+  cancelUnavail?: boolean;
+  vm?: boolean;
+  /** Registry credentials string (secret). */
+  imageLogin?: string;
+  /** Bid price, $/hour. */
+  price?: number;
+}
+
+export interface CreateInstanceResult {
+  /** The new instance id (the API's `new_contract`). */
+  id: number;
+  /** False means the instance was created but starts stopped. */
+  success: boolean;
+  /** The instance's own API key, when returned (secret). */
+  instanceApiKey?: string;
+}
+
+export interface DeleteResult {
+  /** True when the object was already gone (the call is then a no-op). */
+  alreadyGone: boolean;
+}
+
+/** Result of a start/stop request. */
+export interface StateChangeResult {
+  /** False when the service queued the change (for example `resources_unavailable`). */
+  applied: boolean;
+  code?: string;
+  message?: string;
+}
+
+/** A machine offer from the marketplace. */
+export interface Offer {
+  id: number;
+  machineId?: number;
+  gpuName?: string;
+  numGpus?: number;
+  /** MB per GPU. */
+  gpuRamMb?: number;
+  /** $/hour. */
+  dphTotal?: number;
+  reliability?: number;
+  verification?: string;
+  geolocation?: string;
+  /** GB. */
+  diskSpace?: number;
+  cudaMaxGood?: number;
+  rentable?: boolean;
+  rented?: boolean;
+  raw: Record<string, unknown>;
+}

@@ -1,0 +1,92 @@
+/**
+ * The one place that resolves credentials and URLs. Pure: the Pulumi config reader, the
+ * environment and the home directory are parameters, so it needs no Pulumi runtime and is
+ * testable.
+ *
+ * Order for the key: explicit value, Pulumi config `vastai:apiKey`, `VAST_API_KEY`, the file
+ * `~/.config/vastai/vast_api_key` (the official CLI's). URLs: explicit, `vastai:apiUrl` /
+ * `VAST_URL` / `https://console.vast.ai`, and `vastai:runUrl` / `VAST_RUN_URL` /
+ * `https://run.vast.ai`.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export const DEFAULT_API_URL = "https://console.vast.ai";
+export const DEFAULT_RUN_URL = "https://run.vast.ai";
+
+export interface ResolvedConfig {
+  apiKey: string;
+  apiUrl: string;
+  runUrl: string;
+}
+
+export interface ConfigSources {
+  /** Reads a Pulumi config value by full key, for example `vastai:apiKey`. */
+  config?: (key: string) => string | undefined;
+  /** Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Default `os.homedir()`. */
+  homeDir?: string;
+}
+
+/** Path of the official CLI's key file under a home directory. */
+export function keyFilePath(homeDir: string): string {
+  return path.join(homeDir, ".config", "vastai", "vast_api_key");
+}
+
+export class MissingApiKeyError extends Error {
+  constructor(keyFile: string) {
+    super(
+      `No Vast.ai API key found: set it with \`pulumi config set --secret vastai:apiKey <key>\`, ` +
+        `or the VAST_API_KEY environment variable, or put it in the file ${keyFile}.`,
+    );
+    this.name = "MissingApiKeyError";
+  }
+}
+
+/** The first value that is a non-blank string, trimmed. */
+function first(...values: Array<string | undefined>): string | undefined {
+  for (const v of values) {
+    if (typeof v === "string" && v.trim() !== "") return v.trim();
+  }
+  return undefined;
+}
+
+function readKeyFile(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    // Absent or unreadable: the error for a missing key names the file.
+    return undefined;
+  }
+}
+
+function checkUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} "${value}" is not a URL: give a full URL such as https://console.vast.ai`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`${name} "${value}" must use http or https`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+/** Resolve the key and URLs. Throws MissingApiKeyError (one sentence naming all three ways) without a key. */
+export function resolveConfig(
+  explicit: { apiKey?: string; apiUrl?: string; runUrl?: string } = {},
+  sources: ConfigSources = {},
+): ResolvedConfig {
+  const config = sources.config ?? (() => undefined);
+  const env = sources.env ?? process.env;
+  const keyFile = keyFilePath(sources.homeDir ?? os.homedir());
+  const apiKey =
+    first(explicit.apiKey, config("vastai:apiKey"), env.VAST_API_KEY) ?? first(readKeyFile(keyFile));
+  if (!apiKey) throw new MissingApiKeyError(keyFile);
+  const apiUrl = first(explicit.apiUrl, config("vastai:apiUrl"), env.VAST_URL) ?? DEFAULT_API_URL;
+  const runUrl = first(explicit.runUrl, config("vastai:runUrl"), env.VAST_RUN_URL) ?? DEFAULT_RUN_URL;
+  return { apiKey, apiUrl: checkUrl("apiUrl", apiUrl), runUrl: checkUrl("runUrl", runUrl) };
+}
