@@ -1,0 +1,82 @@
+/**
+ * Injected faults (`POST /_sim/faults`): the next `times` requests matching method and path
+ * answer with a given status and body, wait first, or lose their connection before or after
+ * the change is applied.
+ */
+import { invalidArgs, show } from "./errors";
+import { optInt, optObject, optString, type Body } from "./validate";
+
+export interface FaultSpec {
+  method: string;
+  path: string;
+  times: number;
+  status?: number;
+  /** A string is sent as-is (malformed JSON, plain text); anything else as JSON. */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  drop?: "before" | "after";
+}
+
+interface Fault extends FaultSpec {
+  pattern: RegExp;
+}
+
+/** `*` matches one path segment; a trailing slash is ignored on both sides. */
+function compile(path: string): RegExp {
+  const parts = trimSlash(path)
+    .split("/")
+    .map((seg) => (seg === "*" ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${parts.join("/")}$`);
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
+export function parseFault(body: Body): FaultSpec {
+  const method = (optString(body, "method") ?? "*").toUpperCase();
+  const path = optString(body, "path");
+  if (!path || !path.startsWith("/")) throw invalidArgs(`path must be a request path starting with "/" (got ${show(path)})`);
+  const times = optInt(body, "times") ?? 1;
+  if (times < 1) throw invalidArgs(`times must be at least 1 (got ${times})`);
+  const status = optInt(body, "status");
+  if (status !== undefined && (status < 100 || status > 599)) throw invalidArgs(`status must be 100-599 (got ${status})`);
+  const delayMs = optInt(body, "delayMs");
+  if (delayMs !== undefined && delayMs < 0) throw invalidArgs(`delayMs must be >= 0 (got ${delayMs})`);
+  const drop = body.drop;
+  if (drop !== undefined && drop !== "before" && drop !== "after") {
+    throw invalidArgs(`drop must be "before" or "after" (got ${show(drop)})`);
+  }
+  const headers = optObject(body, "headers") as Record<string, string> | undefined;
+  const contentType = optString(body, "contentType");
+  return { method, path, times, status, body: body.body, contentType, headers, delayMs, drop };
+}
+
+export class FaultRegistry {
+  private faults: Fault[] = [];
+
+  add(spec: FaultSpec): void {
+    this.faults.push({ ...spec, pattern: compile(spec.path) });
+  }
+
+  /** Consumes one use of the first fault matching this request, if any. */
+  take(method: string, path: string): FaultSpec | undefined {
+    const p = trimSlash(path);
+    const fault = this.faults.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(p));
+    if (!fault) return undefined;
+    fault.times -= 1;
+    if (fault.times <= 0) this.faults = this.faults.filter((f) => f !== fault);
+    const { pattern: _pattern, ...spec } = fault;
+    return spec;
+  }
+
+  list(): FaultSpec[] {
+    return this.faults.map(({ pattern: _pattern, ...spec }) => spec);
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * `pulumi-vastai/simulator`: a local simulator of the GPU cloud API on 127.0.0.1, for
+ * offline use, tests and demos. See simulator/README.md for the routes and control API.
+ */
+export { startSimulator, type Simulator } from "./start";
+export type { SimulatorOptions } from "./options";
+export { SEED, DEFAULT_API_KEY, type SimulatorSeed } from "./seed/seed";
+export type { OfferSeed } from "./seed/offers";
+export {
+  REALISTIC_RATE_LIMITS,
+  routeKey,
+  type RateLimitSetting,
+  type RateLimitTable,
+} from "./http/rate-limit";
+export type { FaultSpec } from "./http/faults";
+export type { LoggedRequest } from "./http/request-log";
+export type { StateView } from "./state-view";

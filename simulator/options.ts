@@ -1,0 +1,66 @@
+/** Options of `startSimulator` and their defaults. */
+import { DEFAULT_API_KEY } from "./seed/seed";
+import type { RateLimitSetting } from "./http/rate-limit";
+
+export interface SimulatorOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Loopback only: `127.0.0.1` (default), `::1` or `localhost`. Anything else is refused. */
+  host?: "127.0.0.1" | "::1" | "localhost";
+  /** API key of the default account (default `SEED.apiKey`, "sim-default-api-key"). */
+  apiKey?: string;
+  /** Milliseconds from instance creation to `running` (default 200; 0 = running on the first read). */
+  bootMs?: number;
+  /** `off` (default), `realistic` (REALISTIC_RATE_LIMITS), or a table of minimum intervals in ms. */
+  rateLimits?: RateLimitSetting;
+  /** Fixed delay added to every API response, ms (default 0). */
+  latencyMs?: number;
+  /** Keep state in this JSON file across restarts (written atomically after each change). */
+  stateFile?: string;
+  /** Clock in epoch ms (default Date.now); inject one to step instance boots without sleeping. */
+  now?: () => number;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  apiKey: string | undefined;
+  bootMs: number;
+  rateLimits: RateLimitSetting;
+  latencyMs: number;
+  stateFile: string | undefined;
+  now: () => number;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) throw new Error(`Simulator option ${name} must be a number >= 0 (got ${value})`);
+  return value;
+}
+
+export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
+  const host = opts.host ?? "127.0.0.1";
+  if (!LOOPBACK.has(host)) {
+    throw new Error(`Simulator option host must be a loopback address (127.0.0.1, ::1 or localhost), got "${host}"`);
+  }
+  const port = nonNegative("port", opts.port, 0);
+  if (!Number.isInteger(port) || port > 65535) throw new Error(`Simulator option port must be an integer 0-65535 (got ${port})`);
+  if (opts.apiKey !== undefined && !/^\S{8,}$/.test(opts.apiKey)) {
+    throw new Error("Simulator option apiKey must be at least 8 characters without spaces");
+  }
+  return {
+    port,
+    // "localhost" may resolve to several addresses; one loopback address keeps the URL exact.
+    host: host === "localhost" ? "127.0.0.1" : host,
+    apiKey: opts.apiKey,
+    bootMs: nonNegative("bootMs", opts.bootMs, 200),
+    rateLimits: opts.rateLimits ?? "off",
+    latencyMs: nonNegative("latencyMs", opts.latencyMs, 0),
+    stateFile: opts.stateFile,
+    now: opts.now ?? Date.now,
+  };
+}
+
+export { DEFAULT_API_KEY };

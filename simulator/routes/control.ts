@@ -1,0 +1,90 @@
+/**
+ * Control API for tests and demos under `/_sim` (no auth; the server listens on loopback only).
+ */
+import type { FastifyInstance } from "fastify";
+import type { SimContext } from "../context";
+import { offerSeed } from "../domain/offers";
+import { invalidArgs, notFound, show } from "../http/errors";
+import { parseFault } from "../http/faults";
+import { bodyOf, idParam, optInt } from "../http/validate";
+import { stateView } from "../state-view";
+import type { OfferState } from "../store/types";
+
+const OFFER_STATES = new Set(["available", "unavailable", "gone"]);
+const none = { config: { auth: "none" as const } };
+
+function setInstanceStatus(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "instance id");
+  const body = bodyOf(raw);
+  const inst = ctx.store.data.instances.find((i) => i.id === id);
+  if (!inst) throw notFound("no_such_instance", `No instance with id ${id}`);
+  const value = body.actual_status;
+  if (value !== null && typeof value !== "string") {
+    throw invalidArgs(`actual_status must be a string or null (got ${show(value)})`);
+  }
+  inst.statusOverride = { value };
+  ctx.store.changed();
+  return { success: true, id, actual_status: value };
+}
+
+function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "offer id");
+  if (!offerSeed(id)) throw notFound("no_such_ask", `No offer with id ${id} in the catalogue`);
+  const state = bodyOf(raw).state;
+  if (typeof state !== "string" || !OFFER_STATES.has(state)) {
+    throw invalidArgs(`state must be "available", "unavailable" or "gone" (got ${show(state)})`);
+  }
+  ctx.store.data.offerStates[String(id)] = state as OfferState;
+  if (state === "available") {
+    // Queued starts go ahead once the offer is back (api-facts: resources_unavailable).
+    for (const inst of ctx.store.data.instances) {
+      if (inst.offerId === id && inst.startQueued) {
+        inst.startQueued = false;
+        inst.bootStartedAt = ctx.now();
+        inst.finalStatus = "running";
+      }
+    }
+  }
+  ctx.store.changed();
+  return { success: true, id, state };
+}
+
+function setNextBoot(ctx: SimContext, raw: unknown) {
+  const body = bodyOf(raw);
+  const status = body.actual_status;
+  if (typeof status !== "string" || status === "") throw invalidArgs(`actual_status must be a status such as "exited" (got ${show(status)})`);
+  const times = optInt(body, "times") ?? 1;
+  if (times < 1) throw invalidArgs(`times must be at least 1 (got ${times})`);
+  ctx.store.data.nextBoot = { actualStatus: status, remaining: times };
+  ctx.store.changed();
+  return { success: true, actual_status: status, times };
+}
+
+export function registerControl(app: FastifyInstance, ctx: SimContext): void {
+  app.get("/_sim/health", none, () => ({ ok: true }));
+  app.post("/_sim/reset", none, () => {
+    ctx.reset();
+    return { success: true };
+  });
+  app.get("/_sim/state", none, () => stateView(ctx));
+  app.post<{ Params: { id: string } }>("/_sim/instances/:id/status", none, (req) =>
+    setInstanceStatus(ctx, req.params.id, req.body),
+  );
+  app.post<{ Params: { id: string } }>("/_sim/offers/:id", none, (req) => setOfferState(ctx, req.params.id, req.body));
+  app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
+  app.get("/_sim/faults", none, () => ({ faults: ctx.faults.list() }));
+  app.post("/_sim/faults", none, (req) => {
+    const spec = parseFault(bodyOf(req.body));
+    ctx.faults.add(spec);
+    return { success: true, fault: spec };
+  });
+  app.delete("/_sim/faults", none, () => {
+    ctx.faults.clear();
+    return { success: true };
+  });
+  app.get("/_sim/requests", none, () => ctx.log.list());
+  app.delete("/_sim/requests", none, () => {
+    ctx.log.clear();
+    return { success: true };
+  });
+}

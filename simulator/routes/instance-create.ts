@@ -1,0 +1,151 @@
+/**
+ * `PUT /api/v0/asks/{id}/`: create an instance on an offer, optionally from a template
+ * (spec: Instance-creation request body, Precedence; api-facts: Instances).
+ */
+import { randomBytes } from "crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SimContext } from "../context";
+import { EnvFlagError, mergeEnv, parseEnvFlags } from "../domain/env-flags";
+import { offerSeed, offerState } from "../domain/offers";
+import { requirePermission } from "../http/auth";
+import { apiError, invalidArgs, show } from "../http/errors";
+import { bodyOf, idParam, optBool, optNumber, optObject, optString, type Body } from "../http/validate";
+import type { InstanceRecord, TemplateRecord } from "../store/types";
+import { checkVolumeInfo } from "./volume-info";
+
+export const ONSTART_MAX = 4048;
+export const LABEL_MAX = 1024;
+
+function envObject(body: Body): Record<string, string> {
+  const env = optObject(body, "env") ?? {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
+      throw invalidArgs(`env.${k} must be a string (got ${show(v)})`);
+    }
+    out[k] = String(v);
+  }
+  return out;
+}
+
+function checkBody(body: Body): void {
+  if (body.template_id !== undefined) {
+    throw invalidArgs("template_id is not accepted when creating an instance; send the template's hash_id as template_hash_id");
+  }
+  const onstart = optString(body, "onstart");
+  if (onstart !== undefined && onstart.length > ONSTART_MAX) {
+    throw invalidArgs(
+      `onstart must be at most ${ONSTART_MAX} characters (got ${onstart.length}); compress and encode longer scripts`,
+    );
+  }
+  optString(body, "label", LABEL_MAX);
+  const target = optString(body, "target_state");
+  if (target !== undefined && target !== "running" && target !== "stopped") {
+    throw invalidArgs(`target_state must be "running" or "stopped" (got ${show(target)})`);
+  }
+  const runtype = optString(body, "runtype");
+  if (runtype !== undefined && !["ssh", "jupyter", "args", "ssh_direct", "ssh_proxy", "jupyter_direct", "jupyter_proxy"].includes(runtype)) {
+    throw invalidArgs(`runtype must be one of ssh, jupyter, args (got ${show(runtype)})`);
+  }
+  const disk = optNumber(body, "disk");
+  if (disk !== undefined && disk <= 0) throw invalidArgs(`disk must be a positive number of GB (got ${disk})`);
+  const price = optNumber(body, "price");
+  if (price !== undefined && price <= 0) throw invalidArgs(`price must be a positive bid in $/h (got ${price})`);
+  for (const f of ["image", "args_str", "image_login", "client_id"]) optString(body, f);
+  for (const f of ["vm", "cancel_unavail"]) optBool(body, f);
+  checkVolumeInfo(body);
+}
+
+function findTemplate(ctx: SimContext, body: Body): TemplateRecord | undefined {
+  const hash = optString(body, "template_hash_id");
+  if (hash === undefined || hash === "") return undefined;
+  const t = ctx.store.data.templates.find((x) => x.hashId === hash);
+  if (!t) throw invalidArgs(`template_hash_id ${show(hash)} does not name a template (it changes on every edit)`);
+  return t;
+}
+
+function checkOffer(ctx: SimContext, offerId: number): void {
+  const state = offerSeed(offerId) ? offerState(ctx.store, offerId) : "gone";
+  if (state === "available") return;
+  throw apiError(state === "gone" ? 404 : 410, "no_such_ask", `No ask by id ${offerId} is available.`);
+}
+
+function imageUuid(image: string, tag: unknown): string {
+  if (/:[^/]+$/.test(image) || image.includes("@")) return image;
+  return `${image}:${typeof tag === "string" && tag ? tag : "latest"}`;
+}
+
+function templateEnvOf(fields: Record<string, unknown>): [string, string][] {
+  try {
+    return parseEnvFlags(String(fields.env ?? ""));
+  } catch (err) {
+    if (err instanceof EnvFlagError) throw invalidArgs(`template env: ${err.message}`);
+    throw err;
+  }
+}
+
+function build(ctx: SimContext, userId: number, offerId: number, body: Body, t: TemplateRecord | undefined): InstanceRecord {
+  const tf = t?.fields ?? {};
+  const image = optString(body, "image") ?? (tf.image as string | undefined);
+  if (!image) throw invalidArgs("image is required when no template_hash_id is given");
+  const templateEnv = templateEnvOf(tf);
+  const id = ctx.store.nextId("instance");
+  const offer = offerSeed(offerId)!;
+  const now = ctx.now();
+  const next = ctx.store.data.nextBoot;
+  const finalStatus = next && next.remaining > 0 ? next.actualStatus : "running";
+  if (next && --next.remaining <= 0) ctx.store.data.nextBoot = null;
+  const str = (f: string): string | null => optString(body, f) ?? (tf[f] as string | undefined) ?? null;
+  return {
+    id, userId, offerId, machineId: offer.machineId, createdAt: now, bootStartedAt: now, finalStatus,
+    statusOverride: null,
+    intendedStatus: optString(body, "target_state") ?? "running",
+    startQueued: false,
+    label: optString(body, "label") ?? null,
+    imageUuid: imageUuid(image, optString(body, "image") ? undefined : tf.tag),
+    templateHashId: t?.hashId ?? null,
+    templateId: t?.id ?? null,
+    env: mergeEnv(templateEnv, envObject(body)),
+    onstart: str("onstart"),
+    runtype: str("runtype") ?? "ssh",
+    argsStr: str("args_str"),
+    diskSpace: optNumber(body, "disk") ?? (tf.recommended_disk_space as number | undefined) ?? 8,
+    vm: optBool(body, "vm") ?? false,
+    sshPort: 10000 + (id % 50000),
+    sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === userId).map((k) => k.id),
+    extraFilters: { ...((tf.extra_filters as object | undefined) ?? {}), ...(optObject(body, "extra_filters") ?? {}) },
+    volumeInfo: optObject(body, "volume_info") ?? null,
+    bidPrice: optNumber(body, "price") ?? null,
+  };
+}
+
+async function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>) {
+  const acc = requirePermission(request, "manage_instances");
+  const offerId = idParam(request.params.id, "offer id");
+  const body = bodyOf(request.body);
+  checkBody(body);
+  const template = findTemplate(ctx, body);
+  envObject(body);
+  if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id)) {
+    throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
+  }
+  checkOffer(ctx, offerId);
+  const inst = build(ctx, acc.user.id, offerId, body, template);
+  ctx.store.data.instances.push(inst);
+  if (template) {
+    template.countCreated++;
+    template.recentCreateDate = inst.createdAt;
+  }
+  ctx.store.changed();
+  return {
+    success: inst.intendedStatus === "running",
+    new_contract: inst.id,
+    instance_api_key: randomBytes(24).toString("hex"),
+  };
+}
+
+export function registerInstanceCreate(app: FastifyInstance, ctx: SimContext): void {
+  // The overview names POST and every example uses PUT (spec: Instances): both are served.
+  app.put<{ Params: { id: string } }>("/api/v0/asks/:id", (req) => create(ctx, req));
+  app.post<{ Params: { id: string } }>("/api/v0/asks/:id", (req) => create(ctx, req));
+}

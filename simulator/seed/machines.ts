@@ -1,0 +1,100 @@
+/**
+ * Host machines: the default account hosts SEED.hostedMachines (enough to test batches over
+ * 100); the offered machines belong to the market account. Values are derived from the id so
+ * they stay the same on every start.
+ */
+import { OFFER_SEEDS } from "./offers";
+import { SEED } from "./seed";
+
+export interface MachineSeed {
+  id: number;
+  ownerId: number;
+  gpuName: string;
+  numGpus: number;
+  gpuRam: number;
+  publicIp: string;
+  geolocation: string;
+  /** Client instances running on it: the number of notifications a maintenance sends. */
+  rentalsRunning: number;
+}
+
+const GPUS: [string, number][] = [
+  ["RTX 4090", 24564],
+  ["RTX 3090", 24576],
+  ["A100 SXM4", 81920],
+  ["L40S", 46068],
+  ["RTX A6000", 49140],
+];
+const PLACES = ["US", "Sweden, SE", "Germany, DE", "Canada, CA"];
+
+// Documentation address ranges (RFC 5737): the records look real but point nowhere.
+function ipFor(id: number): string {
+  const net = id % 2 === 0 ? "198.51.100" : "203.0.113";
+  return `${net}.${(id % 250) + 1}`;
+}
+
+function hosted(i: number): MachineSeed {
+  const id = SEED.hostedMachines.firstId + i;
+  const [gpuName, gpuRam] = GPUS[i % GPUS.length];
+  return {
+    id,
+    ownerId: SEED.user.id,
+    gpuName,
+    numGpus: [1, 2, 4, 8][i % 4],
+    gpuRam,
+    publicIp: ipFor(id),
+    geolocation: PLACES[i % PLACES.length],
+    rentalsRunning: i % 3,
+  };
+}
+
+const MACHINES: ReadonlyMap<number, MachineSeed> = new Map(
+  [
+    ...Array.from({ length: SEED.hostedMachines.count }, (_, i) => hosted(i)),
+    ...OFFER_SEEDS.map((o): MachineSeed => ({
+      id: o.machineId,
+      ownerId: SEED.marketUserId,
+      gpuName: o.gpuName,
+      numGpus: o.numGpus,
+      gpuRam: o.gpuRam,
+      publicIp: ipFor(o.machineId),
+      geolocation: o.geolocation,
+      rentalsRunning: 1,
+    })),
+  ].map((m) => [m.id, m]),
+);
+
+export function machineById(id: number): MachineSeed | undefined {
+  return MACHINES.get(id);
+}
+
+export function machinesOwnedBy(userId: number): MachineSeed[] {
+  return [...MACHINES.values()].filter((m) => m.ownerId === userId);
+}
+
+/** The machine record as `GET /api/v0/machines/` shows it. */
+export function machineView(m: MachineSeed): Record<string, unknown> {
+  return {
+    id: m.id,
+    machine_id: m.id,
+    hostname: `sim-host-${m.id}`,
+    gpu_name: m.gpuName,
+    num_gpus: m.numGpus,
+    gpu_ram: m.gpuRam,
+    cpu_name: "AMD EPYC 7543",
+    cpu_cores: 16 * m.numGpus,
+    cpu_ram: 65536 * m.numGpus,
+    disk_space: 500 * m.numGpus,
+    inet_up: 900,
+    inet_down: 950,
+    public_ipaddr: m.publicIp,
+    geolocation: m.geolocation,
+    listed: true,
+    verification: "verified",
+    reliability2: 0.99,
+    current_rentals_running: m.rentalsRunning,
+    num_reports: 0,
+    driver_version: "550.54.15",
+    cuda_max_good: 12.4,
+  };
+}

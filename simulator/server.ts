@@ -1,0 +1,50 @@
+/** Builds the fastify server: body parsing, error shapes, the request pipeline and all routes. */
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import type { SimContext } from "./context";
+import { ApiError } from "./http/errors";
+import { registerPipeline, type PipelineOptions } from "./http/pipeline";
+import { registerRoutes } from "./routes";
+
+// The service answers malformed JSON like any bad input; an empty body counts as no body.
+function registerParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+    const s = String(text);
+    if (s.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(s));
+    } catch {
+      done(new ApiError(400, { success: false, error: "invalid_args", msg: "Request body is not valid JSON" }), undefined);
+    }
+  });
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, text, done) => done(null, text));
+}
+
+function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send(err.body);
+    const status = (err as FastifyError).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, error: "invalid_args", msg: err.message });
+    }
+    process.stderr.write(`simulator: ${request.method} ${request.url} failed: ${err.message}\n`);
+    return reply.code(500).send({ success: false, error: "internal_error", msg: "The simulator failed to handle this request" });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ success: false, error: "not_found", msg: `No such endpoint: ${request.method} ${request.url}` });
+  });
+}
+
+export function buildServer(ctx: SimContext, opts: PipelineOptions): FastifyInstance {
+  const app = Fastify({
+    routerOptions: { ignoreTrailingSlash: true },
+    // close() must not wait for clients that keep connections open.
+    forceCloseConnections: true,
+    logger: false,
+  });
+  registerParsers(app);
+  registerErrorHandlers(app);
+  registerPipeline(app, ctx, opts);
+  registerRoutes(app, ctx);
+  return app;
+}

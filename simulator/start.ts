@@ -1,0 +1,89 @@
+/** `startSimulator`: state, controls and server wired together, listening on loopback. */
+import type { AddressInfo } from "net";
+import type { SimContext } from "./context";
+import { FaultRegistry } from "./http/faults";
+import { RateLimiter } from "./http/rate-limit";
+import { RequestLog } from "./http/request-log";
+import { resolveOptions, type SimulatorOptions } from "./options";
+import { initialState } from "./seed/initial-state";
+import { DEFAULT_API_KEY, SEED } from "./seed/seed";
+import { buildServer } from "./server";
+import { Sleeper } from "./sleeper";
+import { stateView, type StateView } from "./state-view";
+import { loadState, saveState } from "./store/persistence";
+import { Store } from "./store/store";
+import type { SimData } from "./store/types";
+
+export interface Simulator {
+  /** Management API base URL, e.g. http://127.0.0.1:18080 (no trailing slash). */
+  url: string;
+  /** Serverless API base URL (`POST {runUrl}/get_workergroup_logs`). */
+  runUrl: string;
+  /** API key of the default account. */
+  apiKey: string;
+  /** User id of the default account (SEED.user.id). */
+  userId: number;
+  /** The live objects, as `GET /_sim/state` returns them. */
+  state(): StateView;
+  close(): Promise<void>;
+}
+
+/** A key given explicitly replaces the default account's primary key of a loaded state. */
+function applyApiKey(data: SimData, apiKey: string | undefined): string {
+  const primary = data.apiKeys.find((k) => k.userId === SEED.user.id && k.primary && k.deletedAt === null);
+  if (!primary) throw new Error("Simulator state has no active primary key for the default account");
+  if (apiKey !== undefined) primary.key = apiKey;
+  return primary.key;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const opts = resolveOptions(options);
+  const loaded = opts.stateFile ? loadState(opts.stateFile) : undefined;
+  const data = loaded ?? initialState(opts.apiKey ?? DEFAULT_API_KEY);
+  const apiKey = applyApiKey(data, opts.apiKey);
+  const store = new Store(data, opts.now);
+  const sleeper = new Sleeper();
+  const faults = new FaultRegistry();
+  const limiter = new RateLimiter(opts.rateLimits, opts.now);
+  const log = new RequestLog();
+  const ctx: SimContext = {
+    store,
+    now: opts.now,
+    bootMs: opts.bootMs,
+    faults,
+    limiter,
+    log,
+    sleep: (ms) => sleeper.sleep(ms),
+    reset: () => {
+      store.replace(initialState(apiKey));
+      faults.clear();
+      log.clear();
+      limiter.reset();
+    },
+  };
+  let saved = -1;
+  const persist = (): void => {
+    if (opts.stateFile && store.version !== saved) {
+      saveState(opts.stateFile, store.data);
+      saved = store.version;
+    }
+  };
+  persist();
+  const app = buildServer(ctx, { latencyMs: opts.latencyMs, persist });
+  await app.listen({ port: opts.port, host: opts.host });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  return {
+    url,
+    runUrl: `${url}/run`,
+    apiKey,
+    userId: SEED.user.id,
+    state: () => stateView(ctx),
+    async close() {
+      sleeper.cancelAll();
+      await app.close();
+      persist();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The mutable state of the simulator: plain JSON so it can be persisted as-is. Static
+ * catalogue data (offers, machines, deployments, logs) comes from the seed and is not stored.
+ * Times are epoch milliseconds of the simulator clock.
+ */
+
+export interface UserRecord {
+  id: number;
+  email: string;
+  username: string;
+  /** May use the subaccount key API (403 otherwise). */
+  approvedForSubaccounts: boolean;
+  /** Owner account when this is a subaccount. */
+  parentId: number | null;
+}
+
+/** Flags a scoped key carries; `null` on a key means full access. */
+export type Permissions = Record<string, boolean>;
+
+export interface ApiKeyRecord {
+  id: number;
+  userId: number;
+  name: string;
+  key: string;
+  permissions: Permissions | null;
+  /** The account's main key: cannot be deleted. Subaccount keys are primary for the subaccount. */
+  primary: boolean;
+  createdAt: number;
+  deletedAt: number | null;
+}
+
+export interface SshKeyRecord {
+  id: number;
+  userId: number;
+  publicKey: string;
+  createdAt: number;
+}
+
+export interface SecretRecord {
+  userId: number;
+  name: string;
+  value: string;
+}
+
+export interface TemplateRecord {
+  id: number;
+  hashId: string;
+  creatorId: number;
+  createdAt: number;
+  countCreated: number;
+  recentCreateDate: number | null;
+  recommended: boolean;
+  /** The template fields as the API names them (name, image, tag, env, ...). */
+  fields: Record<string, unknown>;
+}
+
+export interface InstanceRecord {
+  id: number;
+  userId: number;
+  offerId: number;
+  machineId: number;
+  createdAt: number;
+  /** Start of the current boot; status runs null -> loading -> final over `bootMs`. */
+  bootStartedAt: number;
+  /** Status reached at the end of the boot (`running` unless the control API said otherwise). */
+  finalStatus: string;
+  /** Set by `POST /_sim/instances/{id}/status`; wins over everything. */
+  statusOverride: { value: string | null } | null;
+  intendedStatus: string;
+  /** A start that waits for the offer to come back (resources_unavailable). */
+  startQueued: boolean;
+  label: string | null;
+  imageUuid: string;
+  templateHashId: string | null;
+  templateId: number | null;
+  env: [string, string][];
+  onstart: string | null;
+  runtype: string;
+  argsStr: string | null;
+  diskSpace: number;
+  vm: boolean;
+  sshPort: number;
+  sshKeyIds: number[];
+  extraFilters: Record<string, unknown>;
+  volumeInfo: Record<string, unknown> | null;
+  bidPrice: number | null;
+}
+
+export interface MaintenanceRecord {
+  id: number;
+  machineId: number;
+  userId: number;
+  startTime: number;
+  durationHours: number;
+  category: string;
+  reason: string;
+  createdAt: number;
+  cancelledAt: number | null;
+}
+
+export type OfferState = "available" | "unavailable" | "gone";
+
+export interface SimData {
+  users: UserRecord[];
+  apiKeys: ApiKeyRecord[];
+  sshKeys: SshKeyRecord[];
+  secrets: SecretRecord[];
+  templates: TemplateRecord[];
+  instances: InstanceRecord[];
+  maintenances: MaintenanceRecord[];
+  /** Offers whose state the control API changed; the rest are available. */
+  offerStates: Record<string, OfferState>;
+  /** The next `remaining` created instances end their boot in `actualStatus`. */
+  nextBoot: { actualStatus: string; remaining: number } | null;
+  nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
+}
