@@ -63,9 +63,11 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
   const { Struct } = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] }));
   const statusPb = require(path.join(pulumiDir, "proto", "status_pb"));
 
+  const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_PROJECT: "plugin-driver", PULUMI_STACK: "dev", ...options.env };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const child = spawn(process.execPath, [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:1"], {
     cwd: options.cwd,
-    env: { ...process.env, PULUMI_PROJECT: "plugin-driver", PULUMI_STACK: "dev", ...options.env },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
