@@ -93,9 +93,27 @@ function buildQuery(query: Record<string, QueryValue> | undefined): string {
   return s ? `?${s}` : "";
 }
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The most telling issue: for a union that failed in every branch, the deepest issue of the
+ * branch that got furthest (a wrong field inside a record beats "not an array").
+ */
+function deepestIssue(issue: Issue, prefix: PropertyKey[] = []): { path: PropertyKey[]; message: string } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const candidates = issue.errors.filter((branch) => branch.length > 0).map((branch) => deepestIssue(branch[0], path));
+    candidates.sort((a, b) => b.path.length - a.path.length);
+    if (candidates[0]) return candidates[0];
+  }
+  return { path, message: issue.message };
+}
+
 function schemaProblem(error: z.ZodError): { fieldPath: string; problem: string } {
   const issue = error.issues[0];
-  return { fieldPath: issue ? issue.path.map(String).join(".") : "", problem: issue?.message ?? "invalid response" };
+  if (!issue) return { fieldPath: "", problem: "invalid response" };
+  const { path, message } = deepestIssue(issue);
+  return { fieldPath: path.map(String).join("."), problem: message };
 }
 
 export class RequestCore {

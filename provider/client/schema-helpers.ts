@@ -11,18 +11,24 @@ export const optString = z.string().nullish().transform((v) => v ?? undefined);
 export const optNumber = z.number().nullish().transform((v) => v ?? undefined);
 export const optBoolean = z.boolean().nullish().transform((v) => v ?? undefined);
 
-/** Lenient fields: never fail; a value of another type reads as undefined. */
-export const anyString = z.unknown().transform((v) => (typeof v === "string" ? v : undefined));
-export const anyNumber = z.unknown().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined));
-export const anyBoolean = z.unknown().transform((v) => (typeof v === "boolean" ? v : undefined));
+/**
+ * Lenient fields: never fail; a value of another type reads as undefined. (An absent key
+ * skips the transform and also reads as undefined, so mappers add `?? null` where null is
+ * the documented "no value".)
+ */
+export const anyString = z.unknown().optional().transform((v) => (typeof v === "string" ? v : undefined));
+export const anyNumber = z.unknown().optional().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined));
+export const anyBoolean = z.unknown().optional().transform((v) => (typeof v === "boolean" ? v : undefined));
 export const anyRecord = z
   .unknown()
+  .optional()
   .transform((v) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined));
 /** Lenient, but keeps null (meaningful for some fields such as a status while provisioning). */
-export const nullableString = z.unknown().transform((v) => (typeof v === "string" ? v : null));
-export const nullableNumber = z.unknown().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : null));
+export const nullableString = z.unknown().optional().transform((v) => (typeof v === "string" ? v : null));
+export const nullableNumber = z.unknown().optional().transform((v) => (typeof v === "number" && Number.isFinite(v) ? v : null));
 export const timestampLike = z
   .unknown()
+  .optional()
   .transform((v) => (typeof v === "number" || typeof v === "string" ? v : v === null ? null : undefined));
 
 /** Ids sometimes arrive as numeric strings; accept both, require an integer. */

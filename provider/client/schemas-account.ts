@@ -34,11 +34,11 @@ export const secretListResponse: z.ZodType<SecretList> = z
 
 // ---- API keys ----------------------------------------------------------------------------
 
-const permissions = anyRecord.transform((v) => v ?? null);
+const permissions = anyRecord;
 
 export const apiKeySchema: z.ZodType<ApiKey> = mapped(
   { id: idNumber, name: optString, permissions, created_at: timestampLike },
-  (k): ApiKey => ({ id: k.id, name: k.name, permissions: k.permissions, createdAt: k.created_at }),
+  (k): ApiKey => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, createdAt: k.created_at }),
 );
 
 export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([
@@ -48,7 +48,7 @@ export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([
 
 export const apiKeyCreateResponse: z.ZodType<CreatedApiKey> = z
   .looseObject({ id: idNumber, key: z.string().min(1), permissions })
-  .transform((r) => ({ id: r.id, key: r.key, permissions: r.permissions }));
+  .transform((r) => ({ id: r.id, key: r.key, permissions: r.permissions ?? null }));
 
 // ---- subaccounts -------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ export class MachinesApi {
    * come back as failed entries (`error: "not_found"`), not as an error. Affected clients are
    * notified, so this is never resent after a lost response: list the windows to check.
    */
-  scheduleMaintenance(input: ScheduleMaintenanceInput): Promise<MaintenanceResult[]> {
+  async scheduleMaintenance(input: ScheduleMaintenanceInput): Promise<MaintenanceResult[]> {
     checkBatch("machineIds", input.machineIds);
     const sdate = input.startTime instanceof Date ? Math.floor(input.startTime.getTime() / 1000) : input.startTime;
     return this.core.request({
@@ -72,7 +72,7 @@ export class MachinesApi {
   }
 
   /** Cancel 1 to 100 windows by id; per-window outcomes in the result. */
-  cancelMaintenances(maintenanceIds: readonly number[]): Promise<CancelMaintenanceResult[]> {
+  async cancelMaintenances(maintenanceIds: readonly number[]): Promise<CancelMaintenanceResult[]> {
     checkBatch("maintenanceIds", maintenanceIds);
     return this.core.request({
       endpoint: ENDPOINTS.maintenancesCancel,

@@ -14,7 +14,7 @@ export class OffersApi {
    * `gpu_ram` in MB); see util/filters `buildOfferQuery`. Unlike the CLI, no implicit filters
    * are added: pass `CLI_DEFAULT_OFFER_FILTERS` for verified, rentable, unrented offers.
    */
-  search(query: OfferQuery = {}): Promise<Offer[]> {
+  async search(query: OfferQuery = {}): Promise<Offer[]> {
     let body: Record<string, unknown>;
     try {
       body = buildOfferQuery(query);

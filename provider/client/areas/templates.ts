@@ -14,7 +14,7 @@ export class TemplatesApi {
    * Search templates. Typed filters are converted with util/filters `buildSelectFilters`
    * (a bare value means `eq`). An empty list can also mean a key without `user_read`.
    */
-  search(filters: TemplateFilters = {}): Promise<Template[]> {
+  async search(filters: TemplateFilters = {}): Promise<Template[]> {
     let wire: WireFilters;
     try {
       wire = buildSelectFilters(filters);
