@@ -1,16 +1,38 @@
 /** Every route module of the simulator, one per API area. */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
+import { registerAccounts } from "./accounts";
+import { registerApiKeys } from "./api-keys";
 import { registerControl } from "./control";
+import { registerCopy } from "./copy";
+import { registerEarnings } from "./earnings";
 import { registerInstanceCreate } from "./instance-create";
 import { registerInstances } from "./instances";
+import { registerMachines } from "./machines";
+import { registerMaintenances } from "./maintenances";
 import { registerOffers } from "./offers";
+import { registerSecrets } from "./secrets";
+import { registerServerless } from "./serverless";
 import { registerSshKeys } from "./ssh-keys";
+import { registerTemplates } from "./templates";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
-  registerControl(app, ctx);
-  registerInstanceCreate(app, ctx);
-  registerInstances(app, ctx);
-  registerOffers(app, ctx);
-  registerSshKeys(app, ctx);
+  for (const register of [
+    registerControl,
+    registerAccounts,
+    registerApiKeys,
+    registerSshKeys,
+    registerSecrets,
+    registerTemplates,
+    registerInstanceCreate,
+    registerInstances,
+    registerOffers,
+    registerCopy,
+    registerMachines,
+    registerMaintenances,
+    registerServerless,
+    registerEarnings,
+  ]) {
+    register(app, ctx);
+  }
 }

@@ -1,0 +1,58 @@
+/**
+ * Serverless: worker-group logs under the run URL (errors `{error_msg}`), deployment versions
+ * and autoscaler templates (spec: Serverless, Accounts and keys).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { SimContext } from "../context";
+import { account } from "../http/auth";
+import { ApiError, apiError, invalidArgs, show } from "../http/errors";
+import { bodyOf } from "../http/validate";
+import { autoscalerTemplatesFor, deploymentById, recommendedAutoscalerTemplates, workerGroupById } from "../seed/serverless";
+
+/** Prefix of the serverless API on the simulator's port (`runUrl`). */
+export const RUN_PREFIX = "/run";
+const TAIL_DEFAULT = 100;
+const TAIL_MAX = 10000;
+
+function logs(request: FastifyRequest) {
+  const userId = account(request).user.id;
+  const body = bodyOf(request.body);
+  const id = body.id;
+  if (!Number.isInteger(id)) throw new ApiError(400, { error_msg: `id must be the integer worker group id (got ${show(id)})` });
+  const tail = body.tail ?? TAIL_DEFAULT;
+  if (!Number.isInteger(tail) || (tail as number) < 1 || (tail as number) > TAIL_MAX) {
+    throw new ApiError(400, { error_msg: `tail must be an integer from 1 to ${TAIL_MAX} (got ${show(tail)})` });
+  }
+  const group = workerGroupById(id as number);
+  if (!group || group.ownerId !== userId) throw new ApiError(404, { error_msg: `Worker group ${id} not found` });
+  return { logs: group.lines.slice(-(tail as number)).join("\n") };
+}
+
+function versions(request: FastifyRequest<{ Params: { id: string } }>) {
+  const raw = request.params.id;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw invalidArgs("Invalid deployment ID");
+  const d = deploymentById(Number(raw));
+  if (!d || d.ownerId !== account(request).user.id) throw apiError(404, "not_found", `Deployment ${raw} not found.`);
+  return { success: true, versions: d.versions };
+}
+
+function autoscaler(request: FastifyRequest<{ Params: { user_id: string } }>) {
+  const me = account(request).user.id;
+  const raw = request.params.user_id;
+  if (raw !== "me" && raw !== "current" && !/^\d{1,15}$/.test(raw)) {
+    throw invalidArgs(`user_id must be a numeric user id (got ${show(raw)})`);
+  }
+  const userId = /^\d+$/.test(raw) ? Number(raw) : me;
+  if (userId !== me) throw apiError(403, "forbidden", `User ${userId} is not the owner of this API key`);
+  return { success: true, autoscaler: autoscalerTemplatesFor(userId), recommended: recommendedAutoscalerTemplates() };
+}
+
+export function registerServerless(app: FastifyInstance, _ctx: SimContext): void {
+  app.post(
+    `${RUN_PREFIX}/get_workergroup_logs`,
+    { config: { auth: "bearer-or-body", errorShape: "error_msg" } },
+    (req) => logs(req),
+  );
+  app.get<{ Params: { id: string } }>("/api/v0/deployment/:id/versions", (req) => versions(req));
+  app.get<{ Params: { user_id: string } }>("/api/v0/users/:user_id/templates/autoscaler", (req) => autoscaler(req));
+}
