@@ -1,5 +1,6 @@
 import { SEED } from "pulumi-vastai/simulator";
-import { GoneError, NotFoundError, VastApiError, VastValidationError } from "../../provider/client";
+import { z } from "zod";
+import { ENDPOINTS, GoneError, NotFoundError, VastApiError, VastValidationError } from "../../provider/client";
 import { Harness, startHarness } from "./client-support";
 
 let h: Harness;
@@ -84,11 +85,12 @@ describe("instances over HTTP", () => {
   });
 
   it("has the service reject template_id, and the client refuse it before sending", async () => {
-    const raw = await h.client
-      .request({ endpoint: { method: "PUT", route: "/api/v0/asks/{id}/", base: "api", idempotent: false, intervalMs: 0 }, params: { id: offerId() }, body: { template_id: 101, image: "ubuntu" }, schema: (await import("zod")).z.unknown() })
+    const raw: unknown = await h.client
+      .request({ endpoint: ENDPOINTS.instancesCreate, params: { id: offerId() }, body: { template_id: 101, image: "ubuntu" }, schema: z.unknown() })
       .catch((e) => e);
     expect(raw).toBeInstanceOf(VastApiError);
-    expect(raw.message).toMatch(/template_id is not accepted/);
+    expect(raw).toMatchObject({ status: 400, code: "invalid_args" });
+    expect((raw as Error).message).toMatch(/template_id is not accepted/);
     await h.clearRequests();
     await expect(h.client.instances.create(offerId(), { templateId: 101 } as never)).rejects.toBeInstanceOf(VastValidationError);
     expect(await h.requests()).toHaveLength(0);
