@@ -96,10 +96,10 @@ export interface CancelMaintenanceResult {
 }
 
 export interface RsyncInput {
-  /** Source instance id. */
-  srcId: string | number;
-  /** Destination instance id. */
-  dstId: string | number;
+  /** Source instance id; omit it for a copy from the local machine (the result then has `dstAddr`/`dstPort`). */
+  srcId?: string | number;
+  /** Destination instance id; omit it for a copy to the local machine (the result then has `srcAddr`/`srcPort`). */
+  dstId?: string | number;
   srcPath: string;
   dstPath: string;
 }

@@ -30,7 +30,13 @@ export class CopyApi {
   rsync(input: RsyncInput): Promise<RsyncResult> {
     return this.core.request({
       endpoint: ENDPOINTS.copyRsync,
-      body: { src_id: String(input.srcId), dst_id: String(input.dstId), src_path: input.srcPath, dst_path: input.dstPath },
+      body: {
+        // Which ids may be left out is not documented; an absent id is not sent at all.
+        src_id: input.srcId === undefined ? undefined : String(input.srcId),
+        dst_id: input.dstId === undefined ? undefined : String(input.dstId),
+        src_path: input.srcPath,
+        dst_path: input.dstPath,
+      },
       schema: rsyncResponse,
     });
   }
