@@ -37,7 +37,7 @@ export interface ApiErrorDetails extends CallSite {
 function adviceFor(status: number): string {
   if (status === 400) return "Check the request values the message names.";
   if (status === 401)
-    return "The API key was rejected: it may have been deleted or reset (old values stop working at once). Use a current key.";
+    return "The API key was refused for this call: it may have been deleted or reset (old values stop working at once), or it may not act on this object.";
   if (status === 403) return "The API key lacks the permission for this call, or the account may not use it.";
   if (status === 404) return "The object does not exist or is not owned by this account.";
   if (status === 410) return "The object exists but cannot be used now; choose another.";

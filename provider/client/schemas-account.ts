@@ -1,6 +1,6 @@
 /** Wire schemas (snake_case) of SSH keys, secrets, API keys and subaccount keys. */
 import { z } from "zod";
-import { anyNumber, anyRecord, idNumber, mapped, optBoolean, optString, timestampLike } from "./schema-helpers";
+import { anyNumber, anyRecord, idNumber, mapped, optBoolean, optString, timestampLike, withoutSecrets } from "./schema-helpers";
 import type { ApiKey, CreatedApiKey, RegeneratedKey, SecretList, SshKey } from "./types-account";
 
 // ---- SSH keys ----------------------------------------------------------------------------
@@ -38,7 +38,7 @@ const permissions = anyRecord;
 
 export const apiKeySchema: z.ZodType<ApiKey> = mapped(
   { id: idNumber, name: optString, permissions, created_at: timestampLike },
-  (k): ApiKey => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, createdAt: k.created_at }),
+  (k, raw): ApiKey => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, createdAt: k.created_at, raw: withoutSecrets(raw, ["key"]) }),
 );
 
 export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([

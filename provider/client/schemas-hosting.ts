@@ -1,6 +1,6 @@
 /** Wire schemas (snake_case) of machines, maintenance, copy, bundles, serverless and earnings. */
 import { z } from "zod";
-import { anyNumber, anyString, idNumber, mapped, optNumber, optString, record, timestampLike } from "./schema-helpers";
+import { anyBoolean, anyNumber, anyString, idNumber, mapped, optNumber, optString, record, timestampLike } from "./schema-helpers";
 import type {
   AutoscalerTemplates,
   CancelMaintenanceResult,
@@ -16,8 +16,24 @@ import type {
 
 /** The machine id is `id` in the list; some records name it `machine_id`. */
 export const machineSchema: z.ZodType<Machine> = mapped(
-  { id: idNumber.optional(), machine_id: idNumber.optional() },
-  (m, raw): Machine => ({ id: (m.id ?? m.machine_id) as number, raw }),
+  {
+    id: idNumber.optional(),
+    machine_id: idNumber.optional(),
+    gpu_name: anyString,
+    num_gpus: anyNumber,
+    gpu_ram: anyNumber,
+    hostname: anyString,
+    listed: anyBoolean,
+  },
+  (m, raw): Machine => ({
+    id: (m.id ?? m.machine_id) as number,
+    gpuName: m.gpu_name,
+    numGpus: m.num_gpus,
+    gpuRamMb: m.gpu_ram,
+    hostname: m.hostname,
+    listed: m.listed,
+    raw,
+  }),
 ).refine((m) => typeof m.id === "number", { message: "machine record has neither id nor machine_id" });
 
 export const machineListResponse: z.ZodType<Machine[]> = z

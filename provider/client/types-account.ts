@@ -20,6 +20,8 @@ export interface ApiKey {
   name?: string | null;
   permissions?: ApiKeyPermissions | null;
   createdAt?: string | number | null;
+  /** The record as sent, without any key value. */
+  raw: Record<string, unknown>;
 }
 
 export interface CreatedApiKey {
@@ -49,6 +51,13 @@ export interface RegeneratedKey {
 export interface Machine {
   /** Machine id. */
   id: number;
+  gpuName?: string;
+  numGpus?: number;
+  /** MB per GPU. */
+  gpuRamMb?: number;
+  hostname?: string;
+  /** Whether the machine is listed on the market. */
+  listed?: boolean;
   /** The record as sent (GPU, CPU, disk, network, listing fields). */
   raw: Record<string, unknown>;
 }

@@ -143,7 +143,7 @@ describe("error shapes", () => {
   it("answers an unknown key with AuthenticationError", async () => {
     const e = await h.clientWith({ apiKey: "not-a-key-of-this-service" }).instances.list().catch((x) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
-    expect(e.message).toMatch(/^GET \/api\/v0\/instances\/ failed: HTTP 401 unauthorized: .*Use a current key\.$/);
+    expect(e.message).toMatch(/^GET \/api\/v0\/instances\/ failed: HTTP 401 unauthorized: .*it may have been deleted or reset/);
     expect(e.message).not.toContain("not-a-key-of-this-service");
   });
 });
