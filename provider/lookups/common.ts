@@ -1,0 +1,40 @@
+/**
+ * What every lookup shares: where its client comes from, and how an `...Output` variant is
+ * made from the plain async function.
+ *
+ * Credentials are never an argument of a lookup: an argument would be stored wherever the
+ * program passes it around. The client comes from the stack config (`vastai:apiKey`,
+ * `vastai:apiUrl`, `vastai:runUrl`), the environment (`VAST_API_KEY`, ...), or
+ * `setClientOptions` (provider/context), or is passed ready-made as `options.client`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { VastClient } from "../client";
+import { VastValidationError } from "../client/errors";
+import { getClient } from "../context";
+
+export interface LookupOptions {
+  /** A client to use instead of the shared one, for example one made with `createClient` and another key. */
+  client?: VastClient;
+}
+
+/** The object's fields, each of which may be a Pulumi Input. */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+export function clientOf(options?: LookupOptions): VastClient {
+  return options?.client ?? getClient();
+}
+
+/**
+ * The `...Output` variant of a lookup: waits for its (possibly unknown) inputs, then calls it.
+ * During a preview with unknown inputs the result is unknown too.
+ */
+export function outputVariant<A, R>(lookup: (args: A, options?: LookupOptions) => Promise<R>) {
+  return (args: pulumi.Input<A> | InputsOf<A>, options?: LookupOptions): pulumi.Output<R> =>
+    pulumi.output(args).apply((resolved) => lookup(resolved as A, options)) as pulumi.Output<R>;
+}
+
+/** Ids are positive integers; refuse anything else before a request is made. */
+export function positiveInt(lookup: string, name: string, value: unknown): number {
+  if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  throw new VastValidationError(`${lookup}: ${name} must be a positive integer (got ${JSON.stringify(value) ?? String(value)})`);
+}

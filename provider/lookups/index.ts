@@ -1,0 +1,19 @@
+/**
+ * Read-only lookups: plain async functions for any program or script, each with an
+ * `...Output` variant that takes Pulumi inputs. (`acceptBundle` is the one write here; the
+ * service has disabled it.)
+ */
+export type { LookupOptions, InputsOf } from "./common";
+export { getTemplates, getTemplatesOutput, searchOffers, searchOffersOutput, getInstances, getInstancesOutput, acceptBundle } from "./market";
+export { getSecrets, getSecretsOutput, type SecretInfo } from "./account";
+export { getMachine, getMachineOutput, getEarningsChart, getEarningsChartOutput, type EarningsChartParams } from "./hosting";
+export {
+  getAutoscalerTemplates,
+  getAutoscalerTemplatesOutput,
+  getDeploymentVersions,
+  getDeploymentVersionsOutput,
+  getWorkerGroupLogs,
+  getWorkerGroupLogsOutput,
+  type WorkerGroupLogsArgs,
+  type WorkerGroupLogs,
+} from "./serverless";

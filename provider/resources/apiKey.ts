@@ -1,0 +1,134 @@
+/**
+ * `ApiKey`: an API key of the account, full access or scoped by permission flags. The service
+ * shows the key value once, at creation: it is captured as the secret output `key`. Keys
+ * cannot be edited, so every change of the inputs makes a new key (the old one is deleted
+ * after the new one exists, and stops working at once).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ApiKey as ApiKeyRecord } from "../client/types-account";
+import { getClient } from "../context";
+import { providers } from "../providers";
+import { ProviderImpl, Props, checkWith, deepEqual, diffInputs, jsonClean } from "./framework";
+
+/**
+ * Permission flags as the service names them. A key without `permissions` has full access.
+ * `user_read` is needed for template search. Flags not listed here are sent as given.
+ */
+export interface ApiKeyPermissions {
+  manage_instances?: boolean;
+  manage_billing?: boolean;
+  user_read?: boolean;
+  [flag: string]: unknown;
+}
+
+export interface ApiKeyArgs {
+  /** Label for the owner; the service never uses it. Changing it makes a new key. */
+  name: pulumi.Input<string>;
+  /** Scope of the key, for example `{ manage_instances: true, manage_billing: false }`. Default: full access. Changing it makes a new key. */
+  permissions?: pulumi.Input<ApiKeyPermissions>;
+  /** Any value; when it changes the key is replaced by a new one (rotation), for example a date. */
+  rotateOn?: pulumi.Input<unknown>;
+}
+
+const OUTPUTS = ["key", "keyId"] as const;
+const flag = z.boolean({ error: "must be true or false" }).optional();
+
+const inputSchema = z.object({
+  name: z.string({ error: "must be a string" }).min(1, "must not be empty"),
+  permissions: z
+    .looseObject({ manage_instances: flag, manage_billing: flag, user_read: flag }, { error: "must be an object of permission flags" })
+    .optional(),
+  rotateOn: z.unknown().optional(),
+});
+
+function permissionsOf(props: Props): ApiKeyPermissions | undefined {
+  const p = props.permissions;
+  return p && typeof p === "object" && !Array.isArray(p) ? (p as ApiKeyPermissions) : undefined;
+}
+
+/** Inputs as the user wrote them, with what a refresh saw of name and permissions. */
+function liveInputs(props: Props, live: ApiKeyRecord): Props {
+  const stated = permissionsOf(props);
+  // A key made without permissions lists none (full access); keep the input as it was then.
+  const permissions = live.permissions == null || deepEqual(live.permissions, stated) ? stated : live.permissions;
+  return jsonClean({ name: live.name ?? props.name, permissions, rotateOn: props.rotateOn }) as Props;
+}
+
+export const apiKeyImpl: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWith(inputSchema, news);
+  },
+
+  // No call edits a key: any change of the inputs is a replacement.
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: ["name", "permissions", "rotateOn"], ignore: OUTPUTS });
+  },
+
+  async create(inputs) {
+    const name = String(inputs.name);
+    const permissions = permissionsOf(inputs);
+    let created;
+    try {
+      created = await getClient().apiKeys.create({ name, permissions });
+    } catch (error) {
+      throw new Error(`ApiKey "${name}": creating the key failed: ${(error as Error).message}`, { cause: error });
+    }
+    const outs = { ...inputs, key: created.key, keyId: created.id };
+    return { id: String(created.id), outs: jsonClean(outs) as Props };
+  },
+
+  // The list shows name and permissions, never the value: the value is kept from state.
+  async read(id, props) {
+    const keys = await getClient().apiKeys.list();
+    const live = keys.find((k) => String(k.id) === id);
+    if (!live) return { id: "" };
+    const inputs = liveInputs(props, live);
+    return { id, props: { ...props, ...inputs }, inputs };
+  },
+
+  // Reached only when nothing but the provider code changed (diff replaces otherwise).
+  async update(_id, olds, news) {
+    const outs: Props = { ...news };
+    for (const name of OUTPUTS) outs[name] = olds[name];
+    return { outs: jsonClean(outs) as Props };
+  },
+
+  async delete(id, props) {
+    try {
+      await getClient().apiKeys.delete(Number(id));
+    } catch (error) {
+      throw new Error(`ApiKey "${String(props.name)}" (id ${id}): deleting the key failed: ${(error as Error).message}`, { cause: error });
+    }
+  },
+};
+
+/**
+ * An API key of the account. Its value is the secret output `key`, readable only from this
+ * resource: the service shows it once.
+ *
+ *   const ci = new vastai.ApiKey("ci", { name: "ci", permissions: { manage_instances: true, manage_billing: false } });
+ *   export const ciKey = ci.key; // secret
+ *
+ * Deleting the resource deletes the key; requests with it get 401 at once.
+ */
+export class ApiKey extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly permissions: pulumi.Output<ApiKeyPermissions | undefined>;
+  declare readonly rotateOn: pulumi.Output<unknown>;
+  /** The key value (secret). */
+  declare readonly key: pulumi.Output<string>;
+  /** The service's numeric id of the key. */
+  declare readonly keyId: pulumi.Output<number>;
+
+  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providers.apiKey,
+      name,
+      { ...args, key: undefined, keyId: undefined },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["key"] }),
+      "vastai",
+      "ApiKey",
+    );
+  }
+}
