@@ -6,6 +6,7 @@ export { providers } from "./providers";
 export { setClientOptions } from "./context";
 export { Template, type TemplateArgs, type FilterCondition } from "./resources/template";
 export { SshKey, type SshKeyArgs } from "./resources/sshKey";
+export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceMachineResult, type MaintenanceCategory, type MaintenanceWindowStatus } from "./resources/maintenanceWindow";
 export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";
 export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type RegeneratedKeyOutput } from "./resources/subaccountKeyRotation";
