@@ -59,7 +59,10 @@ function requestOf(inputs: Props): RegenerateKeysInput {
 }
 
 function describe(inputs: Props): string {
-  return inputs.all === true ? "all subaccounts" : `subaccount ${String(inputs.subaccountUserId)}`;
+  if (inputs.all === true) return "all subaccounts";
+  const id = inputs.subaccountUserId;
+  if (id === undefined || id === null) return "a subaccount (neither subaccountUserId nor all: true was given)";
+  return `subaccount ${JSON.stringify(id)}`;
 }
 
 export const subaccountKeyRotationImpl: ProviderImpl = {
