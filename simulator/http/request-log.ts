@@ -12,6 +12,7 @@ export interface LoggedRequest {
   /** Status sent; 0 when the connection was destroyed by a `drop` fault. */
   status: number;
   query: Record<string, unknown>;
+  /** Parsed JSON body (a string for other content types), null when there was none. */
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
   /** Set when a fault destroyed the connection. */
@@ -31,7 +32,7 @@ export class RequestLog {
       path: pathOf(request.url),
       status: 0,
       query: { ...(request.query as Record<string, unknown> | undefined) },
-      body: undefined,
+      body: null,
       headers,
     };
     this.entries.push(entry);

@@ -1,0 +1,139 @@
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { SEED, startSimulator } from "pulumi-vastai/simulator";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "sim-state-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(url: string, key: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url + p, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("state file", () => {
+  it("keeps instances, templates, secrets and keys across a restart", async () => {
+    const file = path.join(dir, "state.json");
+    const first = await startSimulator({ port: 0, bootMs: 0, stateFile: file, apiKey: "persisted-key-1" });
+    const inst = await call(first.url, first.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu", label: "keep" });
+    const tpl = await call(first.url, first.apiKey, "POST", "/api/v0/template/", {
+      name: "t", image: "ubuntu", docker_login_repo: "", docker_login_user: "", docker_login_pass: "",
+    });
+    await call(first.url, first.apiKey, "POST", "/api/v0/secrets/", { key: "TOKEN", value: "v" });
+    const key = await call(first.url, first.apiKey, "POST", "/api/v0/auth/apikeys/", { name: "ci" });
+    await first.close();
+
+    const second = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+    try {
+      expect(second.apiKey).toBe("persisted-key-1");
+      const read = await call(second.url, second.apiKey, "GET", `/api/v0/instances/${inst.body.new_contract}/`);
+      expect(read.body.instances).toMatchObject({ label: "keep", actual_status: "running" });
+      const state = second.state();
+      expect(state.templates.map((t) => t.hash_id)).toContain(tpl.body.template.hash_id);
+      expect(state.secrets).toEqual([{ user_id: SEED.user.id, name: "TOKEN" }]);
+      expect((await call(second.url, key.body.key, "GET", "/api/v0/ssh/")).status).toBe(200);
+      const next = await call(second.url, second.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu" });
+      expect(next.body.new_contract).toBe(inst.body.new_contract + 1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("writes the file after each change through a temporary file and rename", async () => {
+    const file = path.join(dir, "nested", "state.json");
+    const sim = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+    try {
+      await call(sim.url, sim.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[1]}/`, { image: "ubuntu", label: "live" });
+      const saved = JSON.parse(fs.readFileSync(file, "utf8"));
+      expect(saved.format).toBe("pulumi-vastai-simulator-state");
+      expect(saved.data.instances.map((i: { label: string }) => i.label)).toEqual(["live"]);
+      expect(fs.readdirSync(path.dirname(file))).toEqual(["state.json"]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("uses an explicitly given key over the saved one", async () => {
+    const file = path.join(dir, "state.json");
+    await (await startSimulator({ port: 0, stateFile: file, apiKey: "old-key-12345" })).close();
+    const sim = await startSimulator({ port: 0, stateFile: file, apiKey: "new-key-12345" });
+    try {
+      expect((await call(sim.url, "new-key-12345", "GET", "/api/v0/ssh/")).status).toBe(200);
+      expect((await call(sim.url, "old-key-12345", "GET", "/api/v0/ssh/")).status).toBe(401);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("refuses a state file that is not a simulator state, naming the file", async () => {
+    const file = path.join(dir, "state.json");
+    fs.writeFileSync(file, "{ not json");
+    await expect(startSimulator({ port: 0, stateFile: file })).rejects.toThrow(file);
+    fs.writeFileSync(file, JSON.stringify({ hello: "world" }));
+    await expect(startSimulator({ port: 0, stateFile: file })).rejects.toThrow(/not a version 1 simulator state/);
+  });
+});
+
+describe("command line", () => {
+  const root = path.resolve(__dirname, "../..");
+  // Runs simulator/cli.ts from source: node 20 has no TypeScript loader, so transpile on require.
+  const RUNNER = `
+    const ts = require("typescript"), fs = require("fs");
+    require.extensions[".ts"] = (m, f) => m._compile(ts.transpileModule(fs.readFileSync(f, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true }, fileName: f,
+    }).outputText, f);
+    require(process.argv[1]).main(["node", "vastai-simulator", ...process.argv.slice(2)])
+      .catch((e) => { process.stderr.write("vastai-simulator: " + e.message + "\\n"); process.exit(1); });
+  `;
+
+  function runCli(args: string[]) {
+    const child = spawn(process.execPath, ["-e", RUNNER, path.join(root, "simulator/cli.ts"), ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const printed = (re: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const check = () => {
+          const m = re.exec(out);
+          if (m) resolve(m);
+        };
+        child.stdout.on("data", check);
+        exited.then(() => reject(new Error(`simulator exited before printing ${re}: ${out}${err}`)));
+      });
+    return { child, exited, printed, output: () => out, errors: () => err };
+  }
+
+  it("prints the URLs and key, serves the API, and stops cleanly on SIGINT", async () => {
+    const file = path.join(dir, "cli-state.json");
+    const cli = runCli(["--port", "0", "--api-key", "cli-key-12345", "--boot-ms", "0", "--state", file]);
+    const [, url] = await cli.printed(/API URL:\s+(\S+)/);
+    expect(cli.output()).toMatch(new RegExp(`Run URL:\\s+${url}/run`));
+    expect(cli.output()).toContain("cli-key-12345");
+    const r = await call(url, "cli-key-12345", "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu" });
+    expect(r.status).toBe(200);
+    cli.child.kill("SIGINT");
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain("stopping");
+    expect(JSON.parse(fs.readFileSync(file, "utf8")).data.instances).toHaveLength(1);
+  });
+
+  it("exits with an error for an invalid option", async () => {
+    const cli = runCli(["--rate-limits", "fast"]);
+    expect(await cli.exited).not.toBe(0);
+    expect(cli.errors()).toContain("realistic");
+  });
+});
