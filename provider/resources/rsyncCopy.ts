@@ -29,9 +29,8 @@ export interface RsyncCopyArgs {
 const INPUTS = ["srcId", "dstId", "srcPath", "dstPath", "triggers"] as const;
 const OUTPUTS = ["srcAddr", "srcPort", "dstAddr", "dstPort"] as const;
 
-const instanceId = z.union([z.number().int().positive(), z.string().regex(/^\d+$/)], {
-  error: "must be an instance id (a positive integer)",
-});
+const ID_RULE = "must be an instance id (a positive integer)";
+const instanceId = z.union([z.number().int(ID_RULE).positive(ID_RULE), z.string().regex(/^[1-9]\d*$/, ID_RULE)], { error: ID_RULE });
 const copyPath = z.string({ error: "must be a string" }).trim().min(1, "must not be empty");
 
 const inputSchema = z.object({

@@ -1,0 +1,58 @@
+/** ApiKey check and diff: permission flags, and that every input change makes a new key. */
+import { PROVIDER_KEY } from "../../provider/resources/framework";
+import { apiKeyImpl } from "../../provider/resources/apiKey";
+
+const P = { [PROVIDER_KEY]: "serialized-provider" };
+
+describe("check", () => {
+  it("accepts the known flags as booleans and passes other flags through", async () => {
+    const news = { ...P, name: "ci", permissions: { manage_instances: true, user_read: false, team_admin: "maybe" } };
+    expect(await apiKeyImpl.check({}, news)).toEqual({ inputs: news, failures: [] });
+  });
+
+  it("refuses a known flag that is not a boolean, naming the flag and the value", async () => {
+    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: { manage_billing: "no" } });
+    expect(failures).toEqual([{ property: "permissions.manage_billing", reason: 'permissions.manage_billing: must be true or false (got "no")' }]);
+  });
+
+  it("refuses permissions that are not an object", async () => {
+    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: ["manage_instances"] });
+    expect(failures).toEqual([
+      { property: "permissions", reason: 'permissions: must be an object of permission flags (got ["manage_instances"])' },
+    ]);
+  });
+
+  it("requires a name", async () => {
+    const { failures } = await apiKeyImpl.check({}, { name: "" });
+    expect(failures).toEqual([{ property: "name", reason: 'name: must not be empty (got "")' }]);
+  });
+
+  it("accepts any rotateOn value", async () => {
+    for (const rotateOn of [1, "2025-06", { quarter: 2 }, [1, 2], true]) {
+      expect((await apiKeyImpl.check({}, { name: "ci", rotateOn })).failures).toEqual([]);
+    }
+  });
+});
+
+describe("diff", () => {
+  const olds = { ...P, name: "ci", permissions: { manage_instances: true }, rotateOn: 1, key: "k".repeat(64), keyId: 101 };
+  const news = { ...P, name: "ci", permissions: { manage_instances: true }, rotateOn: 1 };
+
+  it("ignores the outputs and the provider code", async () => {
+    expect(await apiKeyImpl.diff("101", olds, { ...news, [PROVIDER_KEY]: "newer-code" })).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it.each([
+    ["rotateOn", { rotateOn: 2 }],
+    ["name", { name: "ci-2" }],
+    ["permissions", { permissions: { manage_instances: false } }],
+  ])("replaces the key when %s changes", async (property, change) => {
+    expect(await apiKeyImpl.diff("101", olds, { ...news, ...change })).toMatchObject({ changes: true, replaces: [property] });
+  });
+});
+
+it("an update (code-only change) keeps the key value and id", async () => {
+  const olds = { ...P, name: "ci", key: "k".repeat(64), keyId: 101 };
+  const { outs } = await apiKeyImpl.update("101", olds, { [PROVIDER_KEY]: "newer-code", name: "ci" });
+  expect(outs).toEqual({ [PROVIDER_KEY]: "newer-code", name: "ci", key: "k".repeat(64), keyId: 101 });
+});
