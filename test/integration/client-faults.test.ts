@@ -151,17 +151,17 @@ describe("error shapes", () => {
 describe("pacing against the service's rate limits", () => {
   let limited: Harness;
   beforeAll(async () => {
-    limited = await startHarness({ rateLimits: { "PUT /api/v0/instances/{id}": 60 } });
+    limited = await startHarness({ rateLimits: { "PUT /api/v0/instances/{id}": 50 } });
   });
   afterAll(() => limited.close());
 
   it("spaces concurrent calls of one endpoint so none is refused", async () => {
     const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
     await limited.clearRequests();
-    const client = limited.clientWith({ pacing: { intervalsMs: { "PUT /api/v0/instances/{id}/": 75 } }, maxAttempts: 1 });
+    const client = limited.clientWith({ pacing: { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } }, maxAttempts: 1 });
     const started = Date.now();
     await Promise.all([1, 2, 3, 4, 5].map((n) => client.instances.setLabel(id, `l${n}`)));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 75 - 5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 100 - 5);
     const statuses = (await limited.requests()).map((r) => r.status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
   });
@@ -169,7 +169,7 @@ describe("pacing against the service's rate limits", () => {
   it("shares the slots between two clients of the same key", async () => {
     const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
     await limited.clearRequests();
-    const pacing = { intervalsMs: { "PUT /api/v0/instances/{id}/": 75 } };
+    const pacing = { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } };
     const a = limited.clientWith({ pacing, maxAttempts: 1 });
     const b = limited.clientWith({ pacing, maxAttempts: 1 });
     await Promise.all([a.instances.setLabel(id, "a1"), b.instances.setLabel(id, "b1"), a.instances.setLabel(id, "a2"), b.instances.setLabel(id, "b2")]);
@@ -184,6 +184,36 @@ describe("pacing against the service's rate limits", () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]).toBeInstanceOf(RateLimitError);
     expect(refused[0].serverMessage).toMatch(/^API requests too frequent/);
+  });
+});
+
+describe("default pacing against the realistic rate limits", () => {
+  let real: Harness;
+  beforeAll(async () => {
+    real = await startHarness({ rateLimits: "realistic" });
+  });
+  afterAll(() => real.close());
+
+  it("sends a concurrent burst of reads and updates without a single 429", async () => {
+    const { id } = await real.client.instances.create(offerId, { image: "ubuntu" });
+    await real.clearRequests();
+    const warnings: string[] = [];
+    // The default intervals, shared process-wide; no retries allowed to hide a refusal.
+    const client = real.clientWith({ pacing: {}, maxAttempts: 1, logger: { warn: (m) => warnings.push(m) } });
+    const started = Date.now();
+    await Promise.all([
+      ...[1, 2, 3, 4, 5].map(() => client.instances.get(id)),
+      client.instances.setLabel(id, "first"),
+      client.instances.setLabel(id, "second"),
+    ]);
+    const elapsed = Date.now() - started;
+    const statuses = (await real.requests()).map((r) => r.status);
+    expect(statuses).toHaveLength(7);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(warnings).toEqual([]);
+    // Two updates one interval (1.1 s) apart; the five reads overlap them.
+    expect(elapsed).toBeGreaterThanOrEqual(1100 - 5);
+    expect(elapsed).toBeLessThan(2500);
   });
 });
 

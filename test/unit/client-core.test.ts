@@ -46,7 +46,7 @@ function setup(steps: Step[], opts: SetupOptions = {}) {
     runUrl: "http://run.invalid",
     maxAttempts: opts.maxAttempts,
     deadlineMs: opts.deadlineMs,
-    pacing: opts.pacing === false ? false : { intervalsMs: opts.pacing ?? {}, defaultIntervalMs: 0 },
+    pacing: opts.pacing ? { intervalsMs: opts.pacing, defaultIntervalMs: 0 } : false,
     now: () => t,
     sleep: async (ms) => {
       sleeps.push(ms);
