@@ -1,0 +1,102 @@
+/**
+ * The demo with the Pulumi CLI: the quickstart project (root Pulumi.yaml) in a throwaway stack
+ * on a local file backend, driven through Pulumi's Automation API (which runs the `pulumi`
+ * binary). Each resource's outcome comes from the engine's step events.
+ */
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { LocalWorkspace, type EngineEvent, type OpType, type Stack } from "@pulumi/pulumi/automation";
+import { mergeOutcomes, shortType, type Outcome, type ResourceOutcome, type StepReport } from "./report";
+
+const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/";
+/** Only this throwaway stack's state is encrypted with it; it lives in a temporary directory. */
+const DEMO_PASSPHRASE = "pulumi-vastai-demo";
+
+const OUTCOMES: Partial<Record<OpType, Outcome>> = {
+  same: "unchanged",
+  create: "created",
+  update: "updated",
+  replace: "replaced",
+  "create-replacement": "replaced",
+  "delete-replaced": "replaced",
+  delete: "deleted",
+};
+
+/** The installed CLI's version, or undefined when `pulumi` is not on the PATH. */
+export function pulumiVersion(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile("pulumi", ["version"], { timeout: 20_000 }, (err, stdout) => resolve(err ? undefined : stdout.trim()));
+  });
+}
+
+export class CliEngine {
+  private constructor(
+    private readonly stack: Stack,
+    private readonly backendDir: string,
+    private readonly projectDir: string,
+  ) {}
+
+  /** A new stack `stackName` of the project in `projectDir`, state in a temporary directory. */
+  static async create(projectDir: string, stackName: string): Promise<CliEngine> {
+    const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-demo-state-"));
+    const stack = await LocalWorkspace.createStack(
+      { stackName, workDir: projectDir },
+      {
+        envVars: {
+          PULUMI_BACKEND_URL: `file://${backendDir}`,
+          PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+        },
+      },
+    );
+    return new CliEngine(stack, backendDir, projectDir);
+  }
+
+  /** `pulumi up --yes` with this configuration (replacing the stack's previous one). */
+  async up(config: Record<string, string>, secretKeys: string[] = []): Promise<StepReport> {
+    await this.stack.setAllConfig(
+      Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: secretKeys.includes(k) }])),
+    );
+    const ops: ResourceOutcome[] = [];
+    const result = await this.stack.up({ onEvent: (e) => collect(e, ops), color: "never" });
+    const outputs = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
+    return { outcomes: mergeOutcomes(ops), outputs };
+  }
+
+  /** `pulumi destroy --yes`. */
+  async destroy(): Promise<StepReport> {
+    const ops: ResourceOutcome[] = [];
+    await this.stack.destroy({ onEvent: (e) => collect(e, ops), color: "never" });
+    return { outcomes: mergeOutcomes(ops), outputs: {} };
+  }
+
+  /** Removes the stack, its settings file and the temporary state. */
+  async close(): Promise<void> {
+    const name = this.stack.name;
+    try {
+      await this.stack.workspace.removeStack(name, { force: true });
+    } catch {
+      // The stack may not exist any more; the directories below still go.
+    }
+    fs.rmSync(path.join(this.projectDir, `Pulumi.${name}.yaml`), { force: true });
+    fs.rmSync(this.backendDir, { recursive: true, force: true });
+  }
+}
+
+/** Records one outcome per step event of a dynamic resource. */
+function collect(event: EngineEvent, into: ResourceOutcome[]): void {
+  const meta = event.resourcePreEvent?.metadata;
+  if (!meta || !meta.type.startsWith(DYNAMIC_PREFIX)) return;
+  const outcome = OUTCOMES[meta.op];
+  if (outcome) into.push({ type: shortType(meta.type), name: meta.urn.slice(meta.urn.lastIndexOf("::") + 2), outcome });
+}
+
+/** The lines of a CLI failure that say what went wrong, without the CLI's banner. */
+export function cliFailureReason(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const lines = text.split("\n").map((l) => l.trim());
+  const errors = lines.filter((l) => /^error:|^\s*error:|failed|Error:/.test(l) && !l.startsWith("code:"));
+  return (errors.length > 0 ? errors : lines.filter(Boolean).slice(-5)).join("\n");
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm run demo`: the quickstart stack against the embedded simulator, through create,
+ * replace (a dead instance), update (a template edit) and delete. Uses the Pulumi CLI when it
+ * is installed, else the offline walk-through. Exit code 0 on success; on failure, one line
+ * with the reason and exit code 1.
+ */
+import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
+import { cliFailureReason, pulumiVersion } from "./cli-engine";
+import { cliDriver, offlineDriver, readProject, repoRoot } from "./drivers";
+import { formatTable } from "./report";
+import { runScenario, type Driver } from "./scenario";
+
+const INSTALL_HINT = [
+  "Install the Pulumi CLI for the real thing (https://www.pulumi.com/docs/iac/download-install/):",
+  "  curl -fsSL https://get.pulumi.com | sh      (Linux, macOS)",
+  "  brew install pulumi/tap/pulumi              (macOS)",
+  "  winget install pulumi                       (Windows)",
+  "then run `npm run demo` again.",
+].join("\n");
+
+const log = (line = "") => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const root = repoRoot();
+  const project = readProject(root);
+  const version = await pulumiVersion();
+  const sim = await startSimulator({ port: 0, bootMs: 300 });
+  let driver: Driver | undefined;
+  let usingCli = false;
+  try {
+    log(`pulumi-vastai demo: the quickstart stack (${project.main}) against the local simulator at ${sim.url}`);
+    if (version) {
+      usingCli = true;
+      log(`Pulumi CLI ${version} found: running pulumi up / destroy on a throwaway stack with a local file backend.`);
+      driver = await cliDriver(root);
+    } else {
+      log("The Pulumi CLI is not installed, so this is the OFFLINE WALK-THROUGH: the same program runs under");
+      log("Pulumi's test mocks, and every resource goes through Pulumi's real dynamic-provider plugin (check, diff,");
+      log("create, update, delete over gRPC) against the simulator. No preview, no refresh, state kept in memory.");
+      log(INSTALL_HINT);
+      driver = await offlineDriver(root, project);
+    }
+    log();
+    const rows = await runScenario(driver, { sim, project: project.name, log });
+    log();
+    log(formatTable(rows));
+    log();
+    log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s (${usingCli ? "Pulumi CLI" : "offline walk-through"}); nothing left on the simulator.`);
+  } catch (err) {
+    throw usingCli ? new Error(cliFailureReason(err)) : err;
+  } finally {
+    await shutDown(driver, sim);
+  }
+}
+
+async function shutDown(driver: Driver | undefined, sim: Simulator): Promise<void> {
+  try {
+    await driver?.close();
+  } finally {
+    await sim.close();
+  }
+}
+
+function reason(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+// The reason, never a stack trace; a stray rejection inside the SDK counts as a failure too.
+process.on("unhandledRejection", (err) => {
+  process.stderr.write(`demo failed: ${reason(err)}\n`);
+  process.exit(1);
+});
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`demo failed: ${reason(err)}\n`);
+    process.exit(1);
+  },
+);

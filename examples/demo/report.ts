@@ -1,0 +1,68 @@
+/**
+ * What one step of the demo did to each resource, and the table that shows it. Both ways of
+ * running the demo (Pulumi CLI, offline walk-through) report in these terms.
+ */
+
+export type Outcome = "created" | "updated" | "replaced" | "deleted" | "unchanged";
+
+export interface ResourceOutcome {
+  /** Resource type without the package prefix, e.g. `Template`. */
+  type: string;
+  /** The resource's logical name in the program. */
+  name: string;
+  outcome: Outcome;
+}
+
+export interface StepReport {
+  outcomes: ResourceOutcome[];
+  /** Stack outputs after the step (plain values; empty after destroy). */
+  outputs: Record<string, unknown>;
+}
+
+export interface StepRow {
+  title: string;
+  outcomes: ResourceOutcome[];
+  ms: number;
+}
+
+/** The type token's last part: `pulumi-nodejs:dynamic/vastai:Template` -> `Template`. */
+export function shortType(type: string): string {
+  return type.slice(type.lastIndexOf(":") + 1);
+}
+
+/** Folds a step's raw operations into one outcome per resource (a replace has several ops). */
+export function mergeOutcomes(ops: ResourceOutcome[]): ResourceOutcome[] {
+  const rank: Record<Outcome, number> = { unchanged: 0, updated: 1, created: 2, deleted: 2, replaced: 3 };
+  const byKey = new Map<string, ResourceOutcome>();
+  for (const op of ops) {
+    const key = `${op.type}::${op.name}`;
+    const seen = byKey.get(key);
+    if (!seen || rank[op.outcome] > rank[seen.outcome]) byKey.set(key, op);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * One row per step, one column per resource (in the order resources first appear):
+ *
+ *   step    SshKey laptop  Template pytorch  Instance gpu  time
+ *   1. up   created        created           created       2.7 s
+ */
+export function formatTable(rows: StepRow[]): string {
+  const columns: string[] = [];
+  for (const row of rows) {
+    for (const o of row.outcomes) {
+      const label = `${o.type} ${o.name}`;
+      if (!columns.includes(label)) columns.push(label);
+    }
+  }
+  const header = ["step", ...columns, "time"];
+  const body = rows.map((row) => [
+    row.title,
+    ...columns.map((label) => row.outcomes.find((o) => `${o.type} ${o.name}` === label)?.outcome ?? "-"),
+    `${(row.ms / 1000).toFixed(1)} s`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}

@@ -1,0 +1,109 @@
+/**
+ * The offline walk-through's engine, driven with a small provider defined here (so it needs no
+ * build and no simulator) through Pulumi's real dynamic-provider plugin.
+ */
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import { OfflineEngine } from "../../examples/demo/offline-engine";
+import { startProviderPlugin, type ProviderPlugin } from "../../simulator/plugin";
+
+// Serialized by value into `__provider`; its "service" is a directory of JSON files, so the
+// test can see what exists after each step.
+function fileProvider(dir: string): pulumi.dynamic.ResourceProvider {
+  return {
+    async check(_olds, news) {
+      const failures = typeof news.size === "number" && news.size < 0 ? [{ property: "size", reason: "size: must be >= 0" }] : [];
+      return { inputs: news, failures };
+    },
+    async diff(_id, olds, news) {
+      const changed = ["label", "size", "ref"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      return { changes: changed.length > 0, replaces: changed.filter((k) => k !== "label") };
+    },
+    async create(inputs) {
+      const fs = require("fs");
+      const id = `${inputs.label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+      fs.writeFileSync(require("path").join(dir, id), JSON.stringify(inputs));
+      return { id, outs: { ...inputs, thingId: id } };
+    },
+    async update(id, _olds, news) {
+      require("fs").writeFileSync(require("path").join(dir, id), JSON.stringify(news));
+      return { outs: { ...news, thingId: id } };
+    },
+    async delete(id) {
+      require("fs").rmSync(require("path").join(dir, id), { force: true });
+    },
+  };
+}
+
+class Thing extends pulumi.dynamic.Resource {
+  declare readonly thingId: pulumi.Output<string>;
+  constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number; ref?: pulumi.Input<string> }) {
+    super(provider, name, { ...args, thingId: undefined }, undefined, "demo", "Thing");
+  }
+}
+
+const repo = path.resolve(__dirname, "..", "..");
+let plugin: ProviderPlugin;
+let dir: string;
+
+beforeAll(async () => {
+  const fs = await import("fs");
+  const os = await import("os");
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "offline-engine-"));
+  plugin = await startProviderPlugin({ cwd: repo });
+}, 60_000);
+
+afterAll(async () => {
+  await plugin?.close();
+});
+
+function program(settings: { label: string; size: number; withChild: boolean }) {
+  return () => {
+    const provider = fileProvider(dir);
+    const parent = new Thing("parent", provider, { label: settings.label, size: settings.size });
+    if (settings.withChild) new Thing("child", provider, { label: "child", size: 1, ref: parent.thingId });
+    return { parentId: parent.thingId };
+  };
+}
+
+async function files(): Promise<string[]> {
+  const fs = await import("fs");
+  return fs.readdirSync(dir).sort();
+}
+
+test("creates, updates in place, replaces with dependents following, and destroys in reverse order", async () => {
+  const engine = new OfflineEngine(plugin, { project: "proj", stack: "dev" });
+
+  const first = await engine.up(program({ label: "a", size: 1, withChild: true }), {});
+  expect(first.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:created", "parent:created"]);
+  const parentId = engine.ids()["Thing::parent"];
+  expect(first.outputs.parentId).toBe(parentId);
+  expect(await files()).toHaveLength(2);
+
+  const same = await engine.up(program({ label: "a", size: 1, withChild: true }), {});
+  expect(same.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "unchanged"]);
+
+  const relabel = await engine.up(program({ label: "b", size: 1, withChild: true }), {});
+  expect(relabel.outcomes.find((o) => o.name === "parent")?.outcome).toBe("updated");
+  expect(engine.ids()["Thing::parent"]).toBe(parentId);
+
+  // The parent's new id flows into the child's `ref`, so the child is replaced too.
+  const resize = await engine.up(program({ label: "b", size: 2, withChild: true }), {});
+  expect(resize.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:replaced", "parent:replaced"]);
+  expect(engine.ids()["Thing::parent"]).not.toBe(parentId);
+  expect(await files()).toHaveLength(2);
+
+  const dropped = await engine.up(program({ label: "b", size: 2, withChild: false }), {});
+  expect(dropped.outcomes.find((o) => o.name === "child")?.outcome).toBe("deleted");
+  expect(await files()).toHaveLength(1);
+
+  const destroyed = await engine.destroy();
+  expect(destroyed.outcomes.map((o) => `${o.name}:${o.outcome}`)).toEqual(["parent:deleted"]);
+  expect(await files()).toEqual([]);
+}, 60_000);
+
+test("a check failure stops the run with the provider's reason", async () => {
+  const engine = new OfflineEngine(plugin, { project: "proj", stack: "dev" });
+  await expect(engine.up(program({ label: "a", size: -1, withChild: false }), {})).rejects.toThrow("Thing parent: size: must be >= 0");
+  expect(engine.ids()).toEqual({});
+}, 30_000);
