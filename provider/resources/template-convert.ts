@@ -15,7 +15,10 @@ export function envFlags(inputs: Props): string | undefined {
   const env = inputs.env as Record<string, string> | undefined;
   const ports = inputs.ports as Array<string | number> | undefined;
   if (env === undefined && ports === undefined) return undefined;
-  return formatEnvFlags({ env: env ?? {}, ports: (ports ?? []).map(normalizePort) });
+  // Sorted names: the same variables always give the same string (and the same hash_id),
+  // whatever order the program wrote them in.
+  const sorted = Object.fromEntries(Object.entries(env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return formatEnvFlags({ env: sorted, ports: (ports ?? []).map(normalizePort) });
 }
 
 /** Checked inputs to the client's create body. */

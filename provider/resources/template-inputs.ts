@@ -45,11 +45,15 @@ const portsSchema = z.array(z.unknown(), { error: "must be a list of port mappin
   });
 });
 
-const envSchema = z.record(
-  str().regex(ENV_NAME, "variable names must use letters, digits and _, not starting with a digit"),
-  str(),
-  { error: "must be an object of variable names to string values" },
-);
+const envSchema = z
+  .record(z.string(), str(), { error: "must be an object of variable names to string values" })
+  .superRefine((env, ctx) => {
+    for (const name of Object.keys(env)) {
+      if (!ENV_NAME.test(name)) {
+        ctx.addIssue({ code: "custom", path: [name], message: `variable name "${name}" must use letters, digits and _, not starting with a digit` });
+      }
+    }
+  });
 
 const extraFiltersSchema = z
   .record(z.string(), z.unknown(), { error: "must be an object {field: {operator: value}}" })

@@ -116,7 +116,7 @@ export class Template extends pulumi.dynamic.Resource {
       adopted: undefined,
       envFlags: undefined,
     };
-    const secretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "dockerLoginPass"])];
-    super(providers.template, name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "vastai", "Template");
+    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["dockerLoginPass"] });
+    super(providers.template, name, props, options, "vastai", "Template");
   }
 }
