@@ -71,13 +71,18 @@ export class MachinesApi {
     });
   }
 
-  /** Cancel 1 to 100 windows by id; per-window outcomes in the result. */
+  /**
+   * Cancel 1 to 100 windows by id; per-window outcomes in the result. When no window of the
+   * call could be cancelled the answer may say `success: false` next to the per-window
+   * results: those are returned, not thrown, so the caller sees which windows and why.
+   */
   async cancelMaintenances(maintenanceIds: readonly number[]): Promise<CancelMaintenanceResult[]> {
     checkBatch("maintenanceIds", maintenanceIds);
     return this.core.request({
       endpoint: ENDPOINTS.maintenancesCancel,
       body: { maintenance_ids: maintenanceIds },
       schema: maintenanceCancelResponse,
+      acceptOperationFailure: (body) => Array.isArray(body.results),
     });
   }
 }
