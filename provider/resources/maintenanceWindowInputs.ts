@@ -121,7 +121,7 @@ function timingFailures(olds: Props, news: Props, nowMs: number): pulumi.dynamic
   const isNew = Object.keys(userInputs(olds)).length === 0;
   const changed = changedInputs(olds, news).filter((k) => k !== "allowPartial");
   if (!isNew && changed.length === 0) return [];
-  const why = isNew ? "a new window" : `the window is scheduled again because ${changed.join(", ")} changed`;
+  const why = isNew ? "a new window" : `a window scheduled again because ${changed.join(", ")} changed`;
   const nowUnix = Math.floor(nowMs / 1000);
   if (startUnix <= nowUnix) {
     return [{ property: "startTime", reason: `startTime: must be in the future for ${why} (got ${isoOf(startUnix)}, now ${isoOf(nowUnix)})` }];

@@ -36,7 +36,7 @@ export function describeFailures(results: readonly MachineResult[]): string {
 export function scheduleFailure(plan: WindowPlan, outcome: ScheduleOutcome): string | undefined {
   const total = plan.machineIds.length;
   if (outcome.failure) {
-    return `scheduling stopped at a batch that failed as a whole (${outcome.unsent.length} machines not scheduled): ${outcome.failure.message}`;
+    return `scheduling stopped at a batch that failed as a whole (${outcome.unsent.length} machines not confirmed): ${outcome.failure.message}`;
   }
   const failed = outcome.results.filter((r) => !r.success);
   if (failed.length === total) return `none of the ${total} machines could be scheduled: ${describeFailures(failed)}`;

@@ -1,0 +1,135 @@
+/** MaintenanceWindow read, update and delete against the simulator over HTTP, with a movable clock. */
+import { getClient } from "../../provider/context";
+import { cancelAndVerify, listWindows } from "../../provider/resources/maintenanceWindowService";
+import { BATCH_PATH, DAY, HOUR, LIST_PATH, WindowHarness, hostedIds, startWindowHarness, stopWindowHarness } from "./maintenanceWindow-support";
+
+let h: WindowHarness;
+
+beforeAll(async () => {
+  h = await startWindowHarness();
+});
+afterAll(() => stopWindowHarness(h));
+beforeEach(async () => {
+  await h.control("POST", "/reset");
+});
+
+type Props = Record<string, unknown>;
+
+async function created(count: number, extra: Props = {}) {
+  const inputs = { machineIds: hostedIds(count), startTime: h.startIn(), durationHours: 1, category: "other", allowPartial: false, __provider: "p", ...extra };
+  const { id, outs } = await h.provider.create(inputs);
+  await h.clearRequests();
+  return { id, inputs, outs: outs as Props };
+}
+
+async function cancelByHand(ids: number[]) {
+  await getClient().machines.cancelMaintenances(ids);
+  await h.clearRequests();
+}
+
+describe("MaintenanceWindow read", () => {
+  it("reports the windows still there, listing 100 machines per call", async () => {
+    const { id, outs } = await created(150);
+    const read = await h.provider.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual(outs);
+    expect(read.inputs).toEqual({ machineIds: hostedIds(150), startTime: outs.startTime, durationHours: 1, category: "other", allowPartial: false });
+    const lists = await h.calls("GET", LIST_PATH);
+    expect(lists.map((g) => JSON.parse(String(g.query.machine_ids)).length)).toEqual([100, 50]);
+  });
+
+  it("drops machines whose window was cancelled outside Pulumi, so the next run schedules them again", async () => {
+    const { id, inputs, outs } = await created(4);
+    const ids = outs.maintenanceIds as number[];
+    await cancelByHand([ids[0]]);
+    const read = await h.provider.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.inputs?.machineIds).toEqual(hostedIds(4).slice(1));
+    expect(read.props).toMatchObject({ maintenanceIds: ids.slice(1), scheduledMachineIds: hostedIds(4).slice(1) });
+    // The program still asks for four machines: that is a replacement.
+    expect((await h.provider.diff(id, read.props!, inputs)).replaces).toEqual(["machineIds"]);
+  });
+
+  it("returns an empty id when every window was cancelled outside Pulumi before the start", async () => {
+    const { id, outs } = await created(3);
+    await cancelByHand(outs.maintenanceIds as number[]);
+    expect((await h.provider.read(id, outs)).id).toBe("");
+  });
+
+  it("keeps a window that has run in state, unchanged, without asking the service", async () => {
+    const { id, inputs, outs } = await created(3);
+    h.advance(DAY + 2 * HOUR);
+    const read = await h.provider.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual({ ...outs, status: "ended" });
+    expect(read.inputs?.machineIds).toEqual(hostedIds(3));
+    expect(await h.requests()).toEqual([]);
+    // Later runs with the same program pass check and see no change.
+    expect((await h.provider.check(inputs, inputs)).failures).toEqual([]);
+    expect((await h.provider.diff(id, read.props!, inputs)).changes).toBe(false);
+  });
+
+  it("shows a window in progress as such", async () => {
+    const { id, outs } = await created(1);
+    h.advance(DAY + 60);
+    expect((await h.provider.read(id, outs)).props?.status).toBe("inProgress");
+  });
+});
+
+describe("MaintenanceWindow update", () => {
+  it("changes allowPartial in place without calling the service", async () => {
+    const { id, inputs, outs } = await created(2);
+    const { outs: updated } = await h.provider.update(id, outs, { ...inputs, allowPartial: true });
+    expect(updated).toEqual({ ...outs, allowPartial: true });
+    expect(await h.requests()).toEqual([]);
+  });
+});
+
+describe("MaintenanceWindow delete", () => {
+  it("cancels the windows of 150 machines, 100 ids per call", async () => {
+    const { id, outs } = await created(150);
+    await h.provider.delete(id, outs);
+    const deletes = await h.calls("DELETE", BATCH_PATH);
+    expect(deletes.map((d) => (d.body as { maintenance_ids: number[] }).maintenance_ids.length)).toEqual([100, 50]);
+    expect(h.windows()).toEqual([]);
+  });
+
+  it("succeeds for a window already cancelled, sending no cancel", async () => {
+    const { id, outs } = await created(2);
+    await cancelByHand(outs.maintenanceIds as number[]);
+    await h.provider.delete(id, outs);
+    expect(await h.calls("DELETE", BATCH_PATH)).toEqual([]);
+  });
+
+  it("counts a refusal for a window that is gone by then as cancelled", async () => {
+    const { outs } = await created(2);
+    const listed = await listWindows(getClient(), hostedIds(2));
+    // Cancelled by someone else after the list was read.
+    await cancelByHand([listed[0].id]);
+    const outcome = await cancelAndVerify(getClient(), listed);
+    expect(outcome).toEqual({ cancelled: [listed[1].id], refused: [] });
+    expect(listed.map((w) => w.id)).toEqual(outs.maintenanceIds);
+    expect(h.windows()).toEqual([]);
+  });
+
+  it("fails naming the windows the service refuses to cancel while they are still there", async () => {
+    const { id, outs } = await created(2);
+    const ids = outs.maintenanceIds as number[];
+    const refusal = { success: false, results: ids.map((mid) => ({ success: false, maintenance_id: mid, msg: "Maintenance locked" })) };
+    await h.fault({ method: "DELETE", path: BATCH_PATH, status: 200, body: refusal });
+    await expect(h.provider.delete(id, outs)).rejects.toThrow(
+      `MaintenanceWindow: the service refused to cancel 2 windows: ${ids[0]} (Maintenance locked), ${ids[1]} (Maintenance locked).`,
+    );
+    expect(h.windows()).toHaveLength(2);
+    await h.provider.delete(id, outs);
+    expect(h.windows()).toEqual([]);
+  });
+
+  it("leaves a window that has started alone and succeeds", async () => {
+    const { id, outs } = await created(2);
+    h.advance(DAY + 60);
+    await h.provider.delete(id, outs);
+    expect(await h.requests()).toEqual([]);
+    expect(h.windows()).toHaveLength(2);
+  });
+});
