@@ -84,53 +84,75 @@ function templateEnvOf(fields: Record<string, unknown>): [string, string][] {
   }
 }
 
-function build(ctx: SimContext, userId: number, offerId: number, body: Body, t: TemplateRecord | undefined): InstanceRecord {
-  const tf = t?.fields ?? {};
-  const image = optString(body, "image") ?? (tf.image as string | undefined);
-  if (!image) throw invalidArgs("image is required when no template_hash_id is given");
-  const templateEnv = templateEnvOf(tf);
-  const id = ctx.store.nextId("instance");
-  const offer = offerSeed(offerId)!;
-  const now = ctx.now();
+interface Resolved {
+  userId: number;
+  offerId: number;
+  body: Body;
+  template: TemplateRecord | undefined;
+  image: string;
+  env: [string, string][];
+}
+
+/** Takes the status the next boot ends in: `running` unless `/_sim/next-boot` said otherwise. */
+function takeFinalStatus(ctx: SimContext): string {
   const next = ctx.store.data.nextBoot;
-  const finalStatus = next && next.remaining > 0 ? next.actualStatus : "running";
-  if (next && --next.remaining <= 0) ctx.store.data.nextBoot = null;
+  if (!next) return "running";
+  if (--next.remaining <= 0) ctx.store.data.nextBoot = null;
+  return next.actualStatus;
+}
+
+function build(ctx: SimContext, r: Resolved): InstanceRecord {
+  const { body, template: t } = r;
+  const tf = t?.fields ?? {};
+  const id = ctx.store.nextId("instance");
+  const now = ctx.now();
+  // Request scalars override template scalars (spec: Precedence 1).
   const str = (f: string): string | null => optString(body, f) ?? (tf[f] as string | undefined) ?? null;
   return {
-    id, userId, offerId, machineId: offer.machineId, createdAt: now, bootStartedAt: now, finalStatus,
+    id,
+    userId: r.userId,
+    offerId: r.offerId,
+    machineId: offerSeed(r.offerId)!.machineId,
+    createdAt: now,
+    bootStartedAt: now,
+    finalStatus: takeFinalStatus(ctx),
     statusOverride: null,
     intendedStatus: optString(body, "target_state") ?? "running",
     startQueued: false,
     label: optString(body, "label") ?? null,
-    imageUuid: imageUuid(image, optString(body, "image") ? undefined : tf.tag),
+    imageUuid: imageUuid(r.image, optString(body, "image") ? undefined : tf.tag),
     templateHashId: t?.hashId ?? null,
     templateId: t?.id ?? null,
-    env: mergeEnv(templateEnv, envObject(body)),
+    env: r.env,
     onstart: str("onstart"),
     runtype: str("runtype") ?? "ssh",
     argsStr: str("args_str"),
     diskSpace: optNumber(body, "disk") ?? (tf.recommended_disk_space as number | undefined) ?? 8,
     vm: optBool(body, "vm") ?? false,
     sshPort: 10000 + (id % 50000),
-    sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === userId).map((k) => k.id),
+    sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === r.userId).map((k) => k.id),
+    // Merged by key, the request winning (spec: Precedence 3).
     extraFilters: { ...((tf.extra_filters as object | undefined) ?? {}), ...(optObject(body, "extra_filters") ?? {}) },
     volumeInfo: optObject(body, "volume_info") ?? null,
     bidPrice: optNumber(body, "price") ?? null,
   };
 }
 
-async function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>) {
+function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>) {
   const acc = requirePermission(request, "manage_instances");
   const offerId = idParam(request.params.id, "offer id");
   const body = bodyOf(request.body);
   checkBody(body);
   const template = findTemplate(ctx, body);
-  envObject(body);
+  const image = optString(body, "image") ?? (template?.fields.image as string | undefined);
+  if (!image) throw invalidArgs("image is required when no template_hash_id is given");
+  // Template entries stay, request entries win on conflicts (spec: Precedence 2).
+  const env = mergeEnv(templateEnvOf(template?.fields ?? {}), envObject(body));
   if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id)) {
     throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
   }
   checkOffer(ctx, offerId);
-  const inst = build(ctx, acc.user.id, offerId, body, template);
+  const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
   ctx.store.data.instances.push(inst);
   if (template) {
     template.countCreated++;
