@@ -28,7 +28,7 @@ beforeAll(() =>
 const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
 /** Mocks hand inputs over with secrets as `{<sig>: ..., value}`. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const unwrap = (v: unknown) => (v && typeof v === "object" && SECRET_SIG in v ? (v as { value: unknown }).value : v);
+const unwrap = (v: unknown) => (v && typeof v === "object" && SECRET_SIG in v ? (v as unknown as { value: unknown }).value : v);
 
 describe("Template class", () => {
   const env = { GREETING: "hello 'world'", PATH_EXTRA: "/opt/bin:$PATH", EMPTY: "" };
