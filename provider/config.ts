@@ -11,9 +11,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { DEFAULT_API_URL, DEFAULT_RUN_URL } from "./client/client";
 
-export const DEFAULT_API_URL = "https://console.vast.ai";
-export const DEFAULT_RUN_URL = "https://run.vast.ai";
+export { DEFAULT_API_URL, DEFAULT_RUN_URL };
 
 export interface ResolvedConfig {
   apiKey: string;

@@ -2,6 +2,7 @@ import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { NotFoundError, VastValidationError } from "../errors";
 import { registerSecret } from "../redact";
+import { successResponse } from "../schemas";
 import {
   createInstanceResponse,
   createInstanceToWire,
@@ -9,8 +10,7 @@ import {
   instanceListResponse,
   instancePageResponse,
   stateChangeResponse,
-  successResponse,
-} from "../schemas";
+} from "../schemas-instances";
 import type {
   CreateInstanceInput,
   CreateInstanceResult,

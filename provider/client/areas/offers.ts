@@ -1,7 +1,7 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
-import { offerSearchResponse } from "../schemas";
+import { offerSearchResponse } from "../schemas-instances";
 import type { Offer } from "../types-templates";
 import { OfferQuery, buildOfferQuery } from "../../util/filters";
 
