@@ -9,6 +9,7 @@ export type Body = Record<string, unknown>;
 /** The JSON body as an object; an absent body counts as `{}`. */
 export function bodyOf(raw: unknown): Body {
   if (raw === undefined || raw === null || raw === "") return {};
+  if (typeof raw === "string") throw invalidArgs("Request body must be a JSON object sent with Content-Type: application/json");
   if (typeof raw !== "object" || Array.isArray(raw)) {
     throw invalidArgs(`Request body must be a JSON object (got ${show(raw)})`);
   }
