@@ -1,0 +1,130 @@
+/**
+ * Renting one offer: the create call, with a marker that makes a lost response recoverable.
+ *
+ * Every create request carries a fresh random marker in the environment (PULUMI_VASTAI_MARKER).
+ * Creation is never resent blindly (a second request could make a second instance): when the
+ * response is lost, the instance list is read afresh and the instance carrying the marker is
+ * adopted; only when none carries it, after a few lookups, is creation tried again.
+ */
+import { randomBytes } from "node:crypto";
+import { GoneError, NotFoundError, ResponseLostError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../client";
+import { toRequestEnv } from "../util/env";
+import { prepareOnstart } from "../util/onstart";
+import { MARKER_ENV, type InstanceInputs } from "./instance-inputs";
+import { instanceTiming, lostResponseLookups, pollIntervalMs } from "./instance-settings";
+import { liveInstances } from "./live/instances";
+
+/** Creations whose response was lost and that left no instance, before giving up. */
+export const MAX_LOST_RESPONSES = 3;
+
+export interface Rented {
+  id: number;
+  offerId: number;
+  marker: string;
+  instanceApiKey?: string;
+  /** Found again by its marker after a lost response. */
+  adopted: boolean;
+  /** Position of the rented offer in the candidate list. */
+  offerIndex: number;
+}
+
+export function newMarker(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** The creation body: inputs in the client's camelCase, the marker added to the environment. */
+export function createBody(inputs: InstanceInputs, marker: string): CreateInstanceInput {
+  const v = inputs.volume;
+  return {
+    templateHashId: inputs.templateHashId,
+    image: inputs.image,
+    env: { ...toRequestEnv({ env: inputs.env, ports: inputs.ports }), [MARKER_ENV]: marker },
+    onstart: inputs.onstart === undefined ? undefined : prepareOnstart(inputs.onstart).command,
+    volumeInfo: v && { createNew: v.createNew, volumeId: v.volumeId, size: v.size, mountPath: v.mountPath },
+    label: inputs.label,
+    disk: inputs.diskGb,
+    runtype: inputs.runtype,
+    argsStr: inputs.argsStr,
+    targetState: inputs.targetState,
+    vm: inputs.vm,
+  };
+}
+
+export function hasMarker(instance: Instance, marker: string): boolean {
+  return (instance.extraEnv ?? []).some(([k, v]) => k === MARKER_ENV && v === marker);
+}
+
+function isOfferGone(error: unknown): boolean {
+  return error instanceof NotFoundError || error instanceof GoneError;
+}
+
+/**
+ * Rents the first offer from `offers[start]` on that accepts. With `offer` filters an offer
+ * that is gone (404/410 `no_such_ask`) moves on to the next match; a given `offerId` fails.
+ */
+export async function rentFirstAvailable(client: VastClient, inputs: InstanceInputs, offers: number[], start: number): Promise<Rented> {
+  const gone: number[] = [];
+  for (let i = start; i < offers.length; i++) {
+    try {
+      return { ...(await rentOne(client, inputs, offers[i])), offerIndex: i };
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!(error instanceof VastError)) throw error;
+      if (!isOfferGone(error)) throw new Error(`Instance: renting offer ${offers[i]} failed: ${message}`, { cause: error });
+      if (inputs.offerId !== undefined) {
+        throw new Error(`Instance: offerId ${offers[i]} cannot be rented (${message}); choose another offer or use offer filters`, {
+          cause: error,
+        });
+      }
+      gone.push(offers[i]);
+    }
+  }
+  throw new Error(`Instance: every remaining matching offer was gone when rented (${gone.join(", ")}); run again or widen the offer filters`);
+}
+
+async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number): Promise<Omit<Rented, "offerIndex">> {
+  for (let lost = 1; ; lost++) {
+    const marker = newMarker();
+    try {
+      const result = await client.instances.create(offerId, createBody(inputs, marker));
+      liveInstances(client).noteWrite(String(result.id));
+      return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false };
+    } catch (error) {
+      if (!(error instanceof ResponseLostError)) throw error;
+      const found = await findByMarker(client, marker);
+      if (found) {
+        liveInstances(client).noteWrite(String(found.id));
+        return { id: found.id, offerId, marker, adopted: true };
+      }
+      if (lost >= MAX_LOST_RESPONSES) {
+        throw new Error(
+          `Instance: the response to creating an instance on offer ${offerId} was lost ${lost} times and no instance carries ` +
+            `its marker, so nothing was created; run again later (${error.message})`,
+          { cause: error },
+        );
+      }
+    }
+  }
+}
+
+/** The instance carrying `marker`, from fresh listings; null when none does after the lookups. */
+async function findByMarker(client: VastClient, marker: string): Promise<Instance | null> {
+  const lookups = lostResponseLookups();
+  for (let i = 0; i < lookups; i++) {
+    if (i > 0) await instanceTiming().sleep(pollIntervalMs());
+    let all: Instance[];
+    try {
+      all = await liveInstances(client).list({ fresh: true });
+    } catch (error) {
+      throw new Error(
+        `Instance: the response to creating an instance was lost and the instance list could not be read to find it ` +
+          `(${(error as Error).message}). An instance with ${MARKER_ENV}=${marker} in its environment may exist; ` +
+          `if it does, delete it before running again (a new run creates another).`,
+        { cause: error },
+      );
+    }
+    const match = all.find((instance) => hasMarker(instance, marker));
+    if (match) return match;
+  }
+  return null;
+}
