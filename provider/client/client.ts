@@ -1,5 +1,5 @@
 /** `createClient`: the typed client of the GPU cloud API, one object per API area. */
-import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi } from "./areas/account";
+import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
 import { InstancesApi } from "./areas/instances";
 import { MachinesApi } from "./areas/machines";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
@@ -62,6 +62,7 @@ export class VastClient {
   readonly secrets: SecretsApi;
   readonly apiKeys: ApiKeysApi;
   readonly subaccounts: SubaccountsApi;
+  readonly users: UsersApi;
   readonly machines: MachinesApi;
   readonly copy: CopyApi;
   readonly bundles: BundlesApi;
@@ -109,6 +110,7 @@ export class VastClient {
     this.secrets = new SecretsApi(core);
     this.apiKeys = new ApiKeysApi(core);
     this.subaccounts = new SubaccountsApi(core);
+    this.users = new UsersApi(core);
     this.machines = new MachinesApi(core);
     this.copy = new CopyApi(core);
     this.bundles = new BundlesApi(core);

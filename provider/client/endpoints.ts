@@ -68,6 +68,8 @@ export const ENDPOINTS = {
   apiKeysList: ep("GET", "/api/v0/auth/apikeys/", true, READ),
   apiKeysDelete: ep("DELETE", "/api/v0/auth/apikeys/{id}/", true, WRITE),
 
+  usersCurrent: ep("GET", "/api/v0/users/current/", true, READ),
+
   // Each call rotates keys again, and the lost response would hold the only copy of them.
   subaccountsRegenerateKeys: ep("PUT", "/api/v0/subaccounts/regenerate_keys", false, STRICT),
 

@@ -21,7 +21,7 @@ export type * from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi } from "./areas/instances";
 export { OffersApi } from "./areas/offers";
-export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi } from "./areas/account";
+export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
 export { MachinesApi } from "./areas/machines";
 export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition } from "../util/filters";

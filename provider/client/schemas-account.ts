@@ -1,7 +1,7 @@
 /** Wire schemas (snake_case) of SSH keys, secrets, API keys and subaccount keys. */
 import { z } from "zod";
 import { anyNumber, anyRecord, idNumber, mapped, optBoolean, optString, timestampLike, withoutSecrets } from "./schema-helpers";
-import type { ApiKey, CreatedApiKey, RegeneratedKey, SecretList, SshKey } from "./types-account";
+import type { ApiKey, CreatedApiKey, CurrentUser, RegeneratedKey, SecretList, SshKey } from "./types-account";
 
 // ---- SSH keys ----------------------------------------------------------------------------
 
@@ -49,6 +49,13 @@ export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([
 export const apiKeyCreateResponse: z.ZodType<CreatedApiKey> = z
   .looseObject({ id: idNumber, key: z.string().min(1), permissions })
   .transform((r) => ({ id: r.id, key: r.key, permissions: r.permissions ?? null }));
+
+// ---- users -------------------------------------------------------------------------------
+
+export const currentUserSchema: z.ZodType<CurrentUser> = mapped(
+  { id: idNumber, email: optString, username: optString },
+  (u, raw): CurrentUser => ({ id: u.id, email: u.email, username: u.username, raw: withoutSecrets(raw, ["api_key", "sid"]) }),
+);
 
 // ---- subaccounts -------------------------------------------------------------------------
 

@@ -38,6 +38,16 @@ export interface CreateApiKeyInput {
   permissions?: ApiKeyPermissions;
 }
 
+/** The account the API key belongs to. */
+export interface CurrentUser {
+  /** User id (for example for autoscaler templates). */
+  id: number;
+  email?: string;
+  username?: string;
+  /** The record as sent, without key fields. */
+  raw: Record<string, unknown>;
+}
+
 /** Which subaccount keys to regenerate: one subaccount, or all of them (rotates the owner seed). */
 export type RegenerateKeysInput = { subaccountUserId: number } | { all: true };
 

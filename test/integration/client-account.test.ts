@@ -82,6 +82,15 @@ describe("API keys", () => {
   });
 });
 
+describe("current user", () => {
+  it("reads the account behind the key, for calls that need the user id", async () => {
+    const me = await h.client.users.current();
+    expect(me).toMatchObject({ id: SEED.user.id, email: SEED.user.email, username: SEED.user.username });
+    const t = await h.client.autoscaler.templates(me.id);
+    expect(t.autoscaler.length).toBeGreaterThan(0);
+  });
+});
+
 describe("subaccount keys (spec: Errors, regenerate_keys)", () => {
   const [sub1, sub2] = SEED.subaccounts;
 

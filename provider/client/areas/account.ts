@@ -6,6 +6,7 @@ import { successResponse } from "../schemas";
 import {
   apiKeyCreateResponse,
   apiKeyListResponse,
+  currentUserSchema,
   regenerateKeysResponse,
   secretListResponse,
   sshKeyCreateResponse,
@@ -15,6 +16,7 @@ import type {
   ApiKey,
   CreateApiKeyInput,
   CreatedApiKey,
+  CurrentUser,
   RegenerateKeysInput,
   RegeneratedKey,
   SecretList,
@@ -132,5 +134,15 @@ export class SubaccountsApi {
     const keys = await this.core.request({ endpoint: ENDPOINTS.subaccountsRegenerateKeys, body, schema: regenerateKeysResponse });
     for (const k of keys) registerSecret(k.derivedKey);
     return keys;
+  }
+}
+
+/** The account behind the API key. */
+export class UsersApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /** The current user (id, e-mail, name); `raw` holds the rest without key fields. */
+  current(): Promise<CurrentUser> {
+    return this.core.request({ endpoint: ENDPOINTS.usersCurrent, schema: currentUserSchema });
   }
 }
