@@ -239,4 +239,14 @@ describe("secrets in messages", () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).not.toContain(h.sim.apiKey);
   });
+
+  it("sends the key only in the Authorization header, and in the body of the one call that needs it", async () => {
+    await h.client.instances.create(offerId, { image: "ubuntu", label: "scan" });
+    await h.client.instances.list();
+    await h.client.secrets.add("TOKEN", "value-of-a-secret");
+    await h.client.serverless.workerGroupLogs({ workerGroupId: SEED.workerGroup.id, tail: 1 });
+    const log = await h.requests();
+    const carrying = log.filter((r) => JSON.stringify({ query: r.query, body: r.body, headers: r.headers }).includes(h.sim.apiKey)).map((r) => r.path);
+    expect(carrying).toEqual(["/run/get_workergroup_logs"]);
+  });
 });
