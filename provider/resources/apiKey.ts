@@ -47,12 +47,17 @@ function permissionsOf(props: Props): ApiKeyPermissions | undefined {
   return p && typeof p === "object" && !Array.isArray(p) ? (p as ApiKeyPermissions) : undefined;
 }
 
-/** Inputs as the user wrote them, with what a refresh saw of name and permissions. */
-function liveInputs(props: Props, live: ApiKeyRecord): Props {
+/**
+ * Inputs as the user wrote them, with what a refresh saw of name and permissions. Permissions
+ * are compared on the flags the user stated: a service that lists more flags (or none, for a
+ * full-access key) is no drift, a stated flag with another value is.
+ */
+export function liveInputs(props: Props, live: ApiKeyRecord): Props {
   const stated = permissionsOf(props);
-  // A key made without permissions lists none (full access); keep the input as it was then.
-  const permissions = live.permissions == null || deepEqual(live.permissions, stated) ? stated : live.permissions;
-  return jsonClean({ name: live.name ?? props.name, permissions, rotateOn: props.rotateOn }) as Props;
+  const seen = live.permissions;
+  const drifted = stated !== undefined && seen != null && Object.entries(stated).some(([flag, v]) => !deepEqual(seen[flag], v));
+  const permissions = drifted ? seen : stated;
+  return jsonClean({ name: live.name || props.name, permissions, rotateOn: props.rotateOn }) as Props;
 }
 
 export const apiKeyImpl: ProviderImpl = {

@@ -1,6 +1,6 @@
 /** ApiKey check and diff: permission flags, and that every input change makes a new key. */
 import { PROVIDER_KEY } from "../../provider/resources/framework";
-import { apiKeyImpl } from "../../provider/resources/apiKey";
+import { apiKeyImpl, liveInputs } from "../../provider/resources/apiKey";
 
 const P = { [PROVIDER_KEY]: "serialized-provider" };
 
@@ -55,4 +55,24 @@ it("an update (code-only change) keeps the key value and id", async () => {
   const olds = { ...P, name: "ci", key: "k".repeat(64), keyId: 101 };
   const { outs } = await apiKeyImpl.update("101", olds, { [PROVIDER_KEY]: "newer-code", name: "ci" });
   expect(outs).toEqual({ [PROVIDER_KEY]: "newer-code", name: "ci", key: "k".repeat(64), keyId: 101 });
+});
+
+describe("what a refresh takes as the inputs", () => {
+  const live = (permissions: Record<string, unknown> | null, name = "ci") => ({ id: 101, name, permissions, raw: {} });
+
+  it("keeps the stated permissions when the service lists more flags, or none", () => {
+    const props = { name: "ci", permissions: { manage_instances: true }, rotateOn: 1 };
+    expect(liveInputs(props, live({ manage_instances: true, manage_billing: false }))).toEqual(props);
+    expect(liveInputs(props, live(null))).toEqual(props);
+    expect(liveInputs({ name: "ci" }, live({ manage_instances: true }))).toEqual({ name: "ci" });
+  });
+
+  it("takes the service's permissions when a stated flag differs (drift)", () => {
+    const props = { name: "ci", permissions: { manage_instances: true } };
+    expect(liveInputs(props, live({ manage_instances: false }))).toEqual({ name: "ci", permissions: { manage_instances: false } });
+  });
+
+  it("takes a name changed outside Pulumi", () => {
+    expect(liveInputs({ name: "ci" }, live(null, "ci-renamed"))).toEqual({ name: "ci-renamed" });
+  });
 });
