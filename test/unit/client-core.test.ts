@@ -158,6 +158,13 @@ describe("request core", () => {
     expect(got?.raw).not.toHaveProperty("jupyter_token");
   });
 
+  it("reads a gone instance as null whether the API says 404, {instances: null} or {}", async () => {
+    const { client } = setup([json(404, { success: false, error: "no_such_instance", msg: "gone" }), json(200, { instances: null }), json(200, {})]);
+    await expect(client.instances.get(1)).resolves.toBeNull();
+    await expect(client.instances.get(1)).resolves.toBeNull();
+    await expect(client.instances.get(1)).resolves.toBeNull();
+  });
+
   it("throws VastOperationError for success=false at HTTP 200", async () => {
     const { client } = setup([json(200, { success: false, error: "invalid_args", msg: "Invalid src_path." })]);
     const error = await client.copy.rsync({ srcId: 1, dstId: 2, srcPath: "/nope", dstPath: "/x" }).catch((e) => e);
