@@ -127,7 +127,9 @@ export const envVarImpl: ProviderImpl = {
  *   new vastai.EnvVar("hf-token", { key: "HF_TOKEN", value: cfg.requireSecret("hfToken") });
  *
  * A refresh sees whether the variable exists (gone: removed from state) and whether it is
- * empty, never its value: the service only returns masked values.
+ * empty, never its value: the service only returns masked values. A new `key` creates the
+ * new variable before deleting the old one; on an account at the limit of 16, set the
+ * resource option `deleteBeforeReplace: true` to swap them the other way round.
  */
 export class EnvVar extends pulumi.dynamic.Resource {
   /** The name as the service stores it (upper case). */
