@@ -67,8 +67,9 @@ export interface ScheduleOutcome {
  * each machine of the batch.
  */
 function wholeBatchNotFound(error: unknown, batch: readonly number[]): MachineResult[] | undefined {
-  if (!(error instanceof VastApiError) || (error.status !== 404 && error.code !== "not_found")) return undefined;
-  return batch.map((machineId) => ({ machineId, success: false, error: error.code ?? "not_found", msg: error.serverMessage }));
+  // Only the service's own not_found code: a 404 without it (a wrong URL) is no statement about machines.
+  if (!(error instanceof VastApiError) || error.code !== "not_found") return undefined;
+  return batch.map((machineId) => ({ machineId, success: false, error: "not_found", msg: error.serverMessage }));
 }
 
 /** Schedule the plan's window batch by batch, stopping at the first batch that fails as a whole. */
