@@ -113,9 +113,8 @@ describe("Template lifecycle over HTTP", () => {
 
   it("sends the service default for an input that was removed", async () => {
     const { id, outs } = await created({ ...args, desc: "temporary", onstart: "echo hi" });
-    const { desc: _d, onstart: _o, ...rest } = args;
     await h.clearRequests();
-    await provider.update(id, outs, await checked(rest));
+    await provider.update(id, outs, await checked(args)); // desc and onstart removed
     const [put] = await templateCalls("PUT");
     expect(put.body).toEqual({ hash_id: outs.hashId, desc: "", onstart: "" });
   });
