@@ -34,6 +34,6 @@ export async function waitForRunning(client: VastClient, id: number, timeoutMs: 
 export function describeOutcome(outcome: Exclude<BootOutcome, { kind: "running" }>, timeoutMs: number): string {
   if (outcome.kind === "gone") return "it disappeared while booting";
   if (outcome.kind === "dead") return `it became ${outcome.status} while booting (it will never run)`;
-  const minutes = Math.round((timeoutMs / 60_000) * 100) / 100;
+  const minutes = Number((timeoutMs / 60_000).toPrecision(3));
   return `it was not running after ${minutes} minutes (runningTimeoutMinutes; last status ${outcome.status ?? "none yet"})`;
 }

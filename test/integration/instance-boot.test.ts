@@ -1,0 +1,50 @@
+/** Waiting for an instance to boot, against a simulator whose instances take time to start. */
+import { PartialFailure } from "../../provider/resources/framework";
+import { getClient } from "../../provider/context";
+import type { Harness } from "./client-support";
+import { ONE_PATH, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness } from "./instance-support";
+
+describe("a boot of 150 ms", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startInstanceHarness({ bootMs: 150 });
+    await getClient().instances.list(); // load the HTTP stack before timing a boot
+    await h.clearRequests();
+  });
+  afterAll(() => stopInstanceHarness(h));
+
+  it("waits until the instance is running, polling it directly", async () => {
+    const started = Date.now();
+    const { outs } = await createChecked({ offerId: 700001, image: "x" });
+    expect(outs.actualStatus).toBe("running");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    // Provisioning (null), then loading, then running: several direct reads, no list walks.
+    const requests = await h.requests();
+    expect(count(requests, "GET", ONE_PATH)).toBeGreaterThanOrEqual(3);
+    expect(count(requests, "GET", /^\/api\/v1\/instances/)).toBe(0);
+  });
+
+  it("returns at once when waitForRunning is false", async () => {
+    const { outs } = await createChecked({ offerId: 700001, image: "x", waitForRunning: false });
+    expect(outs.actualStatus).toBeNull();
+    expect(outs.statusMsg).toBe("Provisioning");
+  });
+});
+
+describe("a boot longer than the deadline", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startInstanceHarness({ bootMs: 60_000 });
+  });
+  afterAll(() => stopInstanceHarness(h));
+
+  it("reports a partial failure carrying the id when the instance is not running in time", async () => {
+    const error = await rejection(createChecked({ offerId: 700001, image: "x", runningTimeoutMinutes: 0.002 }));
+    expect(error).toBeInstanceOf(PartialFailure);
+    const live = liveInstancesOf(h);
+    expect(live).toHaveLength(1);
+    expect(error.id).toBe(String(live[0].id));
+    expect(error.message).toMatch(/was not running after 0\.\d+ minutes \(runningTimeoutMinutes; last status (none yet|loading)\)/);
+    expect(error.properties).toMatchObject({ instanceId: live[0].id, marker: expect.any(String) });
+  });
+});

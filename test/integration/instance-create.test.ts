@@ -1,0 +1,142 @@
+/** Instance creation through the provider against the simulator over HTTP. */
+import { PartialFailure } from "../../provider/resources/framework";
+import { MARKER_ENV } from "../../provider/resources/instance-inputs";
+import { decodeOnstart } from "../../provider/util/onstart";
+import { useKey } from "./account-resources-support";
+import type { Harness } from "./client-support";
+import {
+  CREATE_PATH, ONE_PATH, Props, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness,
+} from "./instance-support";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startInstanceHarness();
+});
+afterAll(() => stopInstanceHarness(h));
+beforeEach(async () => {
+  await h.control("POST", "/reset");
+  useKey(h, h.sim.apiKey); // a new client: no cached listing from an earlier test
+});
+
+const envOf = (live: Props) => Object.fromEntries(live.extra_env as [string, string][]);
+
+it("creates an instance from an offerId, waits for running and records the outputs", async () => {
+  const { id, outs } = await createChecked({ offerId: 700008, image: "pytorch/pytorch", label: "trainer", diskGb: 40 });
+  const [live] = liveInstancesOf(h);
+  expect(id).toBe(String(live.id));
+  expect(outs).toMatchObject({
+    offerId: 700008,
+    image: "pytorch/pytorch",
+    label: "trainer",
+    diskGb: 40,
+    targetState: "running",
+    instanceId: live.id,
+    actualStatus: "running",
+    intendedStatus: "running",
+    sshHost: live.ssh_host,
+    sshPort: live.ssh_port,
+    publicIp: live.public_ipaddr,
+    gpuName: "A100 SXM4",
+    numGpus: 1,
+    gpuRamGb: 81.9,
+    pricePerHour: 1.1,
+    machineId: live.machine_id,
+    marker: expect.stringMatching(/^[0-9a-f]{16}$/),
+    instanceApiKey: expect.stringMatching(/^[0-9a-f]+$/),
+  });
+  expect(envOf(live)[MARKER_ENV]).toBe(outs.marker);
+  expect(JSON.stringify(outs)).not.toContain("undefined");
+});
+
+it("rents the cheapest offer matching the filters", async () => {
+  const { outs } = await createChecked({ offer: { gpuName: "RTX 4090", gpuRamGb: 24 }, image: "x" });
+  expect(outs).toMatchObject({ offerId: 700001, pricePerHour: 0.32, gpuName: "RTX 4090" });
+  const search = (await h.requests()).find((r) => r.path.startsWith("/api/v0/bundles"));
+  expect(search?.body).toMatchObject({ gpu_name: { eq: "RTX 4090" }, gpu_ram: { gte: 24000 }, order: [["dph_total", "asc"]] });
+});
+
+it("tries the next match when the cheapest offer is gone (404) or cannot start (410)", async () => {
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700005", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700005 is available." } });
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700006", status: 410, body: { success: false, error: "no_such_ask", msg: "No ask by id 700006 is available." } });
+  const { outs } = await createChecked({ offer: { gpuName: "RTX 3090" }, image: "x" });
+  expect(outs.offerId).toBe(700007);
+  const tried = (await h.requests()).filter((r) => CREATE_PATH.test(r.path)).map((r) => r.path);
+  expect(tried).toEqual(["/api/v0/asks/700005/", "/api/v0/asks/700006/", "/api/v0/asks/700007/"]);
+  expect(liveInstancesOf(h)).toHaveLength(1);
+});
+
+it("fails clearly when a given offerId is gone, creating nothing", async () => {
+  await h.control("POST", "/offers/700003", { state: "gone" });
+  const error = await rejection(createChecked({ offerId: 700003, image: "x" }));
+  expect(error.message).toMatch(/^Instance: offerId 700003 cannot be rented \(PUT \/api\/v0\/asks\/700003\/ failed: HTTP 404 no_such_ask/);
+  expect(liveInstancesOf(h)).toHaveLength(0);
+});
+
+it("fails clearly when no offer matches the filters", async () => {
+  const error = await rejection(createChecked({ offer: { gpuName: "RTX 4090", maxPricePerHour: 0.01 }, image: "x" }));
+  expect(error.message).toMatch(/^Instance: no offer matches the offer filters \{"gpuName":"RTX 4090","maxPricePerHour":0.01\}/);
+});
+
+it("destroys an instance that exits while booting and creates it again", async () => {
+  await h.control("POST", "/next-boot", { actual_status: "exited", times: 1 });
+  const { id, outs } = await createChecked({ offerId: 700001, image: "x" });
+  const live = liveInstancesOf(h);
+  expect(live.map((i) => String(i.id))).toEqual([id]);
+  expect(outs.actualStatus).toBe("running");
+  const requests = await h.requests();
+  expect(count(requests, "PUT", CREATE_PATH)).toBe(2);
+  expect(count(requests, "DELETE", ONE_PATH)).toBe(1);
+});
+
+it("moves to the next matching offer after a failed boot when filters are used", async () => {
+  await h.control("POST", "/next-boot", { actual_status: "offline", times: 1 });
+  const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" });
+  expect(outs.offerId).toBe(700002);
+  expect(liveInstancesOf(h)).toHaveLength(1);
+});
+
+it("reports a partial failure with the id when every boot fails, keeping only the last instance", async () => {
+  await h.control("POST", "/next-boot", { actual_status: "unknown", times: 5 });
+  const error = await rejection(createChecked({ offerId: 700001, image: "x", maxCreateAttempts: 2 }));
+  expect(error).toBeInstanceOf(PartialFailure);
+  const live = liveInstancesOf(h);
+  expect(live).toHaveLength(1);
+  expect(error.id).toBe(String(live[0].id));
+  expect(error.message).toMatch(new RegExp(`^Instance ${live[0].id} was created on offer 700001 but it became unknown while booting`));
+  expect(error.message).toMatch(/Attempts: instance \d+ on offer 700001: it became unknown .*; instance \d+ on offer 700001/);
+  expect(error.properties).toMatchObject({ __provider: "test-provider", instanceId: live[0].id, actualStatus: "unknown", offerId: 700001 });
+  expect(count(await h.requests(), "DELETE", ONE_PATH)).toBe(1);
+});
+
+it("creates a stopped instance without waiting for it to run", async () => {
+  const { outs } = await createChecked({ offerId: 700001, image: "x", targetState: "stopped" });
+  expect(outs).toMatchObject({ targetState: "stopped", intendedStatus: "stopped", actualStatus: "stopped" });
+  expect(count(await h.requests(), "GET", ONE_PATH)).toBe(1);
+});
+
+it("sends a long onstart script encoded, and the instance holds the script", async () => {
+  const script = Array.from({ length: 400 }, (_, i) => `echo "preparing shard ${i}" >> /var/log/prep.log`).join("\n");
+  const { outs } = await createChecked({ offerId: 700001, image: "x", onstart: script });
+  const [live] = liveInstancesOf(h);
+  expect((live.onstart as string).length).toBeLessThanOrEqual(4048);
+  expect(decodeOnstart(live.onstart as string)).toBe(script);
+  expect(outs.onstart).toBe(script);
+});
+
+it("creates from a template by hash id, with env and ports merged over the template's", async () => {
+  const template = h.sim.state().templates.find((t) => typeof t.env === "string" && (t.env as string).includes("MODEL="))!;
+  const { outs } = await createChecked({
+    offerId: 700014,
+    templateHashId: template.hash_id,
+    env: { MODEL: "mine", EXTRA: "1" },
+    ports: ["9000:9000"],
+    volume: { createNew: true, volumeId: 5, size: 20, mountPath: "/data" },
+  });
+  const [live] = liveInstancesOf(h);
+  expect(live.template_hash_id).toBe(template.hash_id);
+  expect(envOf(live)).toMatchObject({ MODEL: "mine", EXTRA: "1", "-p 8000:8000": "1", "-p 9000:9000": "1" });
+  expect(live.volume_info).toEqual({ create_new: true, volume_id: 5, size: 20, mount_path: "/data" });
+  const body = (await h.requests()).find((r) => CREATE_PATH.test(r.path))!.body as Props;
+  expect(body).not.toHaveProperty("template_id");
+  expect(outs.templateHashId).toBe(template.hash_id);
+});

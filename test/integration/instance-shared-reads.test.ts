@@ -1,0 +1,94 @@
+/**
+ * Reads and diffs of many instances in one process share walks of the paged list: a refresh of
+ * N instances costs ceil(N/25) list calls (target: at most ceil(N/25) + 1), counted in the
+ * simulator's request log.
+ */
+import { getClient } from "../../provider/context";
+import { useKey } from "./account-resources-support";
+import type { Harness } from "./client-support";
+import {
+  CREATE_PATH, ONE_PATH, PAGE_PATH, Props, checked, count, createChecked, instance, startInstanceHarness, stopInstanceHarness,
+} from "./instance-support";
+
+const N = 55;
+const args = { offerId: 700001, image: "pytorch/pytorch" };
+
+let h: Harness;
+let states: Array<{ id: string; props: Props }>;
+
+beforeAll(async () => {
+  h = await startInstanceHarness();
+  const inputs = await checked(args);
+  states = [];
+  for (let i = 0; i < N; i++) {
+    const { id } = await h.client.instances.create(700001 + (i % 20), { image: "pytorch/pytorch", label: `worker-${i}` });
+    states.push({ id: String(id), props: { ...inputs, instanceId: id, actualStatus: "running", marker: `m${i}` } });
+  }
+});
+afterAll(() => stopInstanceHarness(h));
+beforeEach(async () => {
+  useKey(h, h.sim.apiKey); // each test is a new process: nothing cached
+  await getClient().instances.get(1); // load the HTTP stack outside the measured part
+  await h.clearRequests();
+});
+
+const pages = (n: number) => Math.ceil(n / 25);
+
+it(`a refresh of ${N} instances makes ${pages(N)} list calls and no other call`, async () => {
+  const reads = await Promise.all(states.map((s) => instance.read(s.id, s.props)));
+  expect(reads.map((r) => r.id)).toEqual(states.map((s) => s.id));
+  expect(reads.map((r) => (r.props as Props).actualStatus)).toEqual(states.map(() => "running"));
+  const requests = await h.requests();
+  expect(count(requests, "GET", PAGE_PATH)).toBe(pages(N));
+  expect(requests).toHaveLength(pages(N));
+});
+
+it("reads arriving in waves share the finished listing within its TTL", async () => {
+  for (let wave = 0; wave < N; wave += 10) {
+    await Promise.all(states.slice(wave, wave + 10).map((s) => instance.read(s.id, s.props)));
+  }
+  expect(count(await h.requests(), "GET", PAGE_PATH)).toBe(pages(N));
+});
+
+it(`diffs of ${N} unchanged instances share the same reads and write nothing`, async () => {
+  const news = await checked(args);
+  const diffs = await Promise.all(states.map((s) => instance.diff(s.id, s.props, news)));
+  expect(diffs.every((d) => d.changes === false)).toBe(true);
+  const requests = await h.requests();
+  expect(requests.every((r) => r.method === "GET")).toBe(true);
+  expect(count(requests, "GET", PAGE_PATH)).toBe(pages(N));
+  expect(requests).toHaveLength(pages(N));
+});
+
+it("after this process changes one instance, only that one is read alone", async () => {
+  await Promise.all(states.map((s) => instance.read(s.id, s.props)));
+  const [first] = states;
+  await instance.update(first.id, { ...first.props, label: "a" }, { ...(await checked(args)), label: "b" });
+  await h.clearRequests();
+  const reads = await Promise.all(states.map((s, i) => instance.read(s.id, i === 0 ? { ...s.props, label: "a" } : s.props)));
+  expect((reads[0].props as Props).label).toBe("b");
+  const requests = await h.requests();
+  expect(count(requests, "GET", PAGE_PATH)).toBe(0);
+  expect(requests.map((r) => r.path)).toEqual([expect.stringMatching(new RegExp(`^/api/v0/instances/${first.id}/?$`))]);
+});
+
+it("waiting for a new instance polls it directly, never the cached listing", async () => {
+  await Promise.all(states.map((s) => instance.read(s.id, s.props)));
+  await h.clearRequests();
+  const { outs } = await createChecked(args);
+  expect(outs.actualStatus).toBe("running");
+  const requests = await h.requests();
+  expect(count(requests, "PUT", CREATE_PATH)).toBe(1);
+  expect(count(requests, "GET", ONE_PATH)).toBeGreaterThanOrEqual(1);
+  expect(count(requests, "GET", PAGE_PATH)).toBe(0);
+});
+
+it("reads one instance created after the listing directly instead of reporting it gone", async () => {
+  await Promise.all(states.slice(0, 5).map((s) => instance.read(s.id, s.props)));
+  const { id } = await h.client.instances.create(700001, { image: "elsewhere" });
+  await h.clearRequests();
+  const read = await instance.read(String(id), states[0].props);
+  expect(read.id).toBe(String(id));
+  expect(count(await h.requests(), "GET", ONE_PATH)).toBe(1);
+  await h.client.instances.destroy(id);
+});
