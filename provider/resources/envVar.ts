@@ -88,7 +88,7 @@ export const envVarImpl: ProviderImpl = {
   // empty, never its value, so the value is kept from state.
   async read(id, props) {
     const secrets = await getClient().secrets.list();
-    if (!(id in secrets)) return { id: "" };
+    if (!Object.hasOwn(secrets, id)) return { id: "" };
     const stateValue = valueOf(props);
     // null means empty on the service: a value cleared outside Pulumi shows as drift.
     const value = secrets[id] === null ? "" : stateValue;
