@@ -13,3 +13,5 @@ export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/api
 export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type RegeneratedKeyOutput } from "./resources/subaccountKeyRotation";
 export { RsyncCopy, type RsyncCopyArgs } from "./resources/rsyncCopy";
 export * from "./lookups";
+export * from "./client";
+export { resolveConfig, MissingApiKeyError, keyFilePath, type ResolvedConfig } from "./config";
