@@ -74,16 +74,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  let closing: Promise<void> | undefined;
   return {
     url,
     runUrl: `${url}/run`,
     apiKey,
     userId: SEED.user.id,
     state: () => stateView(ctx),
-    async close() {
-      sleeper.cancelAll();
-      await app.close();
-      persist();
+    close() {
+      // Idempotent: a second close waits for the first.
+      closing ??= (async () => {
+        sleeper.cancelAll();
+        await app.close();
+        persist();
+      })();
+      return closing;
     },
   };
 }

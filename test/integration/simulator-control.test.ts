@@ -230,6 +230,13 @@ describe("options", () => {
     await expect(startSimulator({ host } as unknown as SimulatorOptions)).rejects.toThrow(/loopback/);
   });
 
+  it("closes once however often close() is called, and then refuses connections", async () => {
+    const sim = await startSimulator({ port: 0 });
+    await Promise.all([sim.close(), sim.close()]);
+    await sim.close();
+    await expect(fetch(`${sim.url}/_sim/health`)).rejects.toThrow();
+  });
+
   it("binds to localhost as 127.0.0.1", async () => {
     const sim = await startSimulator({ host: "localhost", port: 0 });
     try {
