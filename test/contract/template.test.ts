@@ -1,0 +1,134 @@
+/**
+ * Template through Pulumi's own dynamic-provider plugin, from the package as a user installs
+ * it, against the simulator: check -> create -> read -> update -> delete. The edit changes
+ * `hashId` and keeps the id; the registry password stays out of errors and out of every
+ * request except the body field it belongs to.
+ */
+import { startSimulator, type LoggedRequest, type Simulator } from "pulumi-vastai/simulator";
+import { PluginCallError, dynamicUrn, type ProviderPlugin } from "../../simulator/plugin";
+import { scratchProject, startPlugin } from "./harness";
+
+type Props = Record<string, unknown>;
+const PASSWORD = "contract-registry-token-51c2";
+
+let sim: Simulator;
+let plugin: ProviderPlugin;
+let provider: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  provider = scratchProject().serialized.template;
+  plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl });
+}, 120_000);
+
+afterAll(async () => {
+  await plugin?.close();
+  await sim?.close();
+});
+
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${sim.url}/_sim${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+/** Template calls since the log was last cleared; clears it. */
+async function templateCalls(): Promise<LoggedRequest[]> {
+  const log = (await control("GET", "/requests")) as LoggedRequest[];
+  await control("DELETE", "/requests");
+  return log.filter((r) => r.path.startsWith("/api/v0/template"));
+}
+
+const urn = (name: string) => dynamicUrn("dev", "proj", "Template", name);
+const args = (): Props => ({
+  __provider: provider,
+  name: "contract-trainer",
+  image: "pytorch/pytorch",
+  env: { MODE: "train all" },
+  ports: [8888, "22:22"],
+  dockerLoginUser: "robot",
+  dockerLoginPass: PASSWORD,
+});
+
+test("the serialized provider is a small loader", () => {
+  const size = scratchProject().sizes.template;
+  console.log(`serialized Template provider: ${size} bytes`);
+  expect(provider).toContain('require("pulumi-vastai/runtime")');
+  expect(size).toBeLessThan(4000);
+});
+
+test("check names the property, the rule and the value, but never the password", async () => {
+  const res = await plugin.check(urn("bad"), {}, { ...args(), runtype: "bash", dockerLoginPass: 987654321 });
+  expect(res.failures).toEqual([
+    { property: "runtype", reason: 'runtype: must be one of ssh, jupyter, args (got "bash")' },
+    { property: "dockerLoginPass", reason: "dockerLoginPass: must be a string" },
+  ]);
+});
+
+test("create -> read -> update -> delete: the edit changes hashId and keeps the id", async () => {
+  const checked = await plugin.check(urn("t"), {}, args());
+  expect(checked.failures).toEqual([]);
+  expect(checked.inputs).toMatchObject({ tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8, ports: ["8888:8888", "22:22"] });
+
+  await templateCalls();
+  const created = await plugin.create(urn("t"), checked.inputs);
+  expect(created.id).toMatch(/^\d+$/);
+  expect(created.properties).toMatchObject({ templateId: Number(created.id), hashId: expect.any(String), adopted: false, __provider: provider });
+  const [post] = await templateCalls();
+  expect(post.body).toMatchObject({ env: "-e MODE='train all' -p 8888:8888 -p 22:22", docker_login_pass: PASSWORD });
+
+  const read = await plugin.read(urn("t"), created.id, created.properties, checked.inputs);
+  expect(read.id).toBe(created.id);
+  expect(read.properties).toEqual(created.properties);
+  expect(await plugin.diff(urn("t"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+
+  const edited = await plugin.check(urn("t"), checked.inputs, { ...checked.inputs, desc: "now with a description" });
+  expect(await plugin.diff(urn("t"), created.id, read.properties, edited.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  await templateCalls();
+  const updated = await plugin.update(urn("t"), created.id, read.properties, edited.inputs);
+  const [put] = await templateCalls();
+  expect(put.body).toEqual({ hash_id: created.properties.hashId, desc: "now with a description" });
+  expect(updated.properties.templateId).toBe(Number(created.id));
+  expect(updated.properties.hashId).toEqual(expect.any(String));
+  expect(updated.properties.hashId).not.toBe(created.properties.hashId);
+  const live = sim.state().templates.find((t) => t.id === Number(created.id));
+  expect(live).toMatchObject({ hash_id: updated.properties.hashId, desc: "now with a description" });
+
+  const reread = await plugin.read(urn("t"), created.id, updated.properties, edited.inputs);
+  expect(reread.properties.hashId).toBe(updated.properties.hashId);
+  expect(await plugin.diff(urn("t"), created.id, reread.properties, edited.inputs)).toMatchObject({ changes: "none" });
+
+  await plugin.delete(urn("t"), created.id, updated.properties);
+  expect(sim.state().templates.some((t) => t.id === Number(created.id))).toBe(false);
+  expect((await plugin.read(urn("t"), created.id, updated.properties)).id).toBe("");
+  await plugin.delete(urn("t"), created.id, updated.properties); // already gone: success
+
+  const log = await templateCalls();
+  expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 200", "DELETE 200", "GET 200", "DELETE 404"]);
+});
+
+test("the password appears in no error and in no request outside its body field", async () => {
+  await control("DELETE", "/requests");
+  await control("POST", "/faults", { method: "POST", path: "/api/v0/template", status: 400, body: { error: "invalid_args", msg: `refused ${PASSWORD}` } });
+  const checked = await plugin.check(urn("s"), {}, args());
+  const failure = await plugin.create(urn("s"), checked.inputs).then(
+    () => undefined,
+    (e: unknown) => e as PluginCallError,
+  );
+  expect(failure).toBeInstanceOf(PluginCallError);
+  expect(failure?.message).toContain("HTTP 400 invalid_args: refused <redacted>");
+  expect(failure?.message).not.toContain(PASSWORD);
+
+  const created = await plugin.create(urn("s"), checked.inputs);
+  await plugin.read(urn("s"), created.id, created.properties, checked.inputs);
+  await plugin.delete(urn("s"), created.id, created.properties);
+  const log = await templateCalls();
+  expect(log.map((r) => r.method)).toEqual(["POST", "POST", "GET", "DELETE"]);
+  for (const r of log) {
+    const { docker_login_pass: _pass, ...body } = (r.body ?? {}) as Props;
+    expect(JSON.stringify({ ...r, body })).not.toContain(PASSWORD);
+  }
+});
