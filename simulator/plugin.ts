@@ -177,8 +177,23 @@ function readPort(child: ChildProcess, timeoutMs: number, stderr: () => string):
   });
 }
 
+/** The parts of the generated protobuf modules this file reads (they ship without usable types). */
+interface ProtoModules {
+  statusPb: { Status: { deserializeBinary(b: Uint8Array): { getDetailsList(): { getTypeName(): string; getValue(): Uint8Array }[] } } };
+  pb: {
+    ErrorResourceInitFailed: {
+      deserializeBinary(b: Uint8Array): { getId(): string; getProperties(): { toJavaScript(): Props } | undefined; getReasonsList(): string[] };
+    };
+  };
+}
+
 // The plugin packs "object created but not initialized" into grpc-status-details-bin.
-function toPluginError(err: Error & { metadata?: { get(k: string): Buffer[] } }, statusPb: any, pb: any, stderr: string) {
+function toPluginError(
+  err: Error & { metadata?: { get(k: string): Buffer[] } },
+  statusPb: ProtoModules["statusPb"],
+  pb: ProtoModules["pb"],
+  stderr: string,
+) {
   const message = err.message.replace(/^\d+ [A-Z_]+: /, "");
   const raw = err.metadata?.get("grpc-status-details-bin")?.[0];
   if (raw) {
