@@ -17,7 +17,11 @@ function templateId(id: string): number {
   return n;
 }
 
-/** The live template with this id, or undefined when it no longer exists. */
+/**
+ * The live template with this id, or undefined when it no longer exists. The service also
+ * answers an empty search to a key without `user_read` (spec: Templates search), which reads
+ * as "gone": use a key that may read templates.
+ */
 export async function findTemplate(client: VastClient, id: number): Promise<LiveTemplate | undefined> {
   const found = await client.templates.search({ id: { eq: id } });
   // The filter asked for this id: a single entry without an id field is that template.

@@ -169,6 +169,16 @@ describe("Template lifecycle over HTTP", () => {
     expect((await templateCalls("DELETE")).map((r) => r.status)).toEqual([200, 404]);
   });
 
+  it("on a delete refused at HTTP 200, succeeds only if the template is really gone", async () => {
+    const { id, outs } = await created();
+    const refusal = { method: "DELETE", path: "/api/v0/template", status: 200, body: { success: false, msg: "Template not found" } };
+    await h.fault(refusal);
+    await expect(provider.delete(id, outs)).rejects.toThrow("success=false: Template not found");
+    await provider.delete(id, outs);
+    await h.fault(refusal);
+    await expect(provider.delete(id, outs)).resolves.toBeUndefined();
+  });
+
   it("adopts the existing template when the same content is created again", async () => {
     const first = await created();
     const second = await created();
