@@ -44,11 +44,9 @@ export async function cliDriver(root: string): Promise<Driver> {
 export async function offlineDriver(root: string, project: { name: string; main: string }): Promise<Driver> {
   const programFile = require.resolve(path.join(__dirname, "..", path.basename(project.main)));
   // Credentials come from the stack configuration only, as they would for a user's stack.
-  const plugin = await startProviderPlugin({
-    cwd: root,
-    env: { VAST_API_KEY: undefined, VAST_URL: undefined, VAST_RUN_URL: undefined },
-  });
-  const engine = new OfflineEngine(plugin, { project: project.name, stack: "demo" });
+  const startPlugin = () =>
+    startProviderPlugin({ cwd: root, env: { VAST_API_KEY: undefined, VAST_URL: undefined, VAST_RUN_URL: undefined } });
+  const engine = new OfflineEngine(startPlugin, { project: project.name, stack: "demo" });
   const program = () => {
     // Each `up` runs the program afresh, as `pulumi up` does.
     delete require.cache[programFile];
@@ -57,6 +55,6 @@ export async function offlineDriver(root: string, project: { name: string; main:
   return {
     up: (config, secretKeys) => engine.up(program, config, secretKeys),
     destroy: () => engine.destroy(),
-    close: () => plugin.close(),
+    close: async () => {},
   };
 }

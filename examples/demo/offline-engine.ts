@@ -36,11 +36,15 @@ export interface EngineOptions {
 /** A Pulumi program: registers resources, returns (or resolves to) its stack outputs. */
 export type Program = () => unknown;
 
+/** Starts a dynamic-provider plugin process (the engine starts one per operation). */
+export type PluginStarter = () => Promise<ProviderPlugin>;
+
 export class OfflineEngine {
   private state: StateEntry[] = [];
+  private config: Record<string, string> = {};
 
   constructor(
-    private readonly plugin: ProviderPlugin,
+    private readonly startPlugin: PluginStarter,
     private readonly options: EngineOptions,
   ) {}
 
@@ -51,39 +55,56 @@ export class OfflineEngine {
 
   /** Runs the program once, like `pulumi up --yes`, with this stack configuration. */
   async up(program: Program, config: Record<string, string>, secretKeys: string[] = []): Promise<StepReport> {
-    const run = new Run(this.plugin, this.options, this.state);
-    // The engine configures the provider plugin with the whole stack configuration each run.
-    await this.plugin.configure(config);
-    pulumi.runtime.setAllConfig(config, secretKeys);
-    await pulumi.runtime.setMocks(run.mocks(), this.options.project, this.options.stack, false);
-    let exported: unknown;
-    try {
-      exported = await program();
-    } catch (err) {
-      run.fail(err);
-    }
-    // Every registration has reached the mocks (and so the plugin) once the RPC queue drains.
-    await pulumi.runtime.disconnect();
-    const failure = run.failure();
-    if (failure) {
-      this.state = run.stateAfterFailure();
-      throw failure;
-    }
-    const outputs = await resolveOutputs(exported);
-    const deleted = await run.deleteLeftovers();
-    this.state = run.newState();
-    return { outcomes: mergeOutcomes([...run.outcomes, ...deleted]), outputs };
+    this.config = config;
+    return this.withPlugin(async (plugin) => {
+      const run = new Run(plugin, this.options, this.state);
+      pulumi.runtime.setAllConfig(config, secretKeys);
+      await pulumi.runtime.setMocks(run.mocks(), this.options.project, this.options.stack, false);
+      let exported: unknown;
+      try {
+        exported = await program();
+      } catch (err) {
+        run.fail(err);
+      }
+      // Every registration has reached the mocks (and so the plugin) once the RPC queue drains.
+      await pulumi.runtime.disconnect();
+      const failure = run.failure();
+      if (failure) {
+        this.state = run.stateAfterFailure();
+        throw failure;
+      }
+      const outputs = await resolveOutputs(exported);
+      const deleted = await run.deleteLeftovers();
+      this.state = run.newState();
+      return { outcomes: mergeOutcomes([...run.outcomes, ...deleted]), outputs };
+    });
   }
 
   /** Deletes every resource in state, dependents first, like `pulumi destroy --yes`. */
   async destroy(): Promise<StepReport> {
-    const outcomes: ResourceOutcome[] = [];
-    for (const entry of [...this.state].reverse()) {
-      await this.plugin.delete(entry.urn, entry.id, entry.outputs);
-      this.state = this.state.filter((e) => e !== entry);
-      outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
+    return this.withPlugin(async (plugin) => {
+      const outcomes: ResourceOutcome[] = [];
+      for (const entry of [...this.state].reverse()) {
+        await plugin.delete(entry.urn, entry.id, entry.outputs);
+        this.state = this.state.filter((e) => e !== entry);
+        outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
+      }
+      return { outcomes, outputs: {} };
+    });
+  }
+
+  /**
+   * A fresh plugin for each operation, configured with the whole stack configuration, as the
+   * engine does: nothing cached in one run's provider process carries over to the next.
+   */
+  private async withPlugin<T>(work: (plugin: ProviderPlugin) => Promise<T>): Promise<T> {
+    const plugin = await this.startPlugin();
+    try {
+      await plugin.configure(this.config);
+      return await work(plugin);
+    } finally {
+      await plugin.close();
     }
-    return { outcomes, outputs: {} };
   }
 }
 

@@ -43,18 +43,21 @@ class Thing extends pulumi.dynamic.Resource {
 }
 
 const repo = path.resolve(__dirname, "..", "..");
-let plugin: ProviderPlugin;
+// Most tests share one plugin process (starting one takes about a second); the last test
+// checks that the engine starts a fresh one per operation.
+let shared: ProviderPlugin;
+const sharedPlugin = async (): Promise<ProviderPlugin> => ({ ...shared, close: async () => {} });
 let dir: string;
 
 beforeAll(async () => {
   const fs = await import("fs");
   const os = await import("os");
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "offline-engine-"));
-  plugin = await startProviderPlugin({ cwd: repo });
-}, 60_000);
+  shared = await startProviderPlugin({ cwd: repo });
+}, 30_000);
 
 afterAll(async () => {
-  await plugin?.close();
+  await shared?.close();
 });
 
 function program(settings: { label: string; size: number; withChild: boolean }) {
@@ -72,7 +75,7 @@ async function files(): Promise<string[]> {
 }
 
 test("creates, updates in place, replaces with dependents following, and destroys in reverse order", async () => {
-  const engine = new OfflineEngine(plugin, { project: "proj", stack: "dev" });
+  const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
 
   const first = await engine.up(program({ label: "a", size: 1, withChild: true }), {});
   expect(first.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:created", "parent:created"]);
@@ -103,7 +106,37 @@ test("creates, updates in place, replaces with dependents following, and destroy
 }, 60_000);
 
 test("a check failure stops the run with the provider's reason", async () => {
-  const engine = new OfflineEngine(plugin, { project: "proj", stack: "dev" });
+  const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
   await expect(engine.up(program({ label: "a", size: -1, withChild: false }), {})).rejects.toThrow("Thing parent: size: must be >= 0");
   expect(engine.ids()).toEqual({});
+}, 30_000);
+
+test("what a failed run created stays in state, so destroy removes it", async () => {
+  const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+  const failing = () => {
+    const provider = fileProvider(dir);
+    const parent = new Thing("parent", provider, { label: "kept", size: 1 });
+    new Thing("child", provider, { label: "bad", size: -1, ref: parent.thingId });
+    return {};
+  };
+  await expect(engine.up(failing, {})).rejects.toThrow("Thing child: size: must be >= 0");
+  expect(Object.keys(engine.ids())).toEqual(["Thing::parent"]);
+  expect(await files()).toHaveLength(1);
+  await engine.destroy();
+  expect(await files()).toEqual([]);
+}, 30_000);
+
+test("starts a fresh plugin process for each operation and stops it afterwards", async () => {
+  const pids: number[] = [];
+  const fresh = async () => {
+    const plugin = await startProviderPlugin({ cwd: repo });
+    pids.push(plugin.pid);
+    return plugin;
+  };
+  const engine = new OfflineEngine(fresh, { project: "proj", stack: "dev" });
+  await engine.up(program({ label: "a", size: 1, withChild: false }), {});
+  await engine.destroy();
+  expect(pids).toHaveLength(2);
+  expect(pids[0]).not.toBe(pids[1]);
+  for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
 }, 30_000);
