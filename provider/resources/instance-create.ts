@@ -13,7 +13,7 @@ import { BootOutcome, describeOutcome, waitForRunning } from "./instance-boot";
 import { typedInputs, type InstanceInputs } from "./instance-inputs";
 import { candidateOffers } from "./instance-offers";
 import { liveOutputs } from "./instance-outputs";
-import { Rented, rentFirstAvailable } from "./instance-rent";
+import { CreateLog, Rented, rentFirstAvailable, sweepLostCreates } from "./instance-rent";
 import { liveInstances } from "./live/instances";
 
 function recordedOutputs(rented: Rented, instance: Instance | null): Props {
@@ -59,8 +59,17 @@ function history(failures: string[]): string {
 }
 
 export async function createInstance(props: Props): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = typedInputs(props);
   const client = getClient();
+  const log: CreateLog = { lostMarkers: [] };
+  try {
+    return await createWithRetries(client, props, log);
+  } finally {
+    await sweepLostCreates(client, log);
+  }
+}
+
+async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = typedInputs(props);
   const offers = await candidateOffers(client, inputs);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   const failures: string[] = [];
@@ -68,7 +77,7 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
   for (let attempt = 1; ; attempt++) {
     let rented: Rented;
     try {
-      rented = await rentFirstAvailable(client, inputs, offers, index);
+      rented = await rentFirstAvailable(client, inputs, offers, index, log);
     } catch (error) {
       const earlier = failures.length ? ` Earlier attempts (destroyed): ${failures.join("; ")}.` : "";
       throw new Error(`${(error as Error).message}${earlier}`, { cause: error });

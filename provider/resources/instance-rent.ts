@@ -4,10 +4,12 @@
  * Every create request carries a fresh random marker in the environment (PULUMI_VASTAI_MARKER).
  * Creation is never resent blindly (a second request could make a second instance): when the
  * response is lost, the instance list is read afresh and the instance carrying the marker is
- * adopted; only when none carries it, after a few lookups, is creation tried again.
+ * adopted; only when none carries it, after a few lookups, is creation tried again. A 2xx
+ * whose body cannot be read counts as lost too. When the create ends, instances carrying a
+ * marker that was never found (a request that landed late) are destroyed.
  */
 import { randomBytes } from "node:crypto";
-import { GoneError, NotFoundError, ResponseLostError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../client";
+import { GoneError, NotFoundError, ResponseLostError, ResponseSchemaError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../client";
 import { toRequestEnv } from "../util/env";
 import { prepareOnstart } from "../util/onstart";
 import { MARKER_ENV, type InstanceInputs } from "./instance-inputs";
@@ -26,6 +28,12 @@ export interface Rented {
   adopted: boolean;
   /** Position of the rented offer in the candidate list. */
   offerIndex: number;
+}
+
+/** What one create operation learned across its attempts. */
+export interface CreateLog {
+  /** Markers of create requests whose outcome stayed unknown (no instance carried them when looked up). */
+  lostMarkers: string[];
 }
 
 export function newMarker(): string {
@@ -62,11 +70,17 @@ function isOfferGone(error: unknown): boolean {
  * Rents the first offer from `offers[start]` on that accepts. With `offer` filters an offer
  * that is gone (404/410 `no_such_ask`) moves on to the next match; a given `offerId` fails.
  */
-export async function rentFirstAvailable(client: VastClient, inputs: InstanceInputs, offers: number[], start: number): Promise<Rented> {
+export async function rentFirstAvailable(
+  client: VastClient,
+  inputs: InstanceInputs,
+  offers: number[],
+  start: number,
+  log: CreateLog,
+): Promise<Rented> {
   const gone: number[] = [];
   for (let i = start; i < offers.length; i++) {
     try {
-      return { ...(await rentOne(client, inputs, offers[i])), offerIndex: i };
+      return { ...(await rentOne(client, inputs, offers[i], log)), offerIndex: i };
     } catch (error) {
       const message = (error as Error).message;
       if (!(error instanceof VastError)) throw error;
@@ -82,7 +96,12 @@ export async function rentFirstAvailable(client: VastClient, inputs: InstanceInp
   throw new Error(`Instance: every remaining matching offer was gone when rented (${gone.join(", ")}); run again or widen the offer filters`);
 }
 
-async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number): Promise<Omit<Rented, "offerIndex">> {
+/** A lost response, or a 2xx whose body cannot be read: the service may have acted. */
+function isAmbiguous(error: unknown): error is Error {
+  return error instanceof ResponseLostError || error instanceof ResponseSchemaError;
+}
+
+async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {
   for (let lost = 1; ; lost++) {
     const marker = newMarker();
     try {
@@ -90,9 +109,11 @@ async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: numb
       liveInstances(client).noteWrite(String(result.id));
       return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false };
     } catch (error) {
-      if (!(error instanceof ResponseLostError)) throw error;
+      if (!isAmbiguous(error)) throw error;
+      log.lostMarkers.push(marker);
       const found = await findByMarker(client, marker);
       if (found) {
+        log.lostMarkers.splice(log.lostMarkers.indexOf(marker), 1);
         liveInstances(client).noteWrite(String(found.id));
         return { id: found.id, offerId, marker, adopted: true };
       }
@@ -127,4 +148,26 @@ async function findByMarker(client: VastClient, marker: string): Promise<Instanc
     if (match) return match;
   }
   return null;
+}
+
+/**
+ * After a create that met lost responses: a request whose instance was not found in time may
+ * still land later (a slow service). Once more, instances carrying those markers are looked
+ * for and destroyed, so they do not leak. Best effort: a failure here leaves the outcome of
+ * the create as it is.
+ */
+export async function sweepLostCreates(client: VastClient, log: CreateLog): Promise<number[]> {
+  if (log.lostMarkers.length === 0) return [];
+  const destroyed: number[] = [];
+  try {
+    const all = await liveInstances(client).list({ fresh: true });
+    for (const orphan of all.filter((i) => log.lostMarkers.some((m) => hasMarker(i, m)))) {
+      await client.instances.destroy(orphan.id);
+      liveInstances(client).noteWrite(String(orphan.id));
+      destroyed.push(orphan.id);
+    }
+  } catch {
+    // The error of the create itself (if any) is what the user needs to see.
+  }
+  return destroyed;
 }

@@ -2,6 +2,7 @@
  * A create whose response is lost: the instance is found again by its marker and adopted
  * exactly once, or created again when none was made, and never duplicated.
  */
+import { setClientOptions } from "../../provider/context";
 import { MARKER_ENV } from "../../provider/resources/instance-inputs";
 import { useKey } from "./account-resources-support";
 import type { Harness } from "./client-support";
@@ -59,8 +60,9 @@ it("creates again, once, when the lost request never took effect", async () => {
   expect(liveInstancesOf(h).map((i) => String(i.id))).toEqual([id]);
   const requests = await h.requests();
   expect(requests.filter((r) => CREATE_PATH.test(r.path)).map((r) => r.dropped)).toEqual(["before", undefined]);
-  // Two lookups (VASTAI_LOST_RESPONSE_LOOKUPS=2) before concluding nothing was made.
-  expect(count(requests, "GET", PAGE_PATH)).toBe(2);
+  // Two lookups (VASTAI_LOST_RESPONSE_LOOKUPS=2) before concluding nothing was made, and one
+  // sweep at the end for a late landing of the lost request.
+  expect(count(requests, "GET", PAGE_PATH)).toBe(3);
   const bodies = requests.filter((r) => CREATE_PATH.test(r.path)).map((r) => (r.body as Props).env as Props);
   expect(bodies[0][MARKER_ENV]).not.toBe(bodies[1][MARKER_ENV]);
 });
@@ -79,4 +81,32 @@ it("names the marker when it cannot tell whether the lost create took effect", a
   const [live] = liveInstancesOf(h);
   expect(error.message).toContain(`An instance with ${MARKER_ENV}=${markerOf(live)} in its environment may exist`);
   expect(error.message).toMatch(/the instance list could not be read to find it \(GET \/api\/v1\/instances\/ failed: HTTP 500/);
+});
+
+it("treats a 2xx whose body cannot be read as a lost response", async () => {
+  await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, status: 200, body: "{not json" });
+  const { id } = await createChecked({ offerId: 700001, image: "x" });
+  expect(liveInstancesOf(h).map((i) => String(i.id))).toEqual([id]);
+  expect(count(await h.requests(), "PUT", CREATE_PATH)).toBe(2);
+});
+
+describe("a service slower than the client's timeout", () => {
+  let slow: Harness;
+  beforeAll(async () => {
+    // Boots take 500 ms, so the create is still waiting when the slow first request lands.
+    slow = await startInstanceHarness({ bootMs: 500 });
+  });
+  afterAll(() => stopInstanceHarness(slow));
+
+  it("destroys the instance of a create that lands after it was given up on, leaving exactly one", async () => {
+    useKey(slow, slow.sim.apiKey);
+    setClientOptions({ timeoutMs: 150 });
+    await slow.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, delayMs: 300 });
+    const { id, outs } = await createChecked({ offerId: 700001, image: "x" });
+    expect(liveInstancesOf(slow).map((i) => String(i.id))).toEqual([id]);
+    expect(outs.actualStatus).toBe("running");
+    const requests = await slow.requests();
+    expect(count(requests, "PUT", CREATE_PATH)).toBe(2);
+    expect(count(requests, "DELETE", /^\/api\/v0\/instances\/\d+\/?$/)).toBe(1);
+  });
 });
