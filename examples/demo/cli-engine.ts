@@ -41,17 +41,22 @@ export class CliEngine {
   /** A new stack `stackName` of the project in `projectDir`, state in a temporary directory. */
   static async create(projectDir: string, stackName: string): Promise<CliEngine> {
     const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-demo-state-"));
-    const stack = await LocalWorkspace.createStack(
-      { stackName, workDir: projectDir },
-      {
-        envVars: {
-          PULUMI_BACKEND_URL: `file://${backendDir}`,
-          PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
-          PULUMI_SKIP_UPDATE_CHECK: "true",
+    try {
+      const stack = await LocalWorkspace.createStack(
+        { stackName, workDir: projectDir },
+        {
+          envVars: {
+            PULUMI_BACKEND_URL: `file://${backendDir}`,
+            PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+          },
         },
-      },
-    );
-    return new CliEngine(stack, backendDir, projectDir);
+      );
+      return new CliEngine(stack, backendDir, projectDir);
+    } catch (err) {
+      fs.rmSync(backendDir, { recursive: true, force: true });
+      throw err;
+    }
   }
 
   /** `pulumi up --yes` with this configuration (replacing the stack's previous one). */
@@ -85,18 +90,31 @@ export class CliEngine {
   }
 }
 
-/** Records one outcome per step event of a dynamic resource. */
-function collect(event: EngineEvent, into: ResourceOutcome[]): void {
+/** The outcome a step event reports for a dynamic resource (other events: undefined). */
+export function outcomeOf(event: EngineEvent): ResourceOutcome | undefined {
   const meta = event.resourcePreEvent?.metadata;
-  if (!meta || !meta.type.startsWith(DYNAMIC_PREFIX)) return;
+  if (!meta || !meta.type.startsWith(DYNAMIC_PREFIX)) return undefined;
   const outcome = OUTCOMES[meta.op];
-  if (outcome) into.push({ type: shortType(meta.type), name: meta.urn.slice(meta.urn.lastIndexOf("::") + 2), outcome });
+  if (!outcome) return undefined;
+  return { type: shortType(meta.type), name: meta.urn.slice(meta.urn.lastIndexOf("::") + 2), outcome };
 }
 
-/** The lines of a CLI failure that say what went wrong, without the CLI's banner. */
+function collect(event: EngineEvent, into: ResourceOutcome[]): void {
+  const outcome = outcomeOf(event);
+  if (outcome) into.push(outcome);
+}
+
+/**
+ * The `error:` lines of a CLI failure (the Automation API's message carries the whole stdout
+ * and stderr), each once; without any, the last lines.
+ */
 export function cliFailureReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  const lines = text.split("\n").map((l) => l.trim());
-  const errors = lines.filter((l) => /^error:|^\s*error:|failed|Error:/.test(l) && !l.startsWith("code:"));
-  return (errors.length > 0 ? errors : lines.filter(Boolean).slice(-5)).join("\n");
+  const lines = text.split("\n");
+  const errors = lines.flatMap((l) => {
+    const at = l.indexOf("error:");
+    return at >= 0 ? [l.slice(at).trim()] : [];
+  });
+  const chosen = errors.length > 0 ? errors : lines.map((l) => l.trim()).filter(Boolean).slice(-5);
+  return [...new Set(chosen)].join("\n");
 }

@@ -29,7 +29,9 @@ export function readProject(dir: string): { name: string; main: string } {
 
 /** With the CLI: a throwaway stack of the root project on a local file backend. */
 export async function cliDriver(root: string): Promise<Driver> {
-  const engine = await CliEngine.create(root, "demo");
+  // A name of its own, so the stack settings file it writes (Pulumi.<stack>.yaml, removed
+  // afterwards) cannot be one of the user's.
+  const engine = await CliEngine.create(root, `vastai-demo-${process.pid}`);
   return {
     up: (config, secretKeys) => engine.up(config, secretKeys),
     destroy: () => engine.destroy(),

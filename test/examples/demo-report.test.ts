@@ -1,0 +1,47 @@
+/**
+ * The demo's reporting: how the Pulumi CLI's step events become outcomes, and the table.
+ * (The CLI path itself needs the `pulumi` binary; these pin what it does with its events.)
+ */
+import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
+import { cliFailureReason, outcomeOf } from "../../examples/demo/cli-engine";
+import { formatTable, mergeOutcomes } from "../../examples/demo/report";
+
+const urn = (type: string, name: string) => `urn:pulumi:demo::vastai-quickstart::${type}::${name}`;
+
+function pre(op: OpType, type: string, name: string): EngineEvent {
+  return { sequence: 1, timestamp: 0, resourcePreEvent: { metadata: { op, urn: urn(type, name), type, provider: "" } } } as EngineEvent;
+}
+
+const INSTANCE = "pulumi-nodejs:dynamic/vastai:Instance";
+const TEMPLATE = "pulumi-nodejs:dynamic/vastai:Template";
+
+test("a create-before-delete replacement's three steps count as one replacement", () => {
+  const ops = ["create-replacement", "replace", "delete-replaced"].map((op) => outcomeOf(pre(op as OpType, INSTANCE, "gpu"))!);
+  expect(mergeOutcomes(ops)).toEqual([{ type: "Instance", name: "gpu", outcome: "replaced" }]);
+});
+
+test("maps create, update, same and delete steps, and ignores the stack and non-step events", () => {
+  expect(outcomeOf(pre("create", TEMPLATE, "pytorch"))).toEqual({ type: "Template", name: "pytorch", outcome: "created" });
+  expect(outcomeOf(pre("update", TEMPLATE, "pytorch"))?.outcome).toBe("updated");
+  expect(outcomeOf(pre("same", TEMPLATE, "pytorch"))?.outcome).toBe("unchanged");
+  expect(outcomeOf(pre("delete", TEMPLATE, "pytorch"))?.outcome).toBe("deleted");
+  expect(outcomeOf(pre("create", "pulumi:pulumi:Stack", "vastai-quickstart-demo"))).toBeUndefined();
+  expect(outcomeOf({ sequence: 2, timestamp: 0, stdoutEvent: { message: "hi", color: "never" } } as EngineEvent)).toBeUndefined();
+});
+
+test("a CLI failure is reduced to its error lines", () => {
+  const err = new Error(
+    "code: 255\n stdout: Updating (demo):\n  pulumi:pulumi:Stack vastai-quickstart-demo running\n\n stderr: error: update failed\n    error: Instance: no offer matches the offer filters {\"gpuName\":\"X\"}\n",
+  );
+  expect(cliFailureReason(err)).toBe("error: update failed\nerror: Instance: no offer matches the offer filters {\"gpuName\":\"X\"}");
+});
+
+test("the table has one row per step and one column per resource, in order of appearance", () => {
+  const table = formatTable([
+    { title: "1. up", ms: 1234, outcomes: [{ type: "SshKey", name: "laptop", outcome: "created" }, { type: "Instance", name: "gpu", outcome: "created" }] },
+    { title: "2. destroy", ms: 500, outcomes: [{ type: "Instance", name: "gpu", outcome: "deleted" }] },
+  ]).split("\n");
+  expect(table[0]).toBe("step        SshKey laptop  Instance gpu  time");
+  expect(table[2]).toBe("1. up       created        created       1.2 s");
+  expect(table[3]).toBe("2. destroy  -              deleted       0.5 s");
+});
