@@ -148,10 +148,14 @@ export class RequestCore {
   }
 
   private async attempt<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, remainingMs: number): Promise<T> {
+    const reservedAt = this.s.clock.now();
     const wait = this.s.pacer.reserve(site.endpoint, remainingMs);
     if (wait === null) throw this.deadlineError(site);
     if (wait > 0) await this.s.clock.sleep(wait);
-    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - wait));
+    // A late wake-up must not bring this send closer to the previous one than the interval.
+    const late = this.s.pacer.dispatch(site.endpoint, reservedAt + wait);
+    if (late > 0) await this.s.clock.sleep(late);
+    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - wait - late));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.s.apiKey}`,
       accept: "application/json",

@@ -7,6 +7,11 @@
  * key (never the key itself), so every client in the process (all the resources of a Pulumi
  * program run in one provider process) shares them. A caller reserves its slot synchronously,
  * so concurrent callers queue one interval apart instead of all waking at once.
+ *
+ * A slot only says when a caller may wake. A timer that fires late (a busy event loop) would
+ * send that call late and the next one on time, closer together than the interval; so just
+ * before sending, `dispatch` checks the actual spacing against the previous send and adds the
+ * difference. Sends of one endpoint are thus never closer than its interval.
  */
 import { createHash } from "node:crypto";
 
@@ -21,16 +26,27 @@ export interface PacingOptions {
 }
 
 const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-registry");
+const SENT_SLOT = Symbol.for("pulumi-vastai.client.pacing-sent");
+
+/** A process-wide map kept on globalThis, so every copy of this module shares it. */
+function shared(slot: symbol): Map<string, number> {
+  const holder = globalThis as unknown as Record<symbol, Map<string, number> | undefined>;
+  let map = holder[slot];
+  if (!map) {
+    map = new Map();
+    holder[slot] = map;
+  }
+  return map;
+}
 
 /** The shared map from slot key to the earliest time the next call may start. */
 function registry(): Map<string, number> {
-  const holder = globalThis as unknown as Record<symbol, Map<string, number> | undefined>;
-  let map = holder[REGISTRY_SLOT];
-  if (!map) {
-    map = new Map();
-    holder[REGISTRY_SLOT] = map;
-  }
-  return map;
+  return shared(REGISTRY_SLOT);
+}
+
+/** The shared map from slot key to the time the last call was sent (or will be, after its extra wait). */
+function sentAt(): Map<string, number> {
+  return shared(SENT_SLOT);
 }
 
 /** A short, non-reversible tag of the API key, so slots are per key without storing it. */
@@ -79,5 +95,25 @@ export class Pacer {
     if (wait > maxWaitMs) return null;
     slots.set(key, slot + interval);
     return wait;
+  }
+
+  /**
+   * Called just before sending a call whose reserved slot was `slot` (epoch ms): returns how
+   * much longer to wait so that it goes out at least one interval after the previous send of
+   * its endpoint, and records its send time. A caller that woke on time gets 0.
+   */
+  dispatch(endpointKey: string, slot: number): number {
+    const interval = this.intervalFor(endpointKey);
+    if (interval === 0) return 0;
+    const key = `${this.scope}|${endpointKey}`;
+    const sent = sentAt();
+    // A caller never counts as earlier than its slot: with a clock that does not move while
+    // sleeping (tests), it still is at its slot once its wait is over.
+    const t = Math.max(this.now(), slot);
+    const at = Math.max(t, (sent.get(key) ?? -Infinity) + interval);
+    sent.set(key, at);
+    const slots = registry();
+    slots.set(key, Math.max(slots.get(key) ?? -Infinity, at + interval));
+    return at - t;
   }
 }
