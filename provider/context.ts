@@ -32,6 +32,7 @@ export function setClientOptions(options: Partial<ClientOptions>): void {
 /** Forgets explicit settings and stack configuration (tests). */
 export function resetRuntime(): void {
   overrides = {};
+  sdkConfigValues.clear();
   pulumiConfig = undefined;
   cached = undefined;
 }
@@ -41,18 +42,26 @@ export function setting(name: string, envName: string): string | undefined {
   return pulumiConfig?.(`vastai:${name}`) ?? defaultConfigGetter()(`vastai:${name}`) ?? process.env[envName];
 }
 
+// Stack config does not change while a process runs, so each key is read from the SDK once.
+const sdkConfigValues = new Map<string, string | undefined>();
+
 function defaultConfigGetter(): ConfigGetter {
   // Inside a Pulumi program (lookups) the stack config is readable through the SDK;
   // in the plugin process configure() has supplied it instead.
   return (key) => {
-    try {
-      const pulumiSdk: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
-      const [ns, name] = key.split(":");
-      return new pulumiSdk.Config(ns).get(name);
-    } catch {
-      return undefined;
-    }
+    if (!sdkConfigValues.has(key)) sdkConfigValues.set(key, readSdkConfig(key));
+    return sdkConfigValues.get(key);
   };
+}
+
+function readSdkConfig(key: string): string | undefined {
+  try {
+    const pulumiSdk: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
+    const [ns, name] = key.split(":");
+    return new pulumiSdk.Config(ns).get(name);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The shared client for the current configuration. */
