@@ -10,6 +10,7 @@ import type { ApiKey as ApiKeyRecord } from "../client/types-account";
 import { getClient } from "../context";
 import { providers } from "../providers";
 import { ProviderImpl, Props, checkWith, deepEqual, diffInputs, jsonClean } from "./framework";
+import { liveApiKeys } from "./live/account";
 
 /**
  * Permission flags as the service names them. A key without `permissions` has full access.
@@ -79,14 +80,15 @@ export const apiKeyImpl: ProviderImpl = {
     } catch (error) {
       throw new Error(`ApiKey "${name}": creating the key failed: ${(error as Error).message}`, { cause: error });
     }
+    liveApiKeys().noteWrite(String(created.id));
     const outs = { ...inputs, key: created.key, keyId: created.id };
     return { id: String(created.id), outs: jsonClean(outs) as Props };
   },
 
   // The list shows name and permissions, never the value: the value is kept from state.
+  // One list call serves every ApiKey read at about the same time (a refresh).
   async read(id, props) {
-    const keys = await getClient().apiKeys.list();
-    const live = keys.find((k) => String(k.id) === id);
+    const live = await liveApiKeys().get(id);
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
     return { id, props: { ...props, ...inputs }, inputs };
@@ -104,6 +106,8 @@ export const apiKeyImpl: ProviderImpl = {
       await getClient().apiKeys.delete(Number(id));
     } catch (error) {
       throw new Error(`ApiKey "${String(props.name)}" (id ${id}): deleting the key failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      liveApiKeys().noteWrite(id);
     }
   },
 };

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { BadRequestError } from "../client/errors";
 import { getClient } from "../context";
 import { providers } from "../providers";
+import { liveSecrets } from "./live/account";
 import { ProviderImpl, Props, checkWith, diffInputs } from "./framework";
 
 /** The service's own limit of variables per account (api-facts: Secrets). */
@@ -80,18 +81,21 @@ export const envVarImpl: ProviderImpl = {
       await getClient().secrets.add(key, value);
     } catch (error) {
       throw addFailure(key, error);
+    } finally {
+      liveSecrets().noteWrite(key);
     }
     return { id: key, outs: { key, value } };
   },
 
   // Values come back masked: a refresh sees whether the variable exists and whether it is
   // empty, never its value, so the value is kept from state.
+  // One list call serves every EnvVar read at about the same time (a refresh).
   async read(id, props) {
-    const secrets = await getClient().secrets.list();
-    if (!Object.hasOwn(secrets, id)) return { id: "" };
+    const live = await liveSecrets().get(id);
+    if (!live) return { id: "" };
     const stateValue = valueOf(props);
     // null means empty on the service: a value cleared outside Pulumi shows as drift.
-    const value = secrets[id] === null ? "" : stateValue;
+    const value = live.masked === null ? "" : stateValue;
     return { id, props: { ...props, key: id, value }, inputs: { key: id, value } };
   },
 
@@ -108,6 +112,8 @@ export const envVarImpl: ProviderImpl = {
       } catch (addError) {
         throw addFailure(id, addError);
       }
+    } finally {
+      liveSecrets().noteWrite(id);
     }
     return { outs: { key: id, value } };
   },
@@ -117,6 +123,8 @@ export const envVarImpl: ProviderImpl = {
       await getClient().secrets.delete(id);
     } catch (error) {
       throw new Error(`EnvVar ${id}: deleting the variable failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      liveSecrets().noteWrite(id);
     }
   },
 };

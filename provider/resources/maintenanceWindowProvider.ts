@@ -22,6 +22,7 @@ import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } f
 import { rollbackCreate, scheduleFailure } from "./maintenanceWindowRollback";
 import { outputsOf, statusAt, windowId } from "./maintenanceWindowOutputs";
 import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf } from "./maintenanceWindowService";
+import { liveMaintenance, windowsOf } from "./live/maintenance";
 
 export interface MaintenanceWindowDeps {
   /** Clock in epoch ms (default Date.now): judges "in the future" and "has started". */
@@ -77,6 +78,7 @@ export function maintenanceWindowProvider(deps: MaintenanceWindowDeps = {}): Pro
       const id = windowId(plan);
       const before = new Set((await listWindows(api, plan.machineIds)).map((w) => w.id));
       const outcome = await scheduleBatches(api, plan);
+      for (const m of plan.machineIds) liveMaintenance(api).noteWrite(String(m));
       const failure = scheduleFailure(plan, outcome);
       if (failure) await rollbackCreate(api, { id, plan, inputs, before, outcome, reason: failure, nowMs: now() });
       const scheduled = outcome.results.filter((r) => r.success).map((r) => r.machineId);
@@ -101,7 +103,8 @@ export function maintenanceWindowProvider(deps: MaintenanceWindowDeps = {}): Pro
       const status = statusAt(rec.plan, now());
       const inputs = inputsOf(props);
       if (status !== "scheduled") return { id, props: { ...props, status }, inputs };
-      const live = ours(await listWindows(client(), rec.scheduledMachineIds), rec);
+      // Windows read at about the same time (a refresh) share list calls, 100 machines each.
+      const live = ours(await windowsOf(rec.scheduledMachineIds, client()), rec);
       if (live.length === 0) return { id: "" };
       const liveMachines = uniqueSorted(live.map((w) => w.machineId));
       const lost = new Set(rec.scheduledMachineIds.filter((m) => !liveMachines.includes(m)));
@@ -123,7 +126,12 @@ export function maintenanceWindowProvider(deps: MaintenanceWindowDeps = {}): Pro
       if (nowUnix >= rec.plan.startUnix) return;
       const api = client();
       const waiting = ours(await listWindows(api, rec.scheduledMachineIds), rec).filter((w) => (unixOf(w.startTime) ?? rec.plan.startUnix) > nowUnix);
-      const outcome = await cancelAndVerify(api, waiting);
+      let outcome;
+      try {
+        outcome = await cancelAndVerify(api, waiting);
+      } finally {
+        for (const w of waiting) liveMaintenance(api).noteWrite(String(w.machineId));
+      }
       if (outcome.refused.length > 0) {
         const list = outcome.refused.map((r) => `${r.maintenanceId}${r.msg ? ` (${r.msg})` : ""}`).join(", ");
         throw new Error(`MaintenanceWindow: the service refused to cancel ${outcome.refused.length} windows: ${list}. Cancel them by hand or retry the destroy.`);

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ResponseLostError, type SshKey as LiveKey, type VastClient } from "../client";
 import { getClient } from "../context";
 import { checkWith, diffInputs, jsonClean, UNKNOWN, type Props, type ProviderImpl } from "./framework";
+import { liveSshKeys } from "./live/account";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./sshKey-format";
 
 export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt"] as const;
@@ -81,13 +82,16 @@ export const sshKeyImpl: ProviderImpl = {
 
   async create(inputs) {
     const publicKey = String(inputs.publicKey);
-    const key = await createKey(getClient(), publicKey);
+    const client = getClient();
+    const key = await createKey(client, publicKey);
+    liveSshKeys(client).noteWrite(String(key.id));
     return { id: String(key.id), outs: jsonClean({ ...inputs, ...outputs(key.id, publicKey, key.createdAt) }) };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
     const n = keyId(id);
-    const live = (await getClient().sshKeys.list()).find((k) => k.id === n);
+    // One list call serves every SshKey read at about the same time (a refresh).
+    const live = await liveSshKeys().get(String(n));
     if (!live) return { id: "" };
     // Keep the text in state while the key material is the same, so a service that reformats
     // or drops the comment leaves no diff; a different key shows as drift.
@@ -100,12 +104,24 @@ export const sshKeyImpl: ProviderImpl = {
   async update(id, olds, news) {
     const n = keyId(id);
     const publicKey = String(news.publicKey);
-    if (publicKey !== olds.publicKey) await getClient().sshKeys.update(n, publicKey);
+    if (publicKey !== olds.publicKey) {
+      const client = getClient();
+      try {
+        await client.sshKeys.update(n, publicKey);
+      } finally {
+        liveSshKeys(client).noteWrite(id);
+      }
+    }
     return { outs: jsonClean({ ...news, ...outputs(n, publicKey, olds.createdAt) }) };
   },
 
   async delete(id) {
     // An unknown id (400 no_ssh_key or 404) means it is already gone: success.
-    await getClient().sshKeys.delete(keyId(id));
+    const client = getClient();
+    try {
+      await client.sshKeys.delete(keyId(id));
+    } finally {
+      liveSshKeys(client).noteWrite(id);
+    }
   },
 };

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, VastOperationError, type Template as LiveTemplate, type TemplateInput, type VastClient } from "../client";
 import { getClient } from "../context";
 import { changedKeys, checkWith, diffInputs, jsonClean, type Props, type ProviderImpl } from "./framework";
+import { liveTemplates } from "./live/templates";
 import { editFor, inputsFromLive, templateOutputs, toClientTemplate } from "./template-convert";
 import { OUTPUT_NAMES, templateSchema, unknownProperties, withDefaults } from "./template-inputs";
 
@@ -74,13 +75,15 @@ export const templateImpl: ProviderImpl = {
     // content, which this resource then adopts (and deletes on destroy).
     const { template, existing } = await client.templates.create(toClientTemplate(inputs));
     const id = await requireId(client, template);
+    liveTemplates(client).noteWrite(String(id));
     const outs = { ...inputs, ...templateOutputs(id, template, {}, existing) };
     return { id: String(id), outs: jsonClean(outs) };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
     const n = templateId(id);
-    const live = await findTemplate(getClient(), n);
+    // Templates read at about the same time (a refresh) share one search per 100 ids.
+    const live = await liveTemplates().get(String(n));
     if (!live) return { id: "" };
     const inputs = inputsFromLive(live, props);
     const outs = { ...inputs, ...templateOutputs(n, live, props, props.adopted === true) };
@@ -94,7 +97,13 @@ export const templateImpl: ProviderImpl = {
     if (Object.keys(changes).length === 0) {
       return { outs: jsonClean({ ...news, ...pickOutputs(olds) }) };
     }
-    const edited = await edit(getClient(), n, olds.hashId, changes);
+    const client = getClient();
+    let edited: LiveTemplate;
+    try {
+      edited = await edit(client, n, olds.hashId, changes);
+    } finally {
+      liveTemplates(client).noteWrite(id);
+    }
     return { outs: jsonClean({ ...news, ...templateOutputs(n, edited, olds, adopted) }) };
   },
 
@@ -108,6 +117,8 @@ export const templateImpl: ProviderImpl = {
       // A refusal at HTTP 200 may also mean "no such template": gone is success.
       if (error instanceof VastOperationError && !(await findTemplate(client, n))) return;
       throw error;
+    } finally {
+      liveTemplates(client).noteWrite(id);
     }
   },
 };
