@@ -25,8 +25,10 @@ export class TemplatesApi {
       endpoint: ENDPOINTS.templatesSearch,
       query: { select_filters: JSON.stringify(wire) },
       schema: templateSearchResponse,
-      // "No templates found" comes as success=false: an empty result, not a failure.
-      acceptOperationFailure: true,
+      // "No templates found" comes as success=false: an empty result, not a failure. Any other
+      // refusal (one with an error code) is a failure: read as "none", it would drop live
+      // templates from state.
+      acceptOperationFailure: (body) => /no templates? found/i.test(String(body.msg ?? "")) || (!body.error && Array.isArray(body.templates)),
     });
   }
 

@@ -1,0 +1,72 @@
+/**
+ * What each resource class tells the engine about secrecy, read under Pulumi's mocks: the
+ * outputs it lists in `additionalSecretOutputs` and the inputs it wraps as secrets (an input
+ * keeps its secrecy on the output of the same name), plus the serialized `__provider` text
+ * the engine stores with every resource.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ApiKey, EnvVar, Instance, MaintenanceWindow, RsyncCopy, SshKey, SubaccountKeyRotation, Template } from "../../../provider";
+import type { ResourceKind } from "../../../provider/resources/shim";
+import { ed25519PublicKey } from "./drive";
+
+export interface ClassSecrecy {
+  /** Output names the engine stores as secrets. */
+  secretOutputs: Set<string>;
+  /** The `__provider` text the engine would store. */
+  serializedProvider: string;
+}
+
+type Seen = { props?: Record<string, unknown>; opts?: pulumi.CustomResourceOptions; inputs?: Record<string, unknown> };
+
+const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+
+/** Builds one resource of every class (with the given secret values as inputs) and reads what it registered. */
+export async function classSecrecy(secrets: { registryPassword: string; envVarValue: string }): Promise<Record<ResourceKind, ClassSecrecy>> {
+  const registered = new Map<string, Record<string, unknown>>();
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.set(args.name, args.inputs);
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call: () => ({}),
+    },
+    "reliability",
+    "dev",
+  );
+  const seen = new Map<ResourceKind, Seen>();
+  const watch = (kind: ResourceKind): pulumi.CustomResourceOptions => {
+    const entry: Seen = {};
+    seen.set(kind, entry);
+    return {
+      transformations: [
+        (args) => {
+          entry.props = args.props;
+          entry.opts = args.opts as pulumi.CustomResourceOptions;
+          return undefined;
+        },
+      ],
+    };
+  };
+  const resources: [ResourceKind, pulumi.CustomResource][] = [
+    ["template", new Template("template", { name: "t", image: "i", dockerLoginPass: secrets.registryPassword }, watch("template"))],
+    ["instance", new Instance("instance", { offerId: 1, image: "i" }, watch("instance"))],
+    ["sshKey", new SshKey("sshKey", { publicKey: ed25519PublicKey("c") }, watch("sshKey"))],
+    ["maintenanceWindow", new MaintenanceWindow("maintenanceWindow", { machineIds: [1], startTime: "2031-01-01T00:00:00Z" }, watch("maintenanceWindow"))],
+    ["envVar", new EnvVar("envVar", { key: "K", value: secrets.envVarValue }, watch("envVar"))],
+    ["apiKey", new ApiKey("apiKey", { name: "n" }, watch("apiKey"))],
+    ["subaccountKeyRotation", new SubaccountKeyRotation("subaccountKeyRotation", { subaccountUserId: 1 }, watch("subaccountKeyRotation"))],
+    ["rsyncCopy", new RsyncCopy("rsyncCopy", { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b" }, watch("rsyncCopy"))],
+  ];
+  const out = {} as Record<ResourceKind, ClassSecrecy>;
+  for (const [kind, resource] of resources) {
+    await value(resource.urn);
+    const s = seen.get(kind)!;
+    const secretOutputs = new Set<string>(s.opts?.additionalSecretOutputs ?? []);
+    for (const [name, v] of Object.entries(s.props ?? {})) {
+      if (pulumi.Output.isInstance(v) && (await pulumi.isSecret(v))) secretOutputs.add(name);
+    }
+    out[kind] = { secretOutputs, serializedProvider: String(registered.get(kind)?.__provider ?? "") };
+  }
+  return out;
+}

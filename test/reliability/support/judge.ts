@@ -1,0 +1,64 @@
+/**
+ * Judging one cell of the fault matrix: whether an error is clear, and whether the live
+ * objects on the simulator are exactly the ones the engine's state reports.
+ */
+import type { FaultKind } from "./faults";
+import type { Entry } from "./drive";
+import type { LoggedRequest, Rig, StateView } from "./rig";
+import type { Scenario, Target } from "./scenarios";
+
+/** The static part of a fault path, up to its first wildcard segment. */
+export function pathPrefix(path: string): string {
+  const star = path.indexOf("/*");
+  return star === -1 ? path : path.slice(0, star + 1);
+}
+
+export function matchesTarget(r: LoggedRequest, t: Target): boolean {
+  if (r.method !== t.method) return false;
+  const pattern = t.path.replace(/\/$/, "").split("/").map((s) => (s === "*" ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${pattern.join("/")}/?$`).test(r.path);
+}
+
+/**
+ * Why an error is not clear, or [] when it is: it must name the call (method and path), say
+ * what went wrong (the fault's cause), carry no stack trace and no secret.
+ */
+export function unclear(error: unknown, target: Target, fault: FaultKind, secrets: readonly string[]): string[] {
+  if (!(error instanceof Error)) return [`threw a non-Error: ${String(error)}`];
+  const m = error.message;
+  const problems: string[] = [];
+  if (!m.includes(target.method) || !m.includes(pathPrefix(target.path))) problems.push(`does not name ${target.method} ${target.path}`);
+  if (!fault.cause.test(m)) problems.push(`does not say ${fault.cause}`);
+  if (/\n\s+at\s/.test(m) || m.includes("node_modules")) problems.push("carries a stack trace");
+  if (m.includes("[object Object]") || /\bundefined\b/.test(m)) problems.push("prints an unformatted value");
+  for (const s of secrets) if (s && m.includes(s)) problems.push("contains a secret");
+  return problems;
+}
+
+export type Problem = { kind: "ORPHAN" | "DUPLICATE" | "MISSING" | "MISMATCH" | "UNVERIFIED"; detail: string };
+
+/** Live objects nobody claims (orphans, or duplicates when an entry exists), claims without an object, and field differences. */
+export async function consistency(
+  rig: Rig,
+  s: Scenario,
+  entries: Entry[],
+  views: { state: StateView; baseline: StateView; before: StateView },
+): Promise<Problem[]> {
+  const { state, baseline, before } = views;
+  const live = s.live(state, baseline);
+  const problems: Problem[] = [];
+  const claimedBy = new Map<string, Entry>();
+  for (const e of entries) for (const key of s.claims(e)) claimedBy.set(key, e);
+  for (const obj of live) {
+    const owner = claimedBy.get(obj.key);
+    if (!owner) {
+      problems.push({ kind: entries.length > 0 ? "DUPLICATE" : "ORPHAN", detail: `${s.name} ${obj.key} is live but not in state` });
+      continue;
+    }
+    for (const d of s.compare(obj, owner)) problems.push({ kind: "MISMATCH", detail: `${s.name} ${obj.key}: ${d}` });
+  }
+  const liveKeys = new Set(live.map((o) => o.key));
+  for (const key of claimedBy.keys()) if (!liveKeys.has(key)) problems.push({ kind: "MISSING", detail: `${s.name} ${key} is in state but not live` });
+  for (const d of (await s.verify?.(rig, entries, state, before)) ?? []) problems.push({ kind: "UNVERIFIED", detail: d });
+  return problems;
+}

@@ -1,0 +1,132 @@
+/**
+ * The fault matrix: every operation of every resource against every fault. Each cell starts
+ * from the seed state, makes what the operation needs (without faults), arms one fault on the
+ * endpoint under test, runs the operation as the engine would, and then judges the error (if
+ * any) and the simulator's live state against the engine's state.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { Entry, Op, Props, createVia, readVia, updateVia } from "./drive";
+import type { FaultKind } from "./faults";
+import { consistency, matchesTarget, unclear } from "./judge";
+import type { LoggedRequest, Rig, StateView } from "./rig";
+import { SECRET_VALUES, type Scenario, type Target } from "./scenarios";
+
+export interface Cell {
+  row: string;
+  fault: string;
+  /** ok | retried-ok | adopted | clear-error | partial(<id>), or a problem in capitals. */
+  outcome: string;
+  bad: boolean;
+  /** The error message, or the problems found. */
+  detail?: string;
+  /** API requests the operation made, and how many of them hit the endpoint under test. */
+  requests: number;
+  targetRequests: number;
+  ms: number;
+}
+
+async function perform(s: Scenario, op: Op, entries: Entry[]): Promise<Entry[]> {
+  const p = s.provider;
+  if (op === "read") {
+    const found = await readVia(p, entries[0]);
+    return found ? [found] : [];
+  }
+  if (op === "update") return [await updateVia(p, entries[0], s.updateInputs(entries[0].outs))];
+  await p.delete(entries[0].id, entries[0].outs);
+  return [];
+}
+
+/** The state after a failed operation: a failed create keeps only what a partial failure names. */
+function afterFailure(op: Op, entries: Entry[], error: unknown): Entry[] {
+  if (op !== "create") return entries;
+  const e = error as { id?: unknown; properties?: Props };
+  return typeof e.id === "string" && e.id !== "" ? [{ id: e.id, outs: e.properties ?? {} }] : [];
+}
+
+/** Every secret value a message must not show: fixed ones, the simulator's key, and those the service returned. */
+function secretsOf(rig: Rig, s: Scenario, entries: Entry[]): string[] {
+  return [...Object.values(SECRET_VALUES), rig.sim.apiKey, ...entries.flatMap((e) => s.secretsOf?.(e) ?? [])];
+}
+
+interface Prepared {
+  /** The seed state, and the state just before the operation. */
+  baseline: StateView;
+  before: StateView;
+  entries: Entry[];
+  context: Props;
+}
+
+/** Seed state, the prerequisites, and (for read, update, delete) the object, made without faults. */
+async function prepare(rig: Rig, s: Scenario, op: Op): Promise<Prepared> {
+  await rig.reset();
+  rig.freshClient();
+  const baseline = rig.sim.state();
+  const context = (await s.prepare?.(rig)) ?? {};
+  const entries = op === "create" ? [] : [await createVia(s.provider, s.inputs(context))];
+  // The operation runs as in a new plugin process: nothing cached from the set-up.
+  rig.freshClient();
+  await rig.clearRequests();
+  return { baseline, before: rig.sim.state(), entries, context };
+}
+
+async function run(s: Scenario, op: Op, prep: Prepared): Promise<{ entries: Entry[]; error?: unknown }> {
+  try {
+    if (op === "create") return { entries: [await createVia(s.provider, s.inputs(prep.context))] };
+    return { entries: await perform(s, op, prep.entries) };
+  } catch (error) {
+    return { entries: afterFailure(op, prep.entries, error), error };
+  }
+}
+
+function successOutcome(op: Op, fault: FaultKind | undefined, requests: LoggedRequest[], targetRequests: number): string {
+  if (!fault) return "ok";
+  // The lost request made the object, and the provider kept that one (no delete to start over).
+  if (op === "create" && fault.acted && !requests.some((r) => r.method === "DELETE")) return "adopted";
+  return targetRequests >= 2 ? "retried-ok" : "ok";
+}
+
+export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | null, fault: FaultKind): Promise<Cell> {
+  const started = Date.now();
+  const prep = await prepare(rig, s, op);
+  if (target) await rig.fault({ method: target.method, path: target.path, times: 1, ...fault.spec(rig.profile) });
+  const { entries, error } = await run(s, op, prep);
+  // A slow request is carried out after the client gave up on it: let it land before judging.
+  if (target && fault.name === "slow") await sleep(Math.max(0, rig.profile.slowDelayMs - rig.profile.clientTimeoutMs) + 30);
+  const requests = await rig.requests();
+  const targetRequests = target ? requests.filter((r) => matchesTarget(r, target)).length : 0;
+  const problems: string[] = [];
+  let outcome: string;
+  let detail: string | undefined;
+  if (target && targetRequests === 0) problems.push(`NOT-HIT: the operation never called ${target.method} ${target.path}`);
+  if (error === undefined) {
+    outcome = successOutcome(op, target ? fault : undefined, requests, targetRequests);
+  } else {
+    const why = target ? unclear(error, target, fault, secretsOf(rig, s, [...prep.entries, ...entries])) : ["failed without a fault"];
+    const id = (error as { id?: unknown }).id;
+    outcome = typeof id === "string" && id !== "" ? `partial(${id})` : "clear-error";
+    detail = error instanceof Error ? error.message : String(error);
+    if (why.length > 0) problems.push(`UNCLEAR: ${why.join("; ")}`);
+  }
+  if (fault.persistent && targetRequests > rig.profile.maxAttempts * 2) problems.push(`UNBOUNDED: ${targetRequests} requests`);
+  const found = await consistency(rig, s, entries, { state: rig.sim.state(), baseline: prep.baseline, before: prep.before });
+  problems.push(...found.map((p) => `${p.kind}: ${p.detail}`));
+  if (problems.length > 0) {
+    outcome = [...new Set(problems.map((p) => p.split(":")[0]))].join("+");
+    detail = [...problems, ...(detail ? [`error: ${detail}`] : [])].join(" | ");
+  }
+  const row = `${s.name}.${op}${rig.profile.allEndpoints && target ? ` @ ${target.method} ${target.path}` : ""}`;
+  return { row, fault: fault.name, outcome, bad: problems.length > 0, detail, requests: requests.length, targetRequests, ms: Date.now() - started };
+}
+
+/** The endpoints an operation touches, as fault patterns (numeric segments become `*`), from a clean run. */
+export async function touchedEndpoints(rig: Rig, s: Scenario, op: Op): Promise<Target[]> {
+  const prep = await prepare(rig, s, op);
+  const { error } = await run(s, op, prep);
+  if (error) throw new Error(`${s.name}.${op} fails without faults: ${(error as Error).message}`);
+  const seen = new Map<string, Target>();
+  for (const r of await rig.requests()) {
+    const path = r.path.replace(/\/$/, "").replace(/\/\d+(?=\/|$)/g, "/*");
+    seen.set(`${r.method} ${path}`, { method: r.method, path });
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,85 @@
+/**
+ * The test rig of the reliability suite: a simulator on 127.0.0.1, its control API, and the
+ * process-wide provider settings pointed at it, as the plugin process would hold them.
+ */
+import type { ClientOptions } from "../../../provider/client";
+import { resetRuntime, setClientOptions } from "../../../provider/context";
+import { startSimulator, type FaultSpec, type LoggedRequest, type Simulator, type SimulatorOptions, type StateView } from "pulumi-vastai/simulator";
+import type { Profile } from "./profile";
+
+export type { FaultSpec, LoggedRequest, StateView };
+
+export interface Rig {
+  sim: Simulator;
+  profile: Profile;
+  control<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  fault(spec: Partial<FaultSpec> & { path: string }): Promise<void>;
+  pendingFaults(): Promise<FaultSpec[]>;
+  requests(): Promise<LoggedRequest[]>;
+  clearRequests(): Promise<void>;
+  /** Back to the seed state; faults, request log and rate-limit history cleared. */
+  reset(): Promise<void>;
+  /**
+   * A new client for the providers, as a new plugin process would have: no shared reads,
+   * no cached listing. `extra` overrides the profile's client settings.
+   */
+  freshClient(extra?: Partial<ClientOptions>): void;
+  close(): Promise<void>;
+}
+
+const ENV = {
+  VASTAI_POLL_INTERVAL_MS: (p: Profile) => String(p.pollIntervalMs),
+  VASTAI_LOST_RESPONSE_LOOKUPS: (p: Profile) => String(p.lostResponseLookups),
+};
+
+export async function startRig(profile: Profile, simOptions: SimulatorOptions = {}): Promise<Rig> {
+  const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
+  for (const [name, value] of Object.entries(ENV)) process.env[name] = value(profile);
+  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sim.url}/_sim${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`control ${method} ${path} failed: HTTP ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  const clientSettings = (extra: Partial<ClientOptions> = {}): Partial<ClientOptions> => ({
+    apiKey: sim.apiKey,
+    apiUrl: sim.url,
+    runUrl: sim.runUrl,
+    timeoutMs: profile.clientTimeoutMs,
+    maxAttempts: profile.maxAttempts,
+    backoff: profile.backoff,
+    pacing: false,
+    ...extra,
+  });
+  const rig: Rig = {
+    sim,
+    profile,
+    control,
+    fault: async (spec) => {
+      await control("POST", "/faults", spec);
+    },
+    pendingFaults: async () => (await control<{ faults: FaultSpec[] }>("GET", "/faults")).faults,
+    requests: () => control<LoggedRequest[]>("GET", "/requests"),
+    clearRequests: async () => {
+      await control("DELETE", "/requests");
+    },
+    reset: async () => {
+      await control("POST", "/reset");
+    },
+    freshClient: (extra) => {
+      resetRuntime();
+      setClientOptions(clientSettings(extra));
+    },
+    close: async () => {
+      for (const name of Object.keys(ENV)) delete process.env[name];
+      resetRuntime();
+      await sim.close();
+    },
+  };
+  rig.freshClient();
+  return rig;
+}

@@ -1,0 +1,248 @@
+/**
+ * One scenario per resource: valid inputs, the update the engine would run, the endpoint
+ * that carries each operation's effect (where the fault matrix injects its fault), and how
+ * the simulator's live state (`GET /_sim/state`) is matched against the engine's state.
+ */
+import { SEED } from "pulumi-vastai/simulator";
+import { getClient } from "../../../provider/context";
+import { Driven, Entry, Op, Props, driven, ed25519PublicKey } from "./drive";
+import type { Rig, StateView } from "./rig";
+
+/** Recognizable secret values: none may appear anywhere a user can read them. */
+export const SECRET_VALUES = {
+  apiKey: "rel-api-key-6f1c0e9a2b7d4c35",
+  registryPassword: "rel-registry-pass-3b8e1f0c9a",
+  envVarValue: "rel-envvar-value-9d27c4e1b6",
+  envVarValueUpdated: "rel-envvar-value-updated-51aa",
+};
+
+export interface Target {
+  method: string;
+  /** Fault path pattern: `*` matches one segment. */
+  path: string;
+}
+
+/** A live object of the scenario's kind, keyed as state entries claim them. */
+export interface LiveObject {
+  key: string;
+  view: Record<string, unknown>;
+}
+
+export interface Scenario {
+  name: string;
+  provider: Driven;
+  /** Objects the resource needs that other resources own (rsync needs instances); returns context for `inputs`. */
+  prepare?(rig: Rig): Promise<Props>;
+  inputs(context: Props): Props;
+  /** The inputs of an in-place update; without `__provider` the engine sees new provider code only. */
+  updateInputs(outs: Props): Props;
+  /** Where each operation's effect is carried; null: the operation makes no API call. */
+  targets: Record<Op, Target | null>;
+  /** Live objects of this kind that were not in the seed state. */
+  live(state: StateView, baseline: StateView): LiveObject[];
+  /** Keys of the live objects a state entry stands for. */
+  claims(entry: Entry): string[];
+  /** Differences between a live object and the entry that claims it. */
+  compare(live: LiveObject, entry: Entry): string[];
+  /** Checks that need calls (key values work); `before` is the live state before the operation. */
+  verify?(rig: Rig, entries: Entry[], state: StateView, before: StateView): Promise<string[]>;
+  /** Secret values the service returned into a state entry (key values, derived keys). */
+  secretsOf?(entry: Entry): string[];
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+function differs(what: string, live: unknown, reported: unknown): string[] {
+  return str(live) === str(reported) ? [] : [`${what}: live ${JSON.stringify(live)}, reported ${JSON.stringify(reported)}`];
+}
+
+const ids = (items: { id: unknown }[]) => new Set(items.map((i) => String(i.id)));
+
+/** Whether `key` authenticates, and as which user. */
+async function whoIs(rig: Rig, key: string): Promise<number | undefined> {
+  const res = await fetch(`${rig.sim.url}/api/v0/users/current/`, { headers: { authorization: `Bearer ${key}` } });
+  if (!res.ok) return undefined;
+  return ((await res.json()) as { id: number }).id;
+}
+
+const template: Scenario = {
+  name: "Template",
+  provider: driven("template"),
+  inputs: () => ({
+    name: "reliability",
+    image: "pytorch/pytorch",
+    tag: "2.3.1",
+    env: { MODE: "train" },
+    ports: ["8080:8080"],
+    dockerLoginUser: "builder",
+    dockerLoginPass: SECRET_VALUES.registryPassword,
+  }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["name", "image", "tag", "env", "ports", "dockerLoginUser", "dockerLoginPass"]), desc: "edited" }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/template" },
+    read: { method: "GET", path: "/api/v0/template" },
+    update: { method: "PUT", path: "/api/v0/template" },
+    delete: { method: "DELETE", path: "/api/v0/template" },
+  },
+  live: (state, baseline) => {
+    const seed = ids(baseline.templates as { id: unknown }[]);
+    return state.templates.filter((t) => !seed.has(String(t.id))).map((t) => ({ key: String(t.id), view: t }));
+  },
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [
+    ...differs("hash_id", live.view.hash_id, entry.outs.hashId),
+    ...differs("desc", live.view.desc, entry.outs.desc),
+  ],
+};
+
+const instance: Scenario = {
+  name: "Instance",
+  provider: driven("instance"),
+  inputs: () => ({ offerId: SEED.offerIds[0], image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: "reliability-a" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image"]), label: "reliability-b" }),
+  targets: {
+    create: { method: "PUT", path: "/api/v0/asks/*" },
+    // A new process reads through the shared list walk, not per instance.
+    read: { method: "GET", path: "/api/v1/instances" },
+    update: { method: "PUT", path: "/api/v0/instances/*" },
+    delete: { method: "DELETE", path: "/api/v0/instances/*" },
+  },
+  live: (state) => state.instances.map((i) => ({ key: String(i.id), view: i })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
+  secretsOf: (entry) => (typeof entry.outs.instanceApiKey === "string" ? [entry.outs.instanceApiKey] : []),
+};
+
+const sshKey: Scenario = {
+  name: "SshKey",
+  provider: driven("sshKey"),
+  prepare: async () => ({ first: ed25519PublicKey("reliability@a"), second: ed25519PublicKey("reliability@b") }),
+  inputs: (c) => ({ publicKey: c.first }),
+  updateInputs: () => ({ publicKey: ed25519PublicKey("reliability@b") }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/ssh" },
+    read: { method: "GET", path: "/api/v0/ssh" },
+    update: { method: "PUT", path: "/api/v0/ssh/*" },
+    delete: { method: "DELETE", path: "/api/v0/ssh/*" },
+  },
+  live: (state) => state.sshKeys.map((k) => ({ key: String(k.id), view: k as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => differs("key", live.view.key, entry.outs.publicKey),
+};
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+const maintenanceWindow: Scenario = {
+  name: "MaintenanceWindow",
+  provider: driven("maintenanceWindow"),
+  prepare: async () => ({ start: new Date(Math.floor((Date.now() + WEEK_MS) / 1000) * 1000).toISOString() }),
+  inputs: (c) => ({ machineIds: [SEED.hostedMachineIds[0], SEED.hostedMachineIds[1]], startTime: c.start, durationHours: 2, category: "disk" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["machineIds", "startTime", "durationHours", "category"]), allowPartial: true }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/machines/maintenances/batch" },
+    read: { method: "GET", path: "/api/v0/machines/maintenances" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/machines/maintenances/batch" },
+  },
+  live: (state) => state.maintenances.map((m) => ({ key: String(m.id), view: m })),
+  claims: (entry) => (Array.isArray(entry.outs.maintenanceIds) ? entry.outs.maintenanceIds.map(String) : []),
+  compare: (live, entry) => {
+    const machines = Array.isArray(entry.outs.scheduledMachineIds) ? entry.outs.scheduledMachineIds : [];
+    return machines.includes(live.view.machine_id) ? [] : [`machine ${str(live.view.machine_id)} is not among the reported ${JSON.stringify(machines)}`];
+  },
+};
+
+const envVar: Scenario = {
+  name: "EnvVar",
+  provider: driven("envVar"),
+  inputs: () => ({ key: "RELIABILITY_TOKEN", value: SECRET_VALUES.envVarValue }),
+  updateInputs: (outs) => ({ key: outs.key, value: SECRET_VALUES.envVarValueUpdated }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/secrets" },
+    read: { method: "GET", path: "/api/v0/secrets" },
+    update: { method: "PUT", path: "/api/v0/secrets" },
+    delete: { method: "DELETE", path: "/api/v0/secrets" },
+  },
+  live: (state) => state.secrets.filter((s) => s.user_id === SEED.user.id).map((s) => ({ key: s.name, view: s })),
+  claims: (entry) => [entry.id],
+  compare: () => [],
+};
+
+const apiKey: Scenario = {
+  name: "ApiKey",
+  provider: driven("apiKey"),
+  inputs: () => ({ name: "reliability-ci", permissions: { manage_instances: true, manage_billing: false } }),
+  updateInputs: (outs) => pickInputs(outs, ["name", "permissions"]),
+  targets: {
+    create: { method: "POST", path: "/api/v0/auth/apikeys" },
+    read: { method: "GET", path: "/api/v0/auth/apikeys" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/auth/apikeys/*" },
+  },
+  live: (state, baseline) => {
+    const seed = ids(baseline.apiKeys);
+    return state.apiKeys
+      .filter((k) => k.user_id === SEED.user.id && !seed.has(String(k.id)))
+      .map((k) => ({ key: String(k.id), view: k as unknown as Record<string, unknown> }));
+  },
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => differs("name", live.view.name, entry.outs.name),
+  secretsOf: (entry) => (typeof entry.outs.key === "string" ? [entry.outs.key] : []),
+  verify: async (rig, entries) => {
+    const problems: string[] = [];
+    for (const e of entries) {
+      const user = await whoIs(rig, str(e.outs.key));
+      if (user !== SEED.user.id) problems.push(`key ${e.id}: the reported key value does not authenticate`);
+    }
+    return problems;
+  },
+};
+
+const SUBACCOUNT = SEED.subaccounts[0].userId;
+
+const subaccountKeyRotation: Scenario = {
+  name: "SubaccountKeyRotation",
+  provider: driven("subaccountKeyRotation"),
+  inputs: () => ({ subaccountUserId: SUBACCOUNT, triggers: "2030-01" }),
+  updateInputs: (outs) => pickInputs(outs, ["subaccountUserId", "triggers"]),
+  targets: { create: { method: "PUT", path: "/api/v0/subaccounts/regenerate_keys" }, read: null, update: null, delete: null },
+  live: () => [],
+  claims: () => [],
+  compare: () => [],
+  secretsOf: (entry) => ((entry.outs.regeneratedKeys ?? []) as { derivedKey: string }[]).map((k) => k.derivedKey),
+  // The keys of a rotation must be the ones that work; a rotation nobody holds the keys of locks the subaccount out.
+  verify: async (rig, entries, state, before) => {
+    const problems: string[] = [];
+    const keyIdOf = (s: StateView) => s.apiKeys.find((k) => k.user_id === SUBACCOUNT && k.primary)?.id;
+    for (const e of entries) {
+      const keys = (e.outs.regeneratedKeys ?? []) as { userId: number; derivedKey: string }[];
+      for (const k of keys) if ((await whoIs(rig, k.derivedKey)) !== k.userId) problems.push(`the reported key of user ${k.userId} does not authenticate`);
+    }
+    if (entries.length === 0 && keyIdOf(state) !== keyIdOf(before)) problems.push(`the key of user ${SUBACCOUNT} was rotated but no state holds the new value`);
+    return problems;
+  },
+};
+
+const rsyncCopy: Scenario = {
+  name: "RsyncCopy",
+  provider: driven("rsyncCopy"),
+  prepare: async () => {
+    const client = getClient();
+    const src = await client.instances.create(SEED.offerIds[1], { image: "alpine" });
+    const dst = await client.instances.create(SEED.offerIds[2], { image: "alpine" });
+    return { src: src.id, dst: dst.id };
+  },
+  inputs: (c) => ({ srcId: c.src, dstId: c.dst, srcPath: "/workspace/out/", dstPath: "/models/", triggers: "1" }),
+  updateInputs: (outs) => pickInputs(outs, ["srcId", "dstId", "srcPath", "dstPath", "triggers"]),
+  targets: { create: { method: "PUT", path: "/api/v0/commands/rsync" }, read: null, update: null, delete: null },
+  live: () => [],
+  claims: () => [],
+  compare: () => [],
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
+
+/** The named inputs out of a state entry (which holds inputs and outputs together). */
+export function pickInputs(outs: Props, names: readonly string[]): Props {
+  return Object.fromEntries(names.filter((n) => outs[n] !== undefined).map((n) => [n, outs[n]]));
+}

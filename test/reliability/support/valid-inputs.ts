@@ -1,0 +1,155 @@
+/**
+ * fast-check arbitraries: valid inputs of every resource (as a program could write them), and
+ * arbitrary inputs built around each resource's property names.
+ */
+import fc from "fast-check";
+import { UNKNOWN } from "../../../provider/resources/framework";
+import { MARKER_ENV } from "../../../provider/resources/instance-inputs";
+import type { ResourceKind } from "../../../provider/resources/shim";
+import { ed25519PublicKey, type Props } from "./drive";
+
+const DAY = 24 * 3600;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const text = (min = 0, max = 40) => fc.string({ minLength: min, maxLength: max });
+const nonEmpty = (max = 40) => text(1, max);
+/** A name of letters, digits and _ not starting with a digit. */
+const varName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/).filter((n) => NAME.test(n) && n !== MARKER_ENV);
+const port = fc.integer({ min: 1, max: 65535 });
+const mapping = fc.tuple(port, port, fc.constantFrom("", "/tcp", "/udp")).map(([a, b, proto]) => `${a}:${b}${proto}`);
+const json = fc.jsonValue();
+
+/** Optional properties: each present or absent. */
+function withOptional(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Props> {
+  return fc.record({ ...required, ...optional }, { requiredKeys: Object.keys(required) as never[] }) as fc.Arbitrary<Props>;
+}
+
+const templateValid = withOptional(
+  { name: nonEmpty(), image: nonEmpty() },
+  {
+    tag: nonEmpty(20),
+    desc: text(),
+    env: fc.dictionary(varName, text(0, 20), { maxKeys: 4 }),
+    // Unique after writing N as N:N (the flag string cannot hold a mapping twice).
+    ports: fc.uniqueArray(fc.oneof(port, mapping), { maxLength: 4, selector: (p) => (typeof p === "number" ? `${p}:${p}` : p) }),
+    onstart: text(0, 200),
+    runtype: fc.constantFrom("ssh", "jupyter", "args"),
+    sshDirect: fc.boolean(),
+    useSsh: fc.boolean(),
+    dockerLoginUser: text(),
+    dockerLoginPass: text(),
+    recommendedDiskSpaceGb: fc.double({ min: 0.5, max: 2000, noNaN: true }),
+    private: fc.boolean(),
+    extraFilters: fc.dictionary(
+      fc.stringMatching(/^[a-z][a-z0-9_]{0,12}$/),
+      fc.oneof(fc.record({ gte: fc.integer() }), fc.record({ in: fc.array(fc.string(), { maxLength: 3 }) })),
+      { maxKeys: 3 },
+    ),
+  },
+);
+
+const offerFilters = withOptional(
+  {},
+  {
+    gpuName: nonEmpty(20),
+    numGpus: fc.integer({ min: 1, max: 8 }),
+    gpuRamGb: fc.double({ min: 1, max: 200, noNaN: true }),
+    maxPricePerHour: fc.double({ min: 0.01, max: 50, noNaN: true }),
+    minReliability: fc.double({ min: 0, max: 1, noNaN: true }),
+    verified: fc.boolean(),
+  },
+);
+
+const instanceValid = fc
+  .tuple(
+    fc.oneof(fc.record({ offerId: fc.integer({ min: 1, max: 2 ** 31 }) }), fc.record({ offer: offerFilters })),
+    fc.oneof(fc.record({ image: nonEmpty() }), fc.record({ templateHashId: nonEmpty(32) })),
+    withOptional(
+      {},
+      {
+        env: fc.dictionary(varName, text(0, 20), { maxKeys: 4 }),
+        ports: fc.array(mapping, { maxLength: 3 }),
+        onstart: text(0, 300),
+        label: text(0, 100),
+        diskGb: fc.double({ min: 1, max: 1000, noNaN: true }),
+        runtype: fc.constantFrom("ssh", "jupyter", "args"),
+        targetState: fc.constantFrom("running", "stopped"),
+        waitForRunning: fc.boolean(),
+        maxCreateAttempts: fc.integer({ min: 1, max: 10 }),
+      },
+    ),
+  )
+  .map(([offer, image, rest]) => ({ ...offer, ...image, ...rest }));
+
+const sshKeyValid = fc
+  .tuple(fc.stringMatching(/^[A-Za-z0-9@._-]{0,20}$/), fc.constantFrom("", " ", "\t", "  "))
+  .map(([comment, pad]) => ({ publicKey: `${pad}${ed25519PublicKey(comment).trim()}${pad}` }));
+
+const maintenanceValid = withOptional(
+  {
+    machineIds: fc.array(fc.integer({ min: 1, max: 10_000_000 }), { minLength: 1, maxLength: 250 }),
+    startTime: fc.integer({ min: 3600, max: 360 * DAY }).chain((lead) => {
+      const unix = Math.floor(Date.now() / 1000) + lead;
+      return fc.constantFrom<string | number>(unix, new Date(unix * 1000).toISOString());
+    }),
+  },
+  {
+    durationHours: fc.double({ min: 1, max: 500, noNaN: true }),
+    category: fc.constantFrom("power", "internet", "disk", "gpu", "software", "other"),
+    allowPartial: fc.boolean(),
+  },
+);
+
+const envVarValid = fc.record({ key: varName, value: text(0, 60) });
+
+const apiKeyValid = withOptional(
+  { name: nonEmpty() },
+  { permissions: withOptional({}, { manage_instances: fc.boolean(), manage_billing: fc.boolean(), user_read: fc.boolean() }), rotateOn: json },
+);
+
+const rotationValid = fc
+  .tuple(fc.oneof(fc.record({ subaccountUserId: fc.integer({ min: 1, max: 2 ** 31 }) }), fc.constant({ all: true })), fc.option(json, { nil: undefined }))
+  .map(([target, triggers]) => (triggers === undefined ? target : { ...target, triggers }));
+
+const instanceRef = fc.oneof(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: 1, max: 2 ** 31 }).map(String));
+const copyPath = nonEmpty().filter((p) => p.trim() !== "");
+const rsyncValid = fc
+  .tuple(fc.constantFrom("src", "dst", "both"), instanceRef, instanceRef, copyPath, copyPath)
+  .map(([which, src, dst, srcPath, dstPath]) => ({
+    ...(which !== "dst" ? { srcId: src } : {}),
+    ...(which !== "src" ? { dstId: dst } : {}),
+    srcPath,
+    dstPath,
+  }));
+
+export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
+  template: templateValid,
+  instance: instanceValid,
+  sshKey: sshKeyValid,
+  maintenanceWindow: maintenanceValid,
+  envVar: envVarValid,
+  apiKey: apiKeyValid,
+  subaccountKeyRotation: rotationValid,
+  rsyncCopy: rsyncValid,
+};
+
+/** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
+export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
+  template: ["name", "image", "tag", "env", "ports", "onstart", "runtype", "extraFilters", "recommendedDiskSpaceGb", "dockerLoginPass", "volumeInfo"],
+  instance: ["offerId", "offer", "templateHashId", "templateId", "image", "env", "ports", "onstart", "volume", "label", "sshKeyIds", "vm", "targetState"],
+  sshKey: ["publicKey"],
+  maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
+  envVar: ["key", "value"],
+  apiKey: ["name", "permissions", "rotateOn"],
+  subaccountKeyRotation: ["subaccountUserId", "all", "triggers"],
+  rsyncCopy: ["srcId", "dstId", "srcPath", "dstPath", "triggers"],
+};
+
+/** Any value, sometimes the preview's unknown marker. */
+const anyValue = fc.oneof({ weight: 8, arbitrary: fc.anything() }, { weight: 1, arbitrary: fc.constant(UNKNOWN) });
+
+/** Arbitrary properties: known names and random ones, with any values (the serialized provider text kept). */
+export function arbitraryInputs(kind: ResourceKind): fc.Arbitrary<Props> {
+  const key = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PROPERTY_NAMES[kind]) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+  return fc.dictionary(key, anyValue, { maxKeys: 8 });
+}
