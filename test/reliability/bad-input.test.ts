@@ -1,0 +1,147 @@
+/**
+ * The bad-input catalogue: every rule of the specification, and every rule of our own, gives a
+ * check failure that names the property and the rule, and nothing reaches the service.
+ * Rules the service applies per call (at most 100 ids a call, the raw onstart limit, no
+ * numeric template id) are also held by the client, which refuses before sending.
+ */
+import { SEED } from "pulumi-vastai/simulator";
+import { VastValidationError } from "../../provider/client";
+import { getClient } from "../../provider/context";
+import { MARKER_ENV } from "../../provider/resources/instance-inputs";
+import { driven, ed25519PublicKey, PROVIDER_TEXT, type Props } from "./support/drive";
+import { profile } from "./support/profile";
+import { Rig, startRig } from "./support/rig";
+
+type Kind = Parameters<typeof driven>[0];
+
+interface Rule {
+  /** The rule, as the specification or our own documentation states it. */
+  rule: string;
+  kind: Kind;
+  inputs: Props;
+  /** The property the failure must name. */
+  property: string;
+  /** Words of the rule the failure must say. */
+  says: RegExp;
+  /** Inputs of the resource before this change (an update), when the rule depends on them. */
+  olds?: Props;
+}
+
+const DAY = 24 * 3600;
+const nowUnix = () => Math.floor(Date.now() / 1000);
+const template = { name: "t", image: "pytorch/pytorch" };
+const instance = { offerId: SEED.offerIds[0], image: "alpine" };
+const window = () => ({ machineIds: [SEED.hostedMachineIds[0]], startTime: nowUnix() + 7 * DAY });
+/** Pseudo-random text does not compress: 6000 characters stay far above 4048 after gzip and base64. */
+function incompressibleScript(length: number): string {
+  let seed = 12345;
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    out += String.fromCharCode(33 + (seed % 89));
+  }
+  return out;
+}
+const incompressible = incompressibleScript(6000);
+
+const RULES: Rule[] = [
+  // Template (spec: Template fields)
+  { rule: "template name is required", kind: "template", inputs: { image: "x" }, property: "name", says: /must be a string/ },
+  { rule: "template image is required", kind: "template", inputs: { name: "t" }, property: "image", says: /must be a string/ },
+  { rule: "template name is not empty", kind: "template", inputs: { ...template, name: "" }, property: "name", says: /must not be empty/ },
+  { rule: "runtype is one of ssh, jupyter, args", kind: "template", inputs: { ...template, runtype: "vnc" }, property: "runtype", says: /must be one of ssh, jupyter, args/ },
+  { rule: "recommended disk space is a positive number of GB", kind: "template", inputs: { ...template, recommendedDiskSpaceGb: -8 }, property: "recommendedDiskSpaceGb", says: /positive number of GB/ },
+  { rule: "filter operators are eq, neq, lt, lte, gt, gte, in, notin", kind: "template", inputs: { ...template, extraFilters: { gpu_ram: { above: 1 } } }, property: "extraFilters.gpu_ram.above", says: /operator must be one of eq, neq, lt, lte, gt, gte, in, notin/ },
+  { rule: "in and notin take a list", kind: "template", inputs: { ...template, extraFilters: { gpu_name: { in: "RTX 4090" } } }, property: "extraFilters.gpu_name.in", says: /needs a list of values/ },
+  { rule: "filter fields are offer fields in snake_case", kind: "template", inputs: { ...template, extraFilters: { gpuRam: { gte: 1 } } }, property: "extraFilters.gpuRam", says: /snake_case/ },
+  { rule: "env names are variable names", kind: "template", inputs: { ...template, env: { "1BAD": "x" } }, property: "env.1BAD", says: /letters, digits and _/ },
+  { rule: "ports are HOST:CONTAINER mappings", kind: "template", inputs: { ...template, ports: ["80-90"] }, property: "ports.0", says: /port mapping HOST:CONTAINER/ },
+  { rule: "template properties are known ones", kind: "template", inputs: { ...template, dockerPassword: "x" }, property: "dockerPassword", says: /is not a Template property/ },
+  // Instance creation (spec: Instance-creation request body, Limits)
+  { rule: "onstart at most 4048 characters, after compression", kind: "instance", inputs: { ...instance, onstart: incompressible }, property: "onstart", says: /at most 4048 characters/ },
+  { rule: "template_hash_id, never template_id", kind: "instance", inputs: { ...instance, templateId: 101 }, property: "templateId", says: /pass templateHashId/ },
+  { rule: "offerId and offer are mutually exclusive", kind: "instance", inputs: { ...instance, offer: { gpuName: "RTX 4090" } }, property: "offer", says: /either offerId or offer filters, not both/ },
+  { rule: "one of offerId and offer is required", kind: "instance", inputs: { image: "alpine" }, property: "offerId", says: /give offerId .* or offer filters/ },
+  { rule: "image is required without a template", kind: "instance", inputs: { offerId: SEED.offerIds[0] }, property: "image", says: /required when no templateHashId/ },
+  { rule: "a VM needs SSH keys at creation", kind: "instance", inputs: { ...instance, vm: true }, property: "vm", says: /needs sshKeyIds/ },
+  { rule: "label at most 1024 characters", kind: "instance", inputs: { ...instance, label: "x".repeat(1025) }, property: "label", says: /at most 1024 characters/ },
+  { rule: "instance runtype is one of ssh, jupyter, args", kind: "instance", inputs: { ...instance, runtype: "vnc" }, property: "runtype", says: /must be one of ssh, jupyter, args/ },
+  { rule: "targetState is running or stopped", kind: "instance", inputs: { ...instance, targetState: "paused" }, property: "targetState", says: /must be one of running, stopped/ },
+  { rule: "volume size only with createNew", kind: "instance", inputs: { ...instance, volume: { createNew: false, volumeId: 1, size: 10, mountPath: "/data" } }, property: "volume.size", says: /only used when createNew is true/ },
+  { rule: "a new volume needs a size", kind: "instance", inputs: { ...instance, volume: { createNew: true, volumeId: 1, mountPath: "/data" } }, property: "volume.size", says: /required \(GB\) when createNew is true/ },
+  { rule: "volume mount path is absolute", kind: "instance", inputs: { ...instance, volume: { createNew: true, volumeId: 1, size: 5, mountPath: "data" } }, property: "volume.mountPath", says: /absolute path/ },
+  { rule: "the marker variable is reserved", kind: "instance", inputs: { ...instance, env: { [MARKER_ENV]: "x" } }, property: `env.${MARKER_ENV}`, says: /is reserved/ },
+  { rule: "GPU memory filter is a positive number of GB", kind: "instance", inputs: { image: "alpine", offer: { gpuRamGb: 0 } }, property: "offer.gpuRamGb", says: /greater than 0/ },
+  { rule: "reliability filter is between 0 and 1", kind: "instance", inputs: { image: "alpine", offer: { minReliability: 2 } }, property: "offer.minReliability", says: /between 0 and 1/ },
+  { rule: "create attempts at most 10", kind: "instance", inputs: { ...instance, maxCreateAttempts: 11 }, property: "maxCreateAttempts", says: /at most 10/ },
+  // Batch maintenance (spec: Host machines, Limits)
+  { rule: "machine_ids has at least 1 entry", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [] }, property: "machineIds", says: /at least one machine id/ },
+  { rule: "machine ids are positive whole numbers", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [1.5] }, property: "machineIds.0", says: /whole number/ },
+  { rule: "sdate in the future", kind: "maintenanceWindow", inputs: { ...window(), startTime: nowUnix() - 60 }, property: "startTime", says: /must be in the future/ },
+  { rule: "sdate within 1 year", kind: "maintenanceWindow", inputs: { ...window(), startTime: nowUnix() + 400 * DAY }, property: "startTime", says: /within one year/ },
+  { rule: "sdate in seconds, not milliseconds", kind: "maintenanceWindow", inputs: { ...window(), startTime: Date.now() + 7 * DAY * 1000 }, property: "startTime", says: /Unix seconds, not milliseconds/ },
+  { rule: "sdate with a time zone", kind: "maintenanceWindow", inputs: { ...window(), startTime: "2031-01-01T00:00:00" }, property: "startTime", says: /with a time zone/ },
+  { rule: "duration at least 1 hour", kind: "maintenanceWindow", inputs: { ...window(), durationHours: 0.5 }, property: "durationHours", says: /at least 1/ },
+  { rule: "maintenance_category is one of power, internet, disk, gpu, software, other", kind: "maintenanceWindow", inputs: { ...window(), category: "network" }, property: "category", says: /must be one of power, internet, disk, gpu, software, other/ },
+  // Subaccount keys (spec: PUT /api/v0/subaccounts/regenerate_keys)
+  { rule: "subaccount_user_id and regenerate_all are mutually exclusive", kind: "subaccountKeyRotation", inputs: { subaccountUserId: 10002, all: true }, property: "subaccountUserId", says: /exactly one of subaccountUserId or all: true \(both were given\)/ },
+  { rule: "one of subaccount_user_id and regenerate_all is required", kind: "subaccountKeyRotation", inputs: {}, property: "subaccountUserId", says: /exactly one of subaccountUserId or all: true \(neither was given\)/ },
+  { rule: "subaccount_user_id is an integer", kind: "subaccountKeyRotation", inputs: { subaccountUserId: 10002.5 }, property: "subaccountUserId", says: /must be an integer/ },
+  // API keys, account variables, SSH keys, copy
+  { rule: "API key name is required", kind: "apiKey", inputs: { permissions: { manage_instances: true } }, property: "name", says: /must be a string/ },
+  { rule: "permission flags are booleans", kind: "apiKey", inputs: { name: "ci", permissions: { manage_billing: "no" } }, property: "permissions.manage_billing", says: /must be true or false/ },
+  { rule: "variable names are letters, digits and _", kind: "envVar", inputs: { key: "HF-TOKEN", value: "v" }, property: "key", says: /letters, digits and _/ },
+  { rule: "variable value is required", kind: "envVar", inputs: { key: "HF_TOKEN" }, property: "value", says: /must be a string/ },
+  { rule: "SSH key is a public key line of a known type", kind: "sshKey", inputs: { publicKey: "ssh-foo AAAA" }, property: "publicKey", says: /must start with a key type among/ },
+  { rule: "SSH key is not a private key", kind: "sshKey", inputs: { publicKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----" }, property: "publicKey", says: /not a private key/ },
+  { rule: "SSH key body matches its type", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x").replace("ssh-ed25519", "ssh-rsa") }, property: "publicKey", says: /holds a ssh-ed25519 key, not ssh-rsa/ },
+  { rule: "copy needs at least one instance id", kind: "rsyncCopy", inputs: { srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /at least one instance id/ },
+  { rule: "copy paths are not empty", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: " ", dstPath: "/b/" }, property: "srcPath", says: /must not be empty/ },
+  { rule: "copy instance ids are positive integers", kind: "rsyncCopy", inputs: { srcId: "abc", srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /must be an instance id/ },
+];
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig(profile());
+  await rig.clearRequests();
+});
+afterAll(() => rig?.close());
+
+describe("check refuses every rule with the property and the rule named", () => {
+  it.each(RULES.map((r) => [`${r.kind}: ${r.rule}`, r] as const))("%s", async (_name, r) => {
+    const { failures } = await driven(r.kind).check(r.olds ?? {}, { __provider: PROVIDER_TEXT, ...r.inputs });
+    const named = (failures ?? []).filter((f) => f.property === r.property);
+    expect(named.map((f) => f.reason)).toEqual([expect.stringMatching(r.says)]);
+    expect(named[0].reason.startsWith(`${r.property}: `) || named[0].reason.includes(`${r.property},`)).toBe(true);
+  });
+
+  it("never reached the service while checking", async () => {
+    expect(await rig.requests()).toEqual([]);
+  });
+});
+
+describe("the client refuses the per-call rules before sending", () => {
+  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e);
+
+  it("refuses more than 100 machine ids in one schedule call", async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => 50001 + i);
+    const error = await refusal(getClient().machines.scheduleMaintenance({ machineIds: ids, startTime: nowUnix() + DAY }));
+    expect(error).toBeInstanceOf(VastValidationError);
+    expect((error as Error).message).toBe("machineIds must hold 1 to 100 ids, got 101");
+  });
+
+  it("refuses a raw onstart over 4048 characters and a numeric template id", async () => {
+    const long = await refusal(getClient().instances.create(SEED.offerIds[0], { image: "x", onstart: "x".repeat(4049) }));
+    expect((long as Error).message).toMatch(/^onstart is 4049 characters; the API accepts at most 4048/);
+    const numeric = await refusal(getClient().instances.create(SEED.offerIds[0], { image: "x", templateId: 101 } as never));
+    expect((numeric as Error).message).toMatch(/takes templateHashId .* not a numeric template id/);
+  });
+
+  it("sent nothing", async () => {
+    expect(await rig.requests()).toEqual([]);
+  });
+});
+
+afterAll(() => {
+  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 3 client rules; 0 requests sent\n`);
+});
