@@ -1,0 +1,216 @@
+/**
+ * Secrets: every resource's lifecycle runs with recognizable secret values (the API key, a
+ * registry password, env var values, the created API key, derived subaccount keys, the
+ * instance key), then failures are provoked, some with a service that echoes every secret in
+ * its error message. Everything a user can see is scanned: outputs not marked secret (against
+ * each class's additionalSecretOutputs and secret inputs), the serialized providers, error
+ * messages and check failures, the client's log lines, and what the client sent (outside the
+ * Authorization header a secret may travel only in the body field meant for it).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { resetRuntime, setClientOptions } from "../../provider/context";
+import { providers } from "../../provider/providers";
+import type { ResourceKind } from "../../provider/resources/shim";
+import { classSecrecy, type ClassSecrecy } from "./support/class-secrets";
+import { createVia, driven, readVia, updateVia, type Entry, type Props } from "./support/drive";
+import { profile } from "./support/profile";
+import { print } from "./support/report";
+import { Rig, startRig, type LoggedRequest } from "./support/rig";
+import { SCENARIOS, SECRET_VALUES, type Scenario } from "./support/scenarios";
+import { found, requestLeaks, type Allowance, type Secret } from "./support/secret-scan";
+
+const p = profile();
+const ROTATED_PASSWORD = "rel-registry-pass-rotated-77c1d0";
+const PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nrel-private-key-material-4e2a\n-----END OPENSSH PRIVATE KEY-----";
+
+const secrets: Secret[] = [
+  { name: "API key", value: SECRET_VALUES.apiKey },
+  { name: "registry password", value: SECRET_VALUES.registryPassword },
+  { name: "rotated registry password", value: ROTATED_PASSWORD },
+  { name: "env var value", value: SECRET_VALUES.envVarValue },
+  { name: "updated env var value", value: SECRET_VALUES.envVarValueUpdated },
+  { name: "private key", value: "rel-private-key-material-4e2a" },
+];
+
+const KIND: Record<string, ResourceKind> = {
+  Template: "template", Instance: "instance", SshKey: "sshKey", MaintenanceWindow: "maintenanceWindow",
+  EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
+};
+
+let rig: Rig;
+let secrecy: Record<ResourceKind, ClassSecrecy>;
+const outputs: { kind: ResourceKind; phase: string; outs: Props }[] = [];
+const texts: { where: string; text: string }[] = [];
+const logLines: string[] = [];
+const sent: LoggedRequest[] = [];
+/** Secret values the service handed out. */
+const issued = new Set<string>();
+
+/** The values the service handed out become secrets to look for too. */
+function learn(outs: Props): void {
+  const add = (name: string, value: unknown) => {
+    if (typeof value !== "string" || value.length < 8 || secrets.some((s) => s.value === value)) return;
+    secrets.push({ name, value });
+    issued.add(value);
+  };
+  add("created API key", outs.key !== undefined && outs.keyId !== undefined ? outs.key : undefined);
+  add("instance API key", outs.instanceApiKey);
+  for (const k of (outs.regeneratedKeys ?? []) as { derivedKey?: string }[]) add("derived subaccount key", k.derivedKey);
+}
+
+function record(kind: ResourceKind, phase: string, entry: Entry | null): Entry | null {
+  if (entry) {
+    learn(entry.outs);
+    outputs.push({ kind, phase, outs: entry.outs });
+  }
+  return entry;
+}
+
+/** Every text of an error a user may be shown: message, its causes, the text the plugin prints, and what a partial failure keeps. */
+function errorTexts(where: string, error: unknown): void {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    texts.push({ where, text: `${String(e)}\n${e.stack ?? ""}` });
+    const { properties, reasons } = e as { properties?: Props; reasons?: string[] };
+    if (reasons) texts.push({ where: `${where} (reasons)`, text: reasons.join("\n") });
+    if (properties) outputs.push({ kind: KIND[where.split(".")[0]], phase: `${where} (partial failure)`, outs: properties });
+  }
+}
+
+async function attempt(where: string, run: () => Promise<unknown>): Promise<void> {
+  await run().then(
+    () => undefined,
+    (error: unknown) => errorTexts(where, error),
+  );
+}
+
+function updateInputs(s: Scenario, outs: Props): Props {
+  const news = s.updateInputs(outs);
+  return s.name === "Template" ? { ...news, dockerLoginPass: ROTATED_PASSWORD } : news;
+}
+
+async function lifecycle(s: Scenario): Promise<void> {
+  const kind = KIND[s.name];
+  const context = await fresh(s);
+  const created = record(kind, "create", await createVia(s.provider, s.inputs(context)))!;
+  const read = record(kind, "read", await readVia(s.provider, created)) ?? created;
+  const updated = record(kind, "update", await updateVia(s.provider, read, updateInputs(s, read.outs)))!;
+  await s.provider.delete(updated.id, updated.outs);
+}
+
+/** Back to the seed state (keeping what was sent so far), with the scenario's prerequisites made again. */
+async function fresh(s: Scenario): Promise<Props> {
+  sent.push(...(await rig.requests()));
+  await rig.reset();
+  return (await s.prepare?.(rig)) ?? {};
+}
+
+/** The secrets the service has seen or issued so far: the key, values sent to it, values it handed out. */
+async function knownToService(): Promise<string[]> {
+  const bodies = JSON.stringify([...sent, ...(await rig.requests())].map((r) => r.body));
+  return secrets.filter((x) => x.name === "API key" || issued.has(x.value) || bodies.includes(x.value)).map((x) => x.value);
+}
+
+/** Create and update under faults, one of them a service that echoes every secret it knows in its error message. */
+async function failures(s: Scenario): Promise<void> {
+  const known = await knownToService();
+  const echo = () => ({ status: 400, body: { error: "invalid_args", msg: `refused: ${known.join(" ")}` } });
+  const create = s.targets.create!;
+  for (const fault of [echo(), { drop: "after" as const }, { status: 503, times: 10 }]) {
+    const context = await fresh(s);
+    await rig.fault({ method: create.method, path: create.path, ...fault });
+    await attempt(`${s.name}.create`, () => createVia(s.provider, s.inputs(context)));
+  }
+  const update = s.targets.update;
+  if (!update) return;
+  const entry = await createVia(s.provider, s.inputs(await fresh(s)));
+  await rig.fault({ method: update.method, path: update.path, ...echo() });
+  await attempt(`${s.name}.update`, () => updateVia(s.provider, entry, updateInputs(s, entry.outs)));
+}
+
+async function badInputs(): Promise<void> {
+  const cases: [ResourceKind, Props][] = [
+    ["template", { name: "", image: "i", dockerLoginPass: SECRET_VALUES.registryPassword }],
+    ["envVar", { key: "bad-key", value: SECRET_VALUES.envVarValue }],
+    ["instance", { offerId: 1, image: "i", env: { "bad name": SECRET_VALUES.envVarValue } }],
+    ["sshKey", { publicKey: PRIVATE_KEY }],
+  ];
+  for (const [kind, news] of cases) {
+    const { failures } = await driven(kind).check({}, news);
+    expect(failures ?? []).not.toEqual([]);
+    texts.push({ where: `${kind}.check`, text: (failures ?? []).map((f) => `${f.property}: ${f.reason}`).join("\n") });
+  }
+}
+
+beforeAll(async () => {
+  secrecy = await classSecrecy({ registryPassword: SECRET_VALUES.registryPassword, envVarValue: SECRET_VALUES.envVarValue });
+  rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey });
+  // As the plugin does: credentials from the stack configuration, handed over by configure().
+  resetRuntime();
+  const config: Record<string, string> = { "vastai:apiKey": SECRET_VALUES.apiKey, "vastai:apiUrl": rig.sim.url, "vastai:runUrl": rig.sim.runUrl };
+  await providers.template.configure!({ config: { get: (key: string) => config[key] } } as unknown as pulumi.dynamic.ConfigureRequest);
+  const log = (line: string) => logLines.push(line);
+  setClientOptions({ timeoutMs: p.clientTimeoutMs, maxAttempts: p.maxAttempts, backoff: p.backoff, pacing: false, logger: { debug: log, warn: log } });
+  for (const s of SCENARIOS) {
+    await lifecycle(s);
+    await failures(s);
+    await fresh(s);
+  }
+  await badInputs();
+}, 120_000);
+afterAll(() => rig?.close());
+
+const leaksIn = (text: string) => found(text, secrets);
+
+it("saw every kind of secret in play, in the places meant for them", () => {
+  const names = new Set(secrets.map((s) => s.name));
+  for (const n of ["created API key", "derived subaccount key", "instance API key"]) expect(names).toContain(n);
+  const inSecretOutputs = outputs.flatMap((o) => [...secrecy[o.kind].secretOutputs].flatMap((k) => leaksIn(JSON.stringify(o.outs[k] ?? null))));
+  expect(new Set(inSecretOutputs)).toEqual(new Set(secrets.map((s) => s.name).filter((n) => !["API key", "private key"].includes(n))));
+  expect(logLines.length).toBeGreaterThan(0);
+  expect(texts.length).toBeGreaterThan(SCENARIOS.length);
+  // The echoing service did put secrets into error messages; the client scrubbed them.
+  expect(texts.filter((t) => t.text.includes("refused: <redacted>")).length).toBeGreaterThanOrEqual(SCENARIOS.length);
+});
+
+it("shows no secret in an output the class does not mark secret", () => {
+  const leaks = outputs.flatMap(({ kind, phase, outs }) =>
+    Object.entries(outs)
+      .filter(([name]) => !secrecy[kind].secretOutputs.has(name))
+      .flatMap(([name, v]) => leaksIn(JSON.stringify(v ?? null)).map((s) => `${s} in ${kind} output ${name} (${phase})`)),
+  );
+  expect(leaks).toEqual([]);
+});
+
+it("captures no secret in the serialized providers", async () => {
+  const texts = Object.values(secrecy).map((c) => c.serializedProvider);
+  for (const [kind, provider] of Object.entries(providers)) {
+    texts.push((await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text);
+    expect(texts.at(-1)).toContain(kind);
+  }
+  expect(texts.flatMap(leaksIn)).toEqual([]);
+});
+
+it("puts no secret in an error message, its causes or stack, or a check failure", () => {
+  expect(texts.flatMap((t) => leaksIn(t.text).map((s) => `${s} in ${t.where}`))).toEqual([]);
+});
+
+it("writes no secret to the client's log", () => {
+  expect(logLines.flatMap(leaksIn)).toEqual([]);
+});
+
+it("sends a secret only in the body field meant for it", () => {
+  const allowed: Allowance[] = [
+    ...["registry password", "rotated registry password"].flatMap((secret) =>
+      ["POST", "PUT"].map((method) => ({ secret, method, path: /^\/api\/v0\/template\/?$/, field: "docker_login_pass" })),
+    ),
+    ...["env var value", "updated env var value"].flatMap((secret) =>
+      ["POST", "PUT"].map((method) => ({ secret, method, path: /^\/api\/v0\/secrets\/?$/, field: "value" })),
+    ),
+  ];
+  expect(requestLeaks(sent, secrets, allowed)).toEqual([]);
+  print(
+    `\nSecrets: ${secrets.length} secret values over ${SCENARIOS.length} resource lifecycles; scanned ${outputs.length} output sets, ` +
+      `${Object.keys(secrecy).length * 2} serialized providers, ${texts.length} error and check texts, ${logLines.length} log lines, ` +
+      `${sent.length} requests: no leak`,
+  );
+});
