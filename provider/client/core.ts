@@ -148,6 +148,8 @@ export class RequestCore {
   }
 
   private async attempt<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, remainingMs: number): Promise<T> {
+    // The first call of a process loads the HTTP library: load it before taking a slot.
+    if (this.s.transport.ready) await this.s.transport.ready();
     const reservedAt = this.s.clock.now();
     const wait = this.s.pacer.reserve(site.endpoint, remainingMs);
     if (wait === null) throw this.deadlineError(site);
@@ -169,6 +171,7 @@ export class RequestCore {
     } catch (error) {
       throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
     }
+    if (result.status !== 429) this.s.pacer.settled(site.endpoint, started, this.s.clock.now());
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);

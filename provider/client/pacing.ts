@@ -12,6 +12,12 @@
  * send that call late and the next one on time, closer together than the interval; so just
  * before sending, `dispatch` checks the actual spacing against the previous send and adds the
  * difference. Sends of one endpoint are thus never closer than its interval.
+ *
+ * The service counts a call when it admits it, somewhere between the send and the response.
+ * A response slower than the fastest one seen on that endpoint (a first call on a cold
+ * connection, a stall on either side) may mean a late admission, so `settled` then moves the
+ * next send to one interval after the latest possible admission, less the margin the interval
+ * already holds over the limit.
  */
 import { createHash } from "node:crypto";
 
@@ -27,6 +33,10 @@ export interface PacingOptions {
 
 const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-registry");
 const SENT_SLOT = Symbol.for("pulumi-vastai.client.pacing-sent");
+const FASTEST_SLOT = Symbol.for("pulumi-vastai.client.pacing-fastest");
+
+/** The part of an interval that is margin over the service's limit (the defaults pace 10% slower). */
+const MARGIN = 0.1;
 
 /** A process-wide map kept on globalThis, so every copy of this module shares it. */
 function shared(slot: symbol): Map<string, number> {
@@ -45,8 +55,13 @@ function registry(): Map<string, number> {
 }
 
 /** The shared map from slot key to the time the last call was sent (or will be, after its extra wait). */
-function sentAt(): Map<string, number> {
+function sentAtMap(): Map<string, number> {
   return shared(SENT_SLOT);
+}
+
+/** The shared map from slot key to the fastest round trip seen, ms. */
+function fastest(): Map<string, number> {
+  return shared(FASTEST_SLOT);
 }
 
 /** A short, non-reversible tag of the API key, so slots are per key without storing it. */
@@ -106,7 +121,7 @@ export class Pacer {
     const interval = this.intervalFor(endpointKey);
     if (interval === 0) return 0;
     const key = `${this.scope}|${endpointKey}`;
-    const sent = sentAt();
+    const sent = sentAtMap();
     // A caller never counts as earlier than its slot: with a clock that does not move while
     // sleeping (tests), it still is at its slot once its wait is over.
     const t = Math.max(this.now(), slot);
@@ -115,5 +130,26 @@ export class Pacer {
     const slots = registry();
     slots.set(key, Math.max(slots.get(key) ?? -Infinity, at + interval));
     return at - t;
+  }
+
+  /**
+   * Called when the response to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
+   * a refused call does not count). The call was admitted at the latest one fastest round trip
+   * before the response (the whole response time, before a round trip is known); when that is
+   * later than its send by more than the margin, the next send keeps its interval from there.
+   */
+  settled(endpointKey: string, sentAt: number, receivedAt: number): void {
+    const interval = this.intervalFor(endpointKey);
+    if (interval === 0) return;
+    const key = `${this.scope}|${endpointKey}`;
+    const best = fastest().get(key);
+    fastest().set(key, Math.min(best ?? Infinity, receivedAt - sentAt));
+    const latestAdmission = receivedAt - (best ?? 0);
+    const at = latestAdmission - interval * (MARGIN / (1 + MARGIN));
+    const sent = sentAtMap();
+    if (at <= (sent.get(key) ?? -Infinity)) return;
+    sent.set(key, at);
+    const slots = registry();
+    slots.set(key, Math.max(slots.get(key) ?? -Infinity, at + interval));
   }
 }

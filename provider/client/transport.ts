@@ -39,7 +39,12 @@ export class TransportFailure extends Error {
   }
 }
 
-export type Transport = (exchange: Exchange) => Promise<ExchangeResult>;
+export interface Transport {
+  (exchange: Exchange): Promise<ExchangeResult>;
+  /** Resolves once the transport can send at once (its library loaded): the request core waits
+   * for it before taking a pacing slot, so a slow first load does not eat into the interval. */
+  ready?(): Promise<unknown>;
+}
 
 let gotPromise: Promise<Got> | undefined;
 function loadGot(): Promise<Got> {
@@ -67,7 +72,7 @@ function classify(error: unknown): TransportFailure {
 }
 
 /** The real transport. */
-export const gotTransport: Transport = async (exchange) => {
+export const gotTransport: Transport = async (exchange: Exchange): Promise<ExchangeResult> => {
   const got = await loadGot();
   try {
     const response = await got(exchange.url, {
@@ -90,3 +95,4 @@ export const gotTransport: Transport = async (exchange) => {
     throw classify(error);
   }
 };
+gotTransport.ready = loadGot;

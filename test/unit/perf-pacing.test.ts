@@ -76,28 +76,98 @@ describe("dispatch spacing", () => {
     expect([p.dispatch(EP, c.now()), p.dispatch(EP, c.now())]).toEqual([0, 0]);
   });
 
-  it("keeps the client's sends an interval apart when a sleep overshoots", async () => {
-    let t = 5_000_000;
+  it("keeps the client's sends an interval apart when a timer fires late", async () => {
+    const time = virtualTime(5_000_000, 60);
     const sentAt: number[] = [];
-    let first = true;
     const client = createClient({
       apiKey: KEY,
       apiUrl: url(),
       pacing: { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } },
-      now: () => t,
-      // The first sleep overshoots by 60 ms, as a timer on a busy event loop does.
-      sleep: async (ms) => {
-        t += ms + (first ? 60 : 0);
-        first = false;
-      },
+      now: time.now,
+      sleep: time.sleep,
       transport: async () => {
-        sentAt.push(t);
+        sentAt.push(time.now());
         return { status: 200, body: JSON.stringify({ success: true }), contentType: "application/json" };
       },
     });
-    await Promise.all([1, 2, 3].map((n) => client.instances.setLabel(1, `l${n}`)));
+    await time.run(Promise.all([1, 2, 3].map((n) => client.instances.setLabel(1, `l${n}`))));
     const gaps = sentAt.slice(1).map((s, i) => s - sentAt[i]);
-    expect(gaps.every((g) => g >= 100)).toBe(true);
     expect(sentAt).toHaveLength(3);
+    expect(gaps.every((g) => g >= 100)).toBe(true);
+  });
+});
+
+/**
+ * A clock that moves only from one timer to the next; the first timer fires `lateMs` late,
+ * as a timer on a busy event loop does.
+ */
+function virtualTime(start: number, lateMs: number) {
+  let t = start;
+  let first = true;
+  const timers: Array<{ at: number; wake: () => void }> = [];
+  return {
+    now: () => t,
+    sleep: (ms: number) =>
+      new Promise<void>((wake) => {
+        timers.push({ at: t + ms + (first ? lateMs : 0), wake });
+        first = false;
+      }),
+    async run<T>(work: Promise<T>): Promise<T> {
+      let done = false;
+      const result = work.finally(() => (done = true));
+      for (;;) {
+        await new Promise((r) => setImmediate(r));
+        if (done) return result;
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers.shift();
+        if (!next) return result;
+        t = Math.max(t, next.at);
+        next.wake();
+      }
+    },
+  };
+}
+
+describe("spacing from responses", () => {
+  it("keeps the next send an interval after a first call whose response came late", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+    const t0 = c.now();
+    p.reserve(EP);
+    p.dispatch(EP, t0);
+    // A cold first call: the service may have admitted it just before answering, 80 ms on.
+    p.settled(EP, t0, t0 + 80);
+    c.set(t0 + 110);
+    // Its slot would be now; it waits until 110 ms after t0 + 80, less the 10 ms margin.
+    const wait = p.reserve(EP)!;
+    expect(wait).toBe(80 - 10);
+    expect(p.dispatch(EP, c.now() + wait)).toBe(0);
+  });
+
+  it("adds nothing for responses no slower than the fastest seen beyond the margin", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+    let t = c.now();
+    p.dispatch(EP, t);
+    p.settled(EP, t, t + 5);
+    for (let i = 0; i < 3; i++) {
+      t += 110;
+      c.set(t);
+      expect(p.dispatch(EP, t)).toBe(0);
+      p.settled(EP, t, t + 5 + 8); // 8 ms slower than the fastest: within the 10 ms margin
+    }
+  });
+
+  it("moves the next send when a later response reveals a stall", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+    const t = c.now();
+    p.dispatch(EP, t);
+    p.settled(EP, t, t + 5);
+    c.set(t + 110);
+    p.dispatch(EP, t + 110);
+    p.settled(EP, t + 110, t + 110 + 65); // 60 ms slower than the fastest
+    c.set(t + 220);
+    expect(p.dispatch(EP, t + 220)).toBe(60 - 10);
   });
 });
