@@ -6,11 +6,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiKey as ApiKeyRecord } from "../client/types-account";
+import type { VastClient } from "../client";
+import { ResponseLostError } from "../client/errors";
+import type { ApiKey as ApiKeyRecord, CreatedApiKey } from "../client/types-account";
 import { getClient } from "../context";
 import { providers } from "../providers";
 import { ProviderImpl, Props, checkWith, deepEqual, diffInputs, jsonClean } from "./framework";
 import { liveApiKeys } from "./live/account";
+import { MAX_LOST_CREATES, lookUpAfterLostResponse } from "./lost-response";
 
 /**
  * Permission flags as the service names them. A key without `permissions` has full access.
@@ -61,6 +64,39 @@ export function liveInputs(props: Props, live: ApiKeyRecord): Props {
   return jsonClean({ name: live.name || props.name, permissions, rotateOn: props.rotateOn }) as Props;
 }
 
+// Key creations of this process run one at a time: after a lost answer, keys of the same name
+// that appeared meanwhile are taken for what that creation made, never for a sibling's key.
+let creating: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const next = creating.then(run, run);
+  creating = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Creates a key. Its value is shown once, in the answer, so a key made by a request whose
+ * answer was lost can never be used: it is looked for over the look-up window
+ * (lost-response.ts) among the keys of this name that were not there before, deleted, and the
+ * key is created again.
+ */
+async function createKey(client: VastClient, name: string, permissions: ApiKeyPermissions | undefined): Promise<CreatedApiKey> {
+  const before = new Set((await client.apiKeys.list()).map((k) => k.id));
+  for (let sent = 1; ; sent++) {
+    try {
+      return await client.apiKeys.create({ name, permissions });
+    } catch (error) {
+      if (!(error instanceof ResponseLostError)) throw error;
+      const strays = await lookUpAfterLostResponse(async () => {
+        const made = (await client.apiKeys.list()).filter((k) => !before.has(k.id) && k.name === name);
+        return made.length > 0 ? made : undefined;
+      });
+      for (const stray of strays ?? []) await client.apiKeys.delete(stray.id);
+      if (sent >= MAX_LOST_CREATES) throw error;
+    }
+  }
+}
+
 export const apiKeyImpl: ProviderImpl = {
   async check(_olds, news) {
     return checkWith(inputSchema, news);
@@ -76,7 +112,7 @@ export const apiKeyImpl: ProviderImpl = {
     const permissions = permissionsOf(inputs);
     let created;
     try {
-      created = await getClient().apiKeys.create({ name, permissions });
+      created = await oneAtATime(() => createKey(getClient(), name, permissions));
     } catch (error) {
       throw new Error(`ApiKey "${name}": creating the key failed: ${(error as Error).message}`, { cause: error });
     }

@@ -4,11 +4,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { BadRequestError } from "../client/errors";
+import type { VastClient } from "../client";
+import { BadRequestError, ResponseLostError } from "../client/errors";
 import { getClient } from "../context";
 import { providers } from "../providers";
 import { liveSecrets } from "./live/account";
 import { ProviderImpl, Props, checkWith, diffInputs } from "./framework";
+import { MAX_LOST_CREATES, lookUpAfterLostResponse } from "./lost-response";
 
 /** The service's own limit of variables per account (api-facts: Secrets). */
 export const ENV_VAR_LIMIT = 16;
@@ -60,6 +62,31 @@ function isNotFound(error: unknown): boolean {
   return error instanceof BadRequestError && /not found/i.test(error.serverMessage ?? "");
 }
 
+function isAlreadyThere(error: unknown): boolean {
+  return error instanceof BadRequestError && (error.code === "already_exists" || /already exists/i.test(error.serverMessage ?? ""));
+}
+
+/**
+ * Adds a variable. An add whose answer was lost may still take effect, also after the client
+ * gave up on it: once the variable shows up (lost-response.ts) its value is set with an
+ * idempotent PUT; it is added again only when it never shows up, and names are unique, so a
+ * late add cannot make a second one (it is refused, or it refuses ours and we set the value).
+ */
+async function addVariable(secrets: VastClient["secrets"], key: string, value: string): Promise<void> {
+  for (let sent = 1; ; sent++) {
+    try {
+      await secrets.add(key, value);
+      return;
+    } catch (error) {
+      if (sent > 1 && isAlreadyThere(error)) return secrets.update(key, value);
+      if (!(error instanceof ResponseLostError)) throw error;
+      const there = await lookUpAfterLostResponse(async () => (Object.hasOwn(await secrets.list(), key) ? true : undefined));
+      if (there) return secrets.update(key, value);
+      if (sent >= MAX_LOST_CREATES) throw error;
+    }
+  }
+}
+
 export const envVarImpl: ProviderImpl = {
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { secretFields: ["value"] });
@@ -78,7 +105,7 @@ export const envVarImpl: ProviderImpl = {
     const key = keyOf(inputs);
     const value = valueOf(inputs);
     try {
-      await getClient().secrets.add(key, value);
+      await addVariable(getClient().secrets, key, value);
     } catch (error) {
       throw addFailure(key, error);
     } finally {
@@ -108,7 +135,7 @@ export const envVarImpl: ProviderImpl = {
       if (!isNotFound(error)) throw new Error(`EnvVar ${id}: changing the value failed: ${(error as Error).message}`, { cause: error });
       // Deleted outside Pulumi since the last refresh: put it back.
       try {
-        await secrets.add(id, value);
+        await addVariable(secrets, id, value);
       } catch (addError) {
         throw addFailure(id, addError);
       }

@@ -6,11 +6,13 @@
  * and the next `up` replaces it (retrying the rollback first) while `destroy` cancels it.
  */
 import type { VastClient } from "../client";
+import { ResponseLostError } from "../client/errors";
 import type { MaintenanceWindow } from "../client/types-account";
 import { PartialFailure, Props } from "./framework";
 import type { WindowPlan } from "./maintenanceWindowInputs";
 import { outputsOf } from "./maintenanceWindowOutputs";
-import { MachineResult, ScheduleOutcome, cancelAndVerify, listWindows, matchesPlan } from "./maintenanceWindowService";
+import { BATCH_SIZE, MachineResult, ScheduleOutcome, cancelAndVerify, listWindows, matchesPlan } from "./maintenanceWindowService";
+import { lookUpAfterLostResponse } from "./lost-response";
 
 /** At most this many machine ids are named per kind of failure. */
 const MAX_NAMED = 20;
@@ -65,6 +67,20 @@ function resultsWithUnsent(outcome: ScheduleOutcome): MachineResult[] {
   return [...outcome.results, ...outcome.unsent.map((machineId) => ({ machineId, success: false, error: "not_sent", msg }))];
 }
 
+/**
+ * A batch whose answer was lost may take effect after the client gave up on it: wait until its
+ * windows show up, or the look-up window (lost-response.ts) has passed, so that they are
+ * cancelled too rather than left behind.
+ */
+async function awaitLostBatch(api: VastClient, c: RollbackContext): Promise<void> {
+  if (!(c.outcome.failure instanceof ResponseLostError)) return;
+  const batch = c.outcome.unsent.slice(0, BATCH_SIZE);
+  await lookUpAfterLostResponse(async () => {
+    const made = (await listWindows(api, batch)).filter((w) => !c.before.has(w.id) && matchesPlan(w, c.plan));
+    return made.length > 0 ? made : undefined;
+  });
+}
+
 /** Cancels what the failed create scheduled, then throws: a plain Error, or a PartialFailure if windows remain. */
 export async function rollbackCreate(api: VastClient, c: RollbackContext): Promise<never> {
   const mayHaveScheduled = c.outcome.failure !== undefined || c.outcome.results.some((r) => r.success);
@@ -73,6 +89,7 @@ export async function rollbackCreate(api: VastClient, c: RollbackContext): Promi
   let problem: string | undefined;
   let cancelled = 0;
   try {
+    await awaitLostBatch(api, c);
     // All machines: a batch whose answer was lost may have been scheduled all the same.
     mine = (await listWindows(api, c.plan.machineIds)).filter((w) => !c.before.has(w.id) && matchesPlan(w, c.plan));
     const result = await cancelAndVerify(api, mine);

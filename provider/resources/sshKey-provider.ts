@@ -8,6 +8,7 @@ import { ResponseLostError, type SshKey as LiveKey, type VastClient } from "../c
 import { getClient } from "../context";
 import { checkWith, diffInputs, jsonClean, UNKNOWN, type Props, type ProviderImpl } from "./framework";
 import { liveSshKeys } from "./live/account";
+import { MAX_LOST_CREATES, lookUpAfterLostResponse } from "./lost-response";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./sshKey-format";
 
 export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt"] as const;
@@ -49,15 +50,21 @@ function outputs(id: number, publicKey: string, createdAt: unknown): Props {
   return { keyId: id, fingerprint: key && fingerprint(key.body), keyType: key?.type, createdAt: isoTime(createdAt) ?? createdAt };
 }
 
-/** A create whose answer was lost may still have registered the key: look for it before failing. */
+/**
+ * A create whose answer was lost may still register the key, also after the client gave up
+ * on it: look for it over the look-up window (lost-response.ts), and register it again only
+ * when it never shows up.
+ */
 async function createKey(client: VastClient, publicKey: string): Promise<LiveKey> {
-  try {
-    return await client.sshKeys.create(publicKey);
-  } catch (error) {
-    if (!(error instanceof ResponseLostError)) throw error;
-    const found = (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey));
-    if (found) return found;
-    throw error;
+  for (let sent = 1; ; sent++) {
+    try {
+      return await client.sshKeys.create(publicKey);
+    } catch (error) {
+      if (!(error instanceof ResponseLostError)) throw error;
+      const found = await lookUpAfterLostResponse(async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey)));
+      if (found) return found;
+      if (sent >= MAX_LOST_CREATES) throw error;
+    }
   }
 }
 

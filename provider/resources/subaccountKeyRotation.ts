@@ -10,10 +10,13 @@
 import { randomUUID } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { RegenerateKeysInput } from "../client/types-account";
+import type { VastClient } from "../client";
+import { ResponseLostError } from "../client/errors";
+import type { RegenerateKeysInput, RegeneratedKey } from "../client/types-account";
 import { getClient } from "../context";
 import { providers } from "../providers";
 import { ProviderImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "./framework";
+import { MAX_LOST_CREATES, waitOutLostRequest } from "./lost-response";
 
 export interface SubaccountKeyRotationArgs {
   /** The subaccount whose key is regenerated. Give this or `all: true`, not both. */
@@ -65,6 +68,23 @@ function describe(inputs: Props): string {
   return `subaccount ${JSON.stringify(id)}`;
 }
 
+/**
+ * One rotation. When the answer is lost the keys were probably rotated and the new ones are
+ * known to nobody (the old ones stop working at once), so the subaccounts would be locked out:
+ * rotate again, after waiting out the look-up window (lost-response.ts) so that a late first
+ * request cannot land after the second and invalidate the keys it reports.
+ */
+async function rotate(client: VastClient, request: RegenerateKeysInput): Promise<RegeneratedKey[]> {
+  for (let sent = 1; ; sent++) {
+    try {
+      return await client.subaccounts.regenerateKeys(request);
+    } catch (error) {
+      if (!(error instanceof ResponseLostError) || sent >= MAX_LOST_CREATES) throw error;
+      await waitOutLostRequest();
+    }
+  }
+}
+
 export const subaccountKeyRotationImpl: ProviderImpl = {
   async check(_olds, news) {
     const result = checkWith(inputSchema, news);
@@ -79,7 +99,7 @@ export const subaccountKeyRotationImpl: ProviderImpl = {
   async create(inputs) {
     let keys;
     try {
-      keys = await getClient().subaccounts.regenerateKeys(requestOf(inputs));
+      keys = await rotate(getClient(), requestOf(inputs));
     } catch (error) {
       throw new Error(`SubaccountKeyRotation: regenerating the key of ${describe(inputs)} failed: ${(error as Error).message}`, { cause: error });
     }

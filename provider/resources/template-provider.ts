@@ -3,10 +3,19 @@
  * on every edit (spec: Template identifiers), so update records the hash the edit returns.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError, VastOperationError, type Template as LiveTemplate, type TemplateInput, type VastClient } from "../client";
+import {
+  NotFoundError,
+  ResponseLostError,
+  VastOperationError,
+  type Template as LiveTemplate,
+  type TemplateCreateResult,
+  type TemplateInput,
+  type VastClient,
+} from "../client";
 import { getClient } from "../context";
 import { changedKeys, checkWith, diffInputs, jsonClean, type Props, type ProviderImpl } from "./framework";
 import { liveTemplates } from "./live/templates";
+import { MAX_LOST_CREATES } from "./lost-response";
 import { editFor, inputsFromLive, templateOutputs, toClientTemplate } from "./template-convert";
 import { OUTPUT_NAMES, templateSchema, unknownProperties, withDefaults } from "./template-inputs";
 
@@ -40,13 +49,32 @@ async function requireId(client: VastClient, template: LiveTemplate): Promise<nu
   return id;
 }
 
-/** Edit with the hash in state; if that hash is stale (edited outside Pulumi), with the live one. */
+/**
+ * Create, sending again when the response was lost: the service answers content it already
+ * holds with that template ("Existing Template Found"), so a second send returns the template
+ * the lost one made (or makes it, and a late first send then finds it) and never duplicates.
+ */
+async function createTemplate(client: VastClient, body: TemplateInput): Promise<TemplateCreateResult> {
+  for (let sent = 1; ; sent++) {
+    try {
+      return await client.templates.create(body);
+    } catch (error) {
+      if (!(error instanceof ResponseLostError) || sent >= MAX_LOST_CREATES) throw error;
+    }
+  }
+}
+
+/**
+ * Edit with the hash in state; if that hash is stale (edited outside Pulumi), or the answer
+ * was lost (the edit may have taken effect and changed the hash), with the live one: the same
+ * changes again leave an edited template as it is.
+ */
 async function edit(client: VastClient, id: number, hashId: unknown, changes: Partial<TemplateInput>): Promise<LiveTemplate> {
   if (typeof hashId === "string" && hashId !== "") {
     try {
       return await client.templates.edit(hashId, changes);
     } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
+      if (!(error instanceof NotFoundError) && !(error instanceof ResponseLostError)) throw error;
     }
   }
   const live = await findTemplate(client, id);
@@ -73,7 +101,7 @@ export const templateImpl: ProviderImpl = {
     const client = getClient();
     // "Existing Template Found": the service returns the template it already holds with this
     // content, which this resource then adopts (and deletes on destroy).
-    const { template, existing } = await client.templates.create(toClientTemplate(inputs));
+    const { template, existing } = await createTemplate(client, toClientTemplate(inputs));
     const id = await requireId(client, template);
     liveTemplates(client).noteWrite(String(id));
     const outs = { ...inputs, ...templateOutputs(id, template, {}, existing) };

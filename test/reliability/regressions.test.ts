@@ -1,6 +1,7 @@
 /**
- * The faults that once left objects behind or lost track of them, one test each: each cell of
- * the fault matrix that found a bug, with the outcome the fix gives.
+ * The faults that once left objects behind or lost track of them: each cell of the fault matrix
+ * that found a bug, with the outcome the fix gives (a cell with an orphan, a duplicate or a
+ * state that differs from the live one has a problem as its outcome instead).
  */
 import { SEED } from "pulumi-vastai/simulator";
 import { VastOperationError } from "../../provider/client";
@@ -44,5 +45,32 @@ describe("template search", () => {
 
   it("keeps a live template in state when its refresh is refused", async () => {
     expect(await cell("Template", "read", "success-false")).toEqual({ outcome: "clear-error", detail: expect.stringContaining("success=false internal_error") });
+  });
+});
+
+describe("a create or edit whose response was lost leaves nothing behind", () => {
+  it.each([
+    // The resend of identical content is answered with the template the lost request made.
+    ["Template", "create", "drop-after", "adopted"],
+    ["Template", "create", "slow", "adopted"],
+    // The edit is made again on the live hash: the state records the hash the service holds.
+    ["Template", "update", "drop-after", "retried-ok"],
+    ["Template", "update", "slow", "retried-ok"],
+    // Looked for over the look-up window, not once right away.
+    ["SshKey", "create", "slow", "adopted"],
+    ["EnvVar", "create", "drop-after", "adopted"],
+    ["EnvVar", "create", "slow", "adopted"],
+    // A key whose value was lost can never be used: it is deleted and made again.
+    ["ApiKey", "create", "drop-after", "retried-ok"],
+    ["ApiKey", "create", "slow", "retried-ok"],
+    // Rotated again, so the keys in state are the ones that work.
+    ["SubaccountKeyRotation", "create", "drop-after", "retried-ok"],
+    ["SubaccountKeyRotation", "create", "slow", "retried-ok"],
+    // The windows of a lost batch are waited for, so the rollback cancels them too.
+    ["MaintenanceWindow", "create", "slow", "clear-error"],
+  ] as const)("%s.%s under %s: %s", async (name, op, faultName, expected) => {
+    // A cell with a problem (an orphan, a duplicate, a difference) has the problem as its outcome, and says why.
+    const { outcome, detail } = await cell(name, op, faultName);
+    expect({ outcome, detail }).toEqual({ outcome: expected, detail: expected === "clear-error" ? expect.any(String) : "" });
   });
 });

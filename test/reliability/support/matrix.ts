@@ -78,11 +78,21 @@ async function run(s: Scenario, op: Op, prep: Prepared): Promise<{ entries: Entr
   }
 }
 
-function successOutcome(op: Op, fault: FaultKind | undefined, requests: LoggedRequest[], targetRequests: number): string {
-  if (!fault) return "ok";
+interface Success {
+  op: Op;
+  target: Target;
+  fault: FaultKind;
+  requests: LoggedRequest[];
+  targetRequests: number;
+  /** The state holds a live object (rotations and copies leave none). */
+  holdsLiveObject: boolean;
+}
+
+function successOutcome(c: Success): string {
   // The lost request made the object, and the provider kept that one (no delete to start over).
-  if (op === "create" && fault.acted && !requests.some((r) => r.method === "DELETE")) return "adopted";
-  return targetRequests >= 2 ? "retried-ok" : "ok";
+  const effectLost = c.op === "create" && c.fault.acted && c.target.method !== "GET";
+  if (effectLost && c.holdsLiveObject && !c.requests.some((r) => r.method === "DELETE")) return "adopted";
+  return c.targetRequests >= 2 ? "retried-ok" : "ok";
 }
 
 export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | null, fault: FaultKind): Promise<Cell> {
@@ -99,7 +109,8 @@ export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | nu
   let detail: string | undefined;
   if (target && targetRequests === 0) problems.push(`NOT-HIT: the operation never called ${target.method} ${target.path}`);
   if (error === undefined) {
-    outcome = successOutcome(op, target ? fault : undefined, requests, targetRequests);
+    const holdsLiveObject = entries.some((e) => s.claims(e).length > 0);
+    outcome = target ? successOutcome({ op, target, fault, requests, targetRequests, holdsLiveObject }) : "ok";
   } else {
     const why = target ? unclear(error, target, fault, secretsOf(rig, s, [...prep.entries, ...entries])) : ["failed without a fault"];
     const id = (error as { id?: unknown }).id;
