@@ -60,7 +60,7 @@ it(`creates ${INSTANCES} instances at once under realistic rate limits: all run,
   const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => String((r.reason as Error).message));
   expect(failures).toEqual([]);
   const entries = results.map((r) => (r as PromiseFulfilledResult<Entry>).value);
-  const live = rig.sim.state().instances;
+  const live = (await rig.liveState()).instances;
   expect(live).toHaveLength(INSTANCES);
   expect(new Set(entries.map((e) => e.id))).toEqual(new Set(live.map((i) => String(i.id))));
   expect(entries.every((e) => e.outs.actualStatus === "running")).toBe(true);

@@ -60,13 +60,13 @@ interface Prepared {
 async function prepare(rig: Rig, s: Scenario, op: Op): Promise<Prepared> {
   await rig.reset();
   rig.freshClient();
-  const baseline = rig.sim.state();
+  const baseline = await rig.liveState();
   const context = (await s.prepare?.(rig)) ?? {};
   const entries = op === "create" ? [] : [await createVia(s.provider, s.inputs(context))];
   // The operation runs as in a new plugin process: nothing cached from the set-up.
   rig.freshClient();
   await rig.clearRequests();
-  return { baseline, before: rig.sim.state(), entries, context };
+  return { baseline, before: await rig.liveState(), entries, context };
 }
 
 async function run(s: Scenario, op: Op, prep: Prepared): Promise<{ entries: Entry[]; error?: unknown }> {
@@ -119,7 +119,7 @@ export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | nu
     if (why.length > 0) problems.push(`UNCLEAR: ${why.join("; ")}`);
   }
   if (fault.persistent && targetRequests > rig.profile.maxAttempts * 2) problems.push(`UNBOUNDED: ${targetRequests} requests`);
-  const found = await consistency(rig, s, entries, { state: rig.sim.state(), baseline: prep.baseline, before: prep.before });
+  const found = await consistency(rig, s, entries, { state: await rig.liveState(), baseline: prep.baseline, before: prep.before });
   problems.push(...found.map((p) => `${p.kind}: ${p.detail}`));
   if (problems.length > 0) {
     outcome = [...new Set(problems.map((p) => p.split(":")[0]))].join("+");

@@ -16,6 +16,8 @@ export interface Rig {
   fault(spec: Partial<FaultSpec> & { path: string }): Promise<void>;
   pendingFaults(): Promise<FaultSpec[]>;
   requests(): Promise<LoggedRequest[]>;
+  /** The live objects, as `GET /_sim/state` reports them. */
+  liveState(): Promise<StateView>;
   clearRequests(): Promise<void>;
   /** Back to the seed state; faults, request log and rate-limit history cleared. */
   reset(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startRig(profile: Profile, simOptions: SimulatorOptions = 
     },
     pendingFaults: async () => (await control<{ faults: FaultSpec[] }>("GET", "/faults")).faults,
     requests: () => control<LoggedRequest[]>("GET", "/requests"),
+    liveState: () => control<StateView>("GET", "/state"),
     clearRequests: async () => {
       await control("DELETE", "/requests");
     },
