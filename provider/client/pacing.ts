@@ -135,15 +135,19 @@ export class Pacer {
   /**
    * Called when the response to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
    * a refused call does not count). The call was admitted at the latest one fastest round trip
-   * before the response (the whole response time, before a round trip is known); when that is
-   * later than its send by more than the margin, the next send keeps its interval from there.
+   * before the response (the endpoint's fastest, else the service's, else the response itself);
+   * when that is later than its send by more than the margin, the next send keeps its interval
+   * from there.
    */
   settled(endpointKey: string, sentAt: number, receivedAt: number): void {
     const interval = this.intervalFor(endpointKey);
     if (interval === 0) return;
     const key = `${this.scope}|${endpointKey}`;
-    const best = fastest().get(key);
-    fastest().set(key, Math.min(best ?? Infinity, receivedAt - sentAt));
+    const rtt = receivedAt - sentAt;
+    // Before an endpoint has a round trip of its own, the fastest of the service serves.
+    const best = fastest().get(key) ?? fastest().get(this.scope);
+    fastest().set(key, Math.min(fastest().get(key) ?? Infinity, rtt));
+    fastest().set(this.scope, Math.min(fastest().get(this.scope) ?? Infinity, rtt));
     const latestAdmission = receivedAt - (best ?? 0);
     const at = latestAdmission - interval * (MARGIN / (1 + MARGIN));
     const sent = sentAtMap();

@@ -171,3 +171,17 @@ describe("spacing from responses", () => {
     expect(p.dispatch(EP, t + 220)).toBe(60 - 10);
   });
 });
+
+describe("spacing from responses, first call of an endpoint", () => {
+  it("judges it by the fastest round trip of the service when the endpoint has none yet", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+    const t = c.now();
+    p.dispatch("GET /other/", t);
+    p.settled("GET /other/", t, t + 25);
+    p.dispatch(EP, t + 50);
+    p.settled(EP, t + 50, t + 50 + 27); // as fast as the service's fastest: admitted on time
+    c.set(t + 160);
+    expect(p.reserve(EP)).toBe(0);
+  });
+});
