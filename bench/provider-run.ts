@@ -1,0 +1,104 @@
+/**
+ * The Instance provider driven as Pulumi's engine drives the plugin: `check` then `create`,
+ * `read` (refresh), `check` then `diff` (preview of an unchanged program) and `delete`, with
+ * `parallel` resource operations at once, all in this one process as in the plugin. Each
+ * operation starts with a fresh client (fresh shared readers), as each pulumi command starts a
+ * new plugin process; the pacing slots stay, as the service's memory of recent calls does.
+ */
+import { clientPacing, idle, scaledBackoff, type BenchSettings, type Operation } from "./limits";
+import { providers, setClientOptions } from "./deps";
+import { measure, pool, type Cost } from "./measure";
+import type { SimProcess } from "./sim";
+
+type Props = Record<string, unknown>;
+
+export interface InstanceState {
+  id: string;
+  inputs: Props;
+  outs: Props;
+}
+
+const provider = providers.instance as Required<typeof providers.instance>;
+
+/** The inputs of instance `i` of the benchmark stack. */
+export function instanceArgs(i: number): Props {
+  return { offerId: 700001 + (i % 24), image: "pytorch/pytorch", label: `bench-${i}` };
+}
+
+async function checked(news: Props): Promise<Props> {
+  const { inputs, failures } = await provider.check({}, { __provider: "bench", ...news });
+  if (failures && failures.length > 0) throw new Error(`check failed: ${failures.map((f) => f.reason).join("; ")}`);
+  return inputs as Props;
+}
+
+export class ProviderRun {
+  constructor(
+    private readonly sim: SimProcess,
+    private readonly settings: BenchSettings,
+  ) {}
+
+  /** A new provider process, as far as the providers can tell: a new client and new readers. */
+  private freshProcess(): void {
+    setClientOptions({
+      apiKey: this.sim.apiKey,
+      apiUrl: this.sim.url,
+      runUrl: this.sim.runUrl,
+      pacing: { intervalsMs: clientPacing(this.settings.scale) },
+      backoff: scaledBackoff(this.settings.scale),
+    });
+  }
+
+  /**
+   * One instance through its whole life, untimed: the provider modules and the HTTP library
+   * loaded and every code path run once, in this process and in the simulator's, as in a plugin
+   * past its first call (the first call is timed apart: the cold start).
+   */
+  async warmUp(): Promise<void> {
+    this.freshProcess();
+    const inputs = await checked(instanceArgs(0));
+    const { id, outs } = await provider.create(inputs);
+    await provider.read(id, outs as Props);
+    await provider.diff(id, outs as Props, inputs);
+    await provider.delete(id, outs as Props);
+  }
+
+  private async run(op: Operation, work: () => Promise<{ failures: number; firstError?: string }>): Promise<Cost> {
+    this.freshProcess();
+    await idle(this.settings, op === "refresh" || op === "diff");
+    return measure(this.sim, work);
+  }
+
+  async create(n: number): Promise<{ cost: Cost; states: InstanceState[] }> {
+    const states: InstanceState[] = [];
+    const cost = await this.run("create", () =>
+      pool(Array.from({ length: n }, (_, i) => i), this.settings.parallel, async (i) => {
+        const inputs = await checked(instanceArgs(i));
+        const { id, outs } = await provider.create(inputs);
+        states.push({ id, inputs, outs: outs as Props });
+      }),
+    );
+    return { cost, states };
+  }
+
+  refresh(states: readonly InstanceState[]): Promise<Cost> {
+    return this.run("refresh", () =>
+      pool(states, this.settings.parallel, async (s) => {
+        const read = await provider.read(s.id, s.outs);
+        if (read.id !== s.id) throw new Error(`instance ${s.id} read as gone`);
+      }),
+    );
+  }
+
+  diff(states: readonly InstanceState[]): Promise<Cost> {
+    return this.run("diff", () =>
+      pool(states, this.settings.parallel, async (s) => {
+        const diff = await provider.diff(s.id, s.outs, await checked(s.inputs));
+        if (diff.changes !== false) throw new Error(`instance ${s.id} shows changes: ${JSON.stringify(diff)}`);
+      }),
+    );
+  }
+
+  destroy(states: readonly InstanceState[]): Promise<Cost> {
+    return this.run("destroy", () => pool(states, this.settings.parallel, (s) => provider.delete(s.id, s.outs)));
+  }
+}

@@ -1,0 +1,111 @@
+/** The benchmark's results: the table for people, the targets, and the JSON for machines. */
+import type { Operation } from "./limits";
+import type { Cost } from "./measure";
+import type { ColdStart } from "./plugin";
+
+export interface Row {
+  n: number;
+  op: Operation;
+  provider: Cost;
+  naive: Cost;
+  boundMs: number;
+}
+
+export interface Target {
+  name: string;
+  pass: boolean;
+  detail: string;
+}
+
+export interface Results {
+  settings: { scale: number; latencyMs: number; parallel: number; sizes: number[]; limits: Record<string, number> };
+  rows: Row[];
+  targets: Target[];
+  serializedBytes: Record<string, number>;
+  coldStart?: ColdStart;
+  setup: { installMs: number };
+  totalMs: number;
+}
+
+const secs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
+const ms = (v: number) => `${Math.round(v)} ms`;
+
+function pad(cells: string[], widths: number[], right: boolean[]): string {
+  return cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+}
+
+function table(header: string[], rows: string[][], right: boolean[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  return [pad(header, widths, right), rule, ...rows.map((r) => pad(r, widths, right))].join("\n");
+}
+
+export function operationsTable(rows: Row[]): string {
+  const header = ["N", "operation", "calls", "writes", "429", "time", "x bound", "naive calls", "naive 429", "naive time", "bound"];
+  const cells = rows.map((r) => [
+    String(r.n),
+    r.op,
+    String(r.provider.calls),
+    String(r.provider.writes),
+    String(r.provider.refused),
+    secs(r.provider.timeMs) + (r.provider.failures ? ` (${r.provider.failures} failed)` : ""),
+    (r.provider.timeMs / r.boundMs).toFixed(2),
+    String(r.naive.calls),
+    String(r.naive.refused),
+    secs(r.naive.timeMs) + (r.naive.failures ? ` (${r.naive.failures} failed)` : ""),
+    secs(r.boundMs),
+  ]);
+  return table(header, cells, header.map((_, i) => i !== 1));
+}
+
+export function formatResults(r: Results): string {
+  const s = r.settings;
+  const lines = [
+    "pulumi-vastai benchmark: Instance operations through the provider vs. a naive client, against the simulator",
+    `rate limits: the realistic table x${s.scale} (create, one-instance read, destroy every ${s.limits.create} ms; paged list every ${s.limits.page} ms)`,
+    `latency: ${s.latencyMs} ms added to every response; ${s.parallel} resource operations at once`,
+    "",
+    operationsTable(r.rows),
+    "",
+    "calls/writes/429/time: the provider; naive: one call per read, no pacing, 429s retried; bound: the least time the rate limits allow",
+    "",
+    "targets",
+    ...r.targets.map((t) => `  ${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`),
+    "",
+    `serialized provider (__provider) size, bytes: ${Object.entries(r.serializedBytes).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+  ];
+  const c = r.coldStart;
+  if (c) {
+    lines.push(
+      `plugin cold start, one operation (spawn to the first read's answer): ${ms(c.coldOperationMs)} ` +
+        `(plugin up ${ms(c.startMs)}, configure ${ms(c.configureMs)}, first read ${ms(c.firstReadMs)}; a second read ${ms(c.warmReadMs)})`,
+    );
+  }
+  lines.push(`scratch project install: ${r.setup.installMs > 0 ? secs(r.setup.installMs) : "reused"}; benchmark run: ${secs(r.totalMs)}`);
+  return lines.join("\n");
+}
+
+/** The issue's targets, judged on the provider's rows. */
+export function judge(rows: Row[], refreshTarget: (n: number) => number): Target[] {
+  const of = (op: Operation) => rows.filter((r) => r.op === op);
+  const refresh = of("refresh").map((r) => ({ r, limit: refreshTarget(r.n) }));
+  const create = of("create");
+  const diff = of("diff");
+  return [
+    {
+      name: "refresh of N instances uses at most ceil(N/25)+1 list calls",
+      pass: refresh.every(({ r, limit }) => r.provider.listCalls <= limit && r.provider.failures === 0),
+      detail: refresh.map(({ r, limit }) => `N=${r.n}: ${r.provider.listCalls} <= ${limit}`).join(", "),
+    },
+    {
+      name: "creating N instances takes at most 1.15x the bound, with zero failures and zero 429s",
+      pass: create.every((r) => r.provider.timeMs <= 1.15 * r.boundMs && r.provider.failures === 0 && r.provider.refused === 0),
+      detail: create.map((r) => `N=${r.n}: ${(r.provider.timeMs / r.boundMs).toFixed(2)}x, ${r.provider.failures} failed, ${r.provider.refused} refused`).join("; "),
+    },
+    {
+      name: "a no-op diff makes zero writes",
+      pass: diff.every((r) => r.provider.writes === 0 && r.provider.failures === 0),
+      detail: diff.map((r) => `N=${r.n}: ${r.provider.writes} writes`).join(", "),
+    },
+  ];
+}

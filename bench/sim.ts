@@ -1,0 +1,61 @@
+/** Starting the simulator process and reading its request log through the control API. */
+import { spawn, type ChildProcess } from "child_process";
+import * as path from "path";
+import * as readline from "readline";
+import type { LoggedRequest, RateLimitTable } from "./deps";
+
+export interface SimProcess {
+  url: string;
+  runUrl: string;
+  apiKey: string;
+  /** The request log since the last `clearLog`. */
+  log(): Promise<LoggedRequest[]>;
+  clearLog(): Promise<void>;
+  /** Back to the seed state, limits and log cleared. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SimSettings {
+  rateLimits: RateLimitTable;
+  latencyMs: number;
+}
+
+export async function startSimProcess(settings: SimSettings): Promise<SimProcess> {
+  const child = spawn(process.execPath, [path.join(__dirname, "sim-process.js"), JSON.stringify({ bootMs: 0, ...settings })], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const info = await firstLine(child);
+  const control = async (method: string, route: string): Promise<unknown> => {
+    const res = await fetch(`${info.url}/_sim${route}`, { method });
+    if (!res.ok) throw new Error(`simulator control ${method} ${route}: HTTP ${res.status}`);
+    return res.json();
+  };
+  return {
+    ...info,
+    log: async () => (await control("GET", "/requests")) as LoggedRequest[],
+    clearLog: async () => {
+      await control("DELETE", "/requests");
+    },
+    reset: async () => {
+      await control("POST", "/reset");
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+function firstLine(child: ChildProcess): Promise<{ url: string; runUrl: string; apiKey: string }> {
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.once("line", (line) => {
+      lines.close();
+      resolve(JSON.parse(line));
+    });
+    child.once("exit", (code) => reject(new Error(`the simulator process exited with code ${code} before it started`)));
+  });
+}

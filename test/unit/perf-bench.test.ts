@@ -1,0 +1,60 @@
+/**
+ * The benchmark's arithmetic: the scaled tables, the lower bounds the rate limits set, and how
+ * the targets are judged (the benchmark itself runs with `npm run bench`).
+ */
+import { REALISTIC_RATE_LIMITS } from "pulumi-vastai/simulator";
+import { DEFAULT_INTERVALS_MS } from "../../provider/client/endpoints";
+import { clientPacing, lowerBoundMs, refreshCallTarget, serviceLimits } from "../../bench/limits";
+import type { Cost } from "../../bench/measure";
+import { costOf } from "../../bench/measure";
+import { judge, type Row } from "../../bench/report";
+
+const table = { "*": 50, "PUT /api/v0/asks/{id}": 100, "DELETE /api/v0/instances/{id}": 100, "GET /api/v1/instances": 500 };
+
+describe("benchmark limits", () => {
+  it("scales the service's table and the client's intervals by the same factor", () => {
+    expect(serviceLimits(0.5)["GET /api/v1/instances"]).toBe(REALISTIC_RATE_LIMITS["GET /api/v1/instances"] / 2);
+    expect(clientPacing(0.5)["PUT /api/v0/asks/{id}/"]).toBe(DEFAULT_INTERVALS_MS["PUT /api/v0/asks/{id}/"] / 2);
+  });
+
+  it("bounds a create by the creations one interval apart plus the last answer and one read", () => {
+    expect(lowerBoundMs("create", 10, table, 25)).toBe(9 * 100 + 50);
+  });
+
+  it("bounds a refresh by the paged list's pages, each after the previous one's answer", () => {
+    expect(lowerBoundMs("refresh", 10, table, 25)).toBe(25);
+    expect(lowerBoundMs("refresh", 200, table, 25)).toBe(7 * 500 + 25);
+    expect(lowerBoundMs("diff", 51, table, 600)).toBe(2 * 600 + 600);
+  });
+
+  it("bounds a destroy by the deletions one interval apart", () => {
+    expect(lowerBoundMs("destroy", 200, table, 25)).toBe(199 * 100 + 25);
+  });
+
+  it("allows a refresh ceil(N/25) + 1 list calls", () => {
+    expect([10, 25, 26, 200].map(refreshCallTarget)).toEqual([2, 2, 3, 9]);
+  });
+});
+
+describe("benchmark targets", () => {
+  const cost = (over: Partial<Cost>): Cost => ({ calls: 0, writes: 0, refused: 0, listCalls: 0, timeMs: 0, failures: 0, ...over });
+  const row = (op: Row["op"], provider: Partial<Cost>, boundMs = 1000): Row => ({ n: 50, op, provider: cost(provider), naive: cost({}), boundMs });
+
+  it("passes a stack that meets every target", () => {
+    const rows = [row("create", { timeMs: 1150 }), row("refresh", { listCalls: 3 }), row("diff", { listCalls: 2 })];
+    expect(judge(rows, refreshCallTarget).map((t) => t.pass)).toEqual([true, true, true]);
+  });
+
+  it("fails a create over 1.15x the bound, or with a refusal, and a diff that writes", () => {
+    expect(judge([row("create", { timeMs: 1160 })], refreshCallTarget)[1].pass).toBe(false);
+    expect(judge([row("create", { timeMs: 1000, refused: 1 })], refreshCallTarget)[1].pass).toBe(false);
+    expect(judge([row("refresh", { listCalls: 4 })], refreshCallTarget)[0].pass).toBe(false);
+    expect(judge([row("diff", { writes: 1 })], refreshCallTarget)[2].pass).toBe(false);
+  });
+
+  it("counts calls, writes, refusals and list calls from a request log", () => {
+    const entry = (method: string, path: string, status = 200) => ({ method, path, status, query: {}, body: null, headers: {} });
+    const log = [entry("GET", "/api/v1/instances/"), entry("GET", "/api/v0/instances/"), entry("GET", "/api/v0/instances/7/"), entry("PUT", "/api/v0/asks/1/", 429)];
+    expect(costOf(log, 5, { failures: 0 })).toEqual({ calls: 4, writes: 1, refused: 1, listCalls: 2, timeMs: 5, failures: 0, firstError: undefined });
+  });
+});
