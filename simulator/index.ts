@@ -15,3 +15,11 @@ export {
 export type { FaultSpec } from "./http/faults";
 export type { LoggedRequest } from "./http/request-log";
 export type { StateView } from "./state-view";
+export {
+  startProviderPlugin,
+  dynamicUrn,
+  PluginCallError,
+  UNKNOWN_VALUE,
+  type ProviderPlugin,
+  type PluginOptions,
+} from "./plugin";

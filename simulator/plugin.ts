@@ -148,7 +148,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     },
     async close() {
       client.close();
-      if (child.exitCode === null) {
+      // A process ended by a signal keeps exitCode null: look at signalCode too.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         await exited;
