@@ -154,9 +154,8 @@ export class RequestCore {
     const wait = this.s.pacer.reserve(site.endpoint, remainingMs);
     if (wait === null) throw this.deadlineError(site);
     if (wait > 0) await this.s.clock.sleep(wait);
-    // A late wake-up must not bring this send closer to the previous one than the interval.
-    const late = this.s.pacer.dispatch(site.endpoint, reservedAt + wait);
-    if (late > 0) await this.s.clock.sleep(late);
+    await this.firstAnswer(site.endpoint);
+    const late = await this.untilSendable(site.endpoint, reservedAt + wait);
     const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - wait - late));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.s.apiKey}`,
@@ -168,10 +167,12 @@ export class RequestCore {
     let result;
     try {
       result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent });
+      if (result.status !== 429) this.s.pacer.settled(site.endpoint, started, this.s.clock.now());
     } catch (error) {
       throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
+    } finally {
+      this.s.pacer.answered(site.endpoint);
     }
-    if (result.status !== 429) this.s.pacer.settled(site.endpoint, started, this.s.clock.now());
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);
@@ -182,6 +183,44 @@ export class RequestCore {
       throw error;
     }
     return this.parseSuccess(spec, site, result.body);
+  }
+
+  /**
+   * While the first call of the endpoint in this process has no answer, waits for it: at most
+   * two intervals of real time (a cap, not pacing, so not the injected clock), so a first call
+   * that hangs holds the others no longer than that.
+   */
+  private async firstAnswer(endpoint: string): Promise<void> {
+    const gate = this.s.pacer.gate(endpoint);
+    if (!gate) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 2 * this.s.pacer.intervalFor(endpoint));
+      timer.unref();
+    });
+    try {
+      await Promise.race([gate, cap]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Waits, past the reserved slot, until the pacer lets the call go (a late wake-up of the call
+   * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
+   * A clock that does not move while sleeping (tests) sends after one extra wait.
+   */
+  private async untilSendable(endpoint: string, slot: number): Promise<number> {
+    let waited = 0;
+    let stuck = false;
+    for (;;) {
+      const before = this.s.clock.now();
+      const more = this.s.pacer.dispatch(endpoint, slot + waited, stuck);
+      if (more <= 0) return waited;
+      await this.s.clock.sleep(more);
+      waited += more;
+      stuck = this.s.clock.now() === before;
+    }
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {

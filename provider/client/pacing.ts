@@ -3,21 +3,21 @@
  * per key (api-facts: Rate limits), and answers 429 without Retry-After when a call comes too
  * soon. Rather than provoke 429s, every request reserves the next free slot of its endpoint.
  *
- * Slots live in one process-wide registry, keyed by API URL, endpoint key and a hash of the API
- * key (never the key itself), so every client in the process (all the resources of a Pulumi
- * program run in one provider process) shares them. A caller reserves its slot synchronously,
- * so concurrent callers queue one interval apart instead of all waking at once.
+ * Lanes (one per API URL, endpoint and hash of the API key, never the key itself) live in one
+ * process-wide registry, so every client in the process (all the resources of a Pulumi program
+ * run in one provider process) shares them. A caller reserves its slot synchronously, so
+ * concurrent callers queue one interval apart instead of all waking at once.
  *
- * A slot only says when a caller may wake. A timer that fires late (a busy event loop) would
- * send that call late and the next one on time, closer together than the interval; so just
- * before sending, `dispatch` checks the actual spacing against the previous send and adds the
- * difference. Sends of one endpoint are thus never closer than its interval.
- *
- * The service counts a call when it admits it, somewhere between the send and the response.
- * A response slower than the fastest one seen on that endpoint (a first call on a cold
- * connection, a stall on either side) may mean a late admission, so `settled` then moves the
- * next send to one interval after the latest possible admission, less the margin the interval
- * already holds over the limit.
+ * A slot only says when a caller may wake; three checks keep the calls as the service counts
+ * them (on arrival, somewhere between the send and the answer) an interval apart:
+ * - `dispatch`, just before sending: never closer than the interval to the previous send, even
+ *   when a timer fired late (a busy event loop);
+ * - `settled`, on each answer: an answer slower than the fastest one seen from the service (a
+ *   stall on either side) may mean the call was counted late; beyond a small tolerance, the
+ *   next send keeps its interval from that latest moment, callers already waiting included;
+ * - `gate`: the first call of each endpoint in a process goes alone, the next waits for its
+ *   answer. A process's first calls meet code still loading and cold connections, which can
+ *   hold a call between its send and the wire while the next one goes out on time.
  */
 import { createHash } from "node:crypto";
 
@@ -31,37 +31,42 @@ export interface PacingOptions {
   defaultIntervalMs?: number;
 }
 
-const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-registry");
-const SENT_SLOT = Symbol.for("pulumi-vastai.client.pacing-sent");
-const FASTEST_SLOT = Symbol.for("pulumi-vastai.client.pacing-fastest");
-
-/** The part of an interval that is margin over the service's limit (the defaults pace 10% slower). */
+/** The margin of an interval over the service's limit (the defaults pace 10% slower). */
 const MARGIN = 0.1;
 
-/** A process-wide map kept on globalThis, so every copy of this module shares it. */
-function shared(slot: symbol): Map<string, number> {
-  const holder = globalThis as unknown as Record<symbol, Map<string, number> | undefined>;
-  let map = holder[slot];
-  if (!map) {
-    map = new Map();
-    holder[slot] = map;
-  }
-  return map;
+/**
+ * How much later than its send an answer may show a call was counted before the next send
+ * moves: half the interval's margin (the other half is for the spread between sending and
+ * arrival), so the usual spread of round trips moves nothing.
+ */
+function tolerance(interval: number): number {
+  return (interval * MARGIN) / (1 + MARGIN) / 2;
 }
 
-/** The shared map from slot key to the earliest time the next call may start. */
-function registry(): Map<string, number> {
-  return shared(REGISTRY_SLOT);
+interface Lane {
+  /** The earliest time the next reservation may start. */
+  nextSlot: number;
+  /** When the last call was sent. */
+  lastSend: number;
+  /** The earliest next send that the answers seen so far allow. */
+  floor: number;
+  /** The first call's answer still awaited (and how to open it), or open. */
+  gate: { answered: Promise<void>; open(): void } | "open" | undefined;
 }
 
-/** The shared map from slot key to the time the last call was sent (or will be, after its extra wait). */
-function sentAtMap(): Map<string, number> {
-  return shared(SENT_SLOT);
+interface Registry {
+  lanes: Map<string, Lane>;
+  /** Per scope (URL and key): the fastest round trip seen, ms. */
+  fastest: Map<string, number>;
 }
 
-/** The shared map from slot key to the fastest round trip seen, ms. */
-function fastest(): Map<string, number> {
-  return shared(FASTEST_SLOT);
+const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
+
+/** The process-wide registry, kept on globalThis so every copy of this module shares it. */
+function registry(): Registry {
+  const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
+  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map() };
+  return holder[REGISTRY_SLOT];
 }
 
 /** A short, non-reversible tag of the API key, so slots are per key without storing it. */
@@ -95,6 +100,17 @@ export class Pacer {
     return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs);
   }
 
+  private lane(endpointKey: string): Lane {
+    const lanes = registry().lanes;
+    const key = `${this.scope}|${endpointKey}`;
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined };
+      lanes.set(key, lane);
+    }
+    return lane;
+  }
+
   /**
    * Reserve the next free slot of `endpointKey` and return how long to wait for it, ms.
    * Returns null, reserving nothing, when the wait would exceed `maxWaitMs`.
@@ -102,58 +118,80 @@ export class Pacer {
   reserve(endpointKey: string, maxWaitMs = Infinity): number | null {
     const interval = this.intervalFor(endpointKey);
     if (interval === 0) return 0;
-    const key = `${this.scope}|${endpointKey}`;
-    const slots = registry();
+    const lane = this.lane(endpointKey);
     const t = this.now();
-    const slot = Math.max(t, slots.get(key) ?? -Infinity);
+    const slot = Math.max(t, lane.nextSlot);
     const wait = slot - t;
     if (wait > maxWaitMs) return null;
-    slots.set(key, slot + interval);
+    lane.nextSlot = slot + interval;
     return wait;
   }
 
   /**
-   * Called just before sending a call whose reserved slot was `slot` (epoch ms): returns how
-   * much longer to wait so that it goes out at least one interval after the previous send of
-   * its endpoint, and records its send time. A caller that woke on time gets 0.
+   * Called before sending: undefined when the call may go, else the answer of the endpoint's
+   * first call in this process, to wait for (the caller bounds the wait). The first caller
+   * itself goes at once.
    */
-  dispatch(endpointKey: string, slot: number): number {
-    const interval = this.intervalFor(endpointKey);
-    if (interval === 0) return 0;
-    const key = `${this.scope}|${endpointKey}`;
-    const sent = sentAtMap();
-    // A caller never counts as earlier than its slot: with a clock that does not move while
-    // sleeping (tests), it still is at its slot once its wait is over.
-    const t = Math.max(this.now(), slot);
-    const at = Math.max(t, (sent.get(key) ?? -Infinity) + interval);
-    sent.set(key, at);
-    const slots = registry();
-    slots.set(key, Math.max(slots.get(key) ?? -Infinity, at + interval));
-    return at - t;
+  gate(endpointKey: string): Promise<void> | undefined {
+    if (this.intervalFor(endpointKey) === 0) return undefined;
+    const lane = this.lane(endpointKey);
+    if (lane.gate === "open") return undefined;
+    if (lane.gate) return lane.gate.answered;
+    let open = () => {};
+    const answered = new Promise<void>((resolve) => (open = resolve));
+    lane.gate = { answered, open };
+    return undefined;
+  }
+
+  /** Called when a call of the endpoint has its answer (or failed): the first call's gate opens. */
+  answered(endpointKey: string): void {
+    const lane = registry().lanes.get(`${this.scope}|${endpointKey}`);
+    if (!lane?.gate || lane.gate === "open") return;
+    const { open } = lane.gate;
+    lane.gate = "open";
+    open();
   }
 
   /**
-   * Called when the response to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
-   * a refused call does not count). The call was admitted at the latest one fastest round trip
-   * before the response (the endpoint's fastest, else the service's, else the response itself);
-   * when that is later than its send by more than the margin, the next send keeps its interval
-   * from there.
+   * Called just before sending, with the time the caller has waited until (`slot`, epoch ms):
+   * 0 when it may go now (its send is recorded), else how much longer to wait before calling
+   * again. A call goes out at least one interval after the previous send of its endpoint, and
+   * not before the floor the answers set; waiting callers see sends recorded meanwhile.
+   * `force` records the send and returns 0 whatever the wait (a caller that waited enough rounds).
+   */
+  dispatch(endpointKey: string, slot: number, force = false): number {
+    const interval = this.intervalFor(endpointKey);
+    if (interval === 0) return 0;
+    const lane = this.lane(endpointKey);
+    // A caller never counts as earlier than its slot: with a clock that does not move while
+    // sleeping (tests), it still is at its slot once its wait is over.
+    const t = Math.max(this.now(), slot);
+    const at = Math.max(t, lane.lastSend + interval, lane.floor);
+    if (at > t && !force) return at - t;
+    lane.lastSend = t;
+    lane.nextSlot = Math.max(lane.nextSlot, t + interval);
+    return 0;
+  }
+
+  /**
+   * Called when the answer to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
+   * a refused call does not count). The call was counted at the latest one fastest round trip
+   * (of any endpoint of this service and key) before the answer, or, for the endpoint's first
+   * call, at the answer itself. When that is later than its send by more than the tolerance,
+   * no later send of the endpoint goes out within an interval of it.
    */
   settled(endpointKey: string, sentAt: number, receivedAt: number): void {
     const interval = this.intervalFor(endpointKey);
     if (interval === 0) return;
-    const key = `${this.scope}|${endpointKey}`;
-    const rtt = receivedAt - sentAt;
-    // Before an endpoint has a round trip of its own, the fastest of the service serves.
-    const best = fastest().get(key) ?? fastest().get(this.scope);
-    fastest().set(key, Math.min(fastest().get(key) ?? Infinity, rtt));
-    fastest().set(this.scope, Math.min(fastest().get(this.scope) ?? Infinity, rtt));
-    const latestAdmission = receivedAt - (best ?? 0);
-    const at = latestAdmission - interval * (MARGIN / (1 + MARGIN));
-    const sent = sentAtMap();
-    if (at <= (sent.get(key) ?? -Infinity)) return;
-    sent.set(key, at);
-    const slots = registry();
-    slots.set(key, Math.max(slots.get(key) ?? -Infinity, at + interval));
+    const { fastest } = registry();
+    const best = fastest.get(this.scope);
+    fastest.set(this.scope, Math.min(best ?? Infinity, receivedAt - sentAt));
+    const lane = this.lane(endpointKey);
+    const first = lane.gate !== "open";
+    const latestCount = receivedAt - (first ? 0 : (best ?? 0));
+    if (latestCount - sentAt <= tolerance(interval)) return;
+    // The estimate itself is off by a millisecond or two: keep the whole interval from it.
+    lane.floor = Math.max(lane.floor, latestCount + interval);
+    lane.nextSlot = Math.max(lane.nextSlot, lane.floor);
   }
 }

@@ -65,9 +65,14 @@ describe("dispatch spacing", () => {
     const t0 = c.now();
     const slots = [0, 1, 2].map(() => t0 + p.reserve(EP)!);
     c.set(t0 + 400);
-    expect(slots.map((s) => p.dispatch(EP, s))).toEqual([0, 100, 200]);
+    // The first goes; the others wait, and each goes an interval after the one before.
+    expect(slots.map((s) => p.dispatch(EP, s))).toEqual([0, 100, 100]);
+    c.set(t0 + 500);
+    expect([p.dispatch(EP, t0 + 500), p.dispatch(EP, t0 + 500)]).toEqual([0, 100]);
+    c.set(t0 + 600);
+    expect(p.dispatch(EP, t0 + 600)).toBe(0);
     // A newcomer queues behind them instead of going out at once.
-    expect(p.reserve(EP)).toBe(300);
+    expect(p.reserve(EP)).toBe(100);
   });
 
   it("adds nothing when pacing is off", () => {
@@ -128,60 +133,108 @@ function virtualTime(start: number, lateMs: number) {
   };
 }
 
-describe("spacing from responses", () => {
-  it("keeps the next send an interval after a first call whose response came late", () => {
-    const c = clock();
-    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+/** One call as the request core makes it: gate, dispatch at `sentAt`, answer at `answeredAt`. */
+function call(p: Pacer, endpoint: string, sentAt: number, answeredAt: number): void {
+  p.gate(endpoint);
+  p.dispatch(endpoint, sentAt);
+  p.settled(endpoint, sentAt, answeredAt);
+  p.answered(endpoint);
+}
+
+const paced110 = () => {
+  const c = clock();
+  return { c, p: new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now) };
+};
+
+describe("the first call of an endpoint", () => {
+  it("goes at once, and the next call of that endpoint waits for its answer", async () => {
+    const { p } = paced110();
+    expect(p.gate(EP)).toBeUndefined();
+    const gate = p.gate(EP);
+    expect(gate).toBeInstanceOf(Promise);
+    expect(p.gate("GET /other/")).toBeUndefined(); // another endpoint has its own first call
+    let opened = false;
+    void gate!.then(() => (opened = true));
+    await Promise.resolve();
+    expect(opened).toBe(false);
+    p.answered(EP);
+    await gate;
+    expect(p.gate(EP)).toBeUndefined();
+  });
+
+  it("counts as admitted when it answered: the next send keeps an interval from the answer", () => {
+    const { c, p } = paced110();
     const t0 = c.now();
     p.reserve(EP);
-    p.dispatch(EP, t0);
-    // A cold first call: the service may have admitted it just before answering, 80 ms on.
-    p.settled(EP, t0, t0 + 80);
+    call(p, EP, t0, t0 + 80); // a cold first call, answered 80 ms on
     c.set(t0 + 110);
-    // Its slot would be now; it waits until 110 ms after t0 + 80, less the 10 ms margin.
+    // Its slot would be now; it waits until an interval after t0 + 80.
     const wait = p.reserve(EP)!;
-    expect(wait).toBe(80 - 10);
+    expect(wait).toBe(80);
     expect(p.dispatch(EP, c.now() + wait)).toBe(0);
   });
 
-  it("adds nothing for responses no slower than the fastest seen beyond the margin", () => {
-    const c = clock();
-    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+  it("opens for nothing when pacing is off", () => {
+    const p = new Pacer(url(), KEY, defaults, false, Date.now);
+    expect([p.gate(EP), p.gate(EP)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe("spacing from later responses", () => {
+  it("adds nothing for responses no slower than the fastest seen beyond the tolerance", () => {
+    const { c, p } = paced110();
     let t = c.now();
-    p.dispatch(EP, t);
-    p.settled(EP, t, t + 5);
+    call(p, "GET /other/", t - 50, t - 45); // the service's fastest round trip: 5 ms
+    call(p, EP, t, t + 5);
     for (let i = 0; i < 3; i++) {
       t += 110;
       c.set(t);
       expect(p.dispatch(EP, t)).toBe(0);
-      p.settled(EP, t, t + 5 + 8); // 8 ms slower than the fastest: within the 10 ms margin
+      p.settled(EP, t, t + 5 + 4); // 4 ms slower than the fastest: within the 5 ms tolerance
     }
   });
 
   it("moves the next send when a later response reveals a stall", () => {
-    const c = clock();
-    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+    const { c, p } = paced110();
     const t = c.now();
-    p.dispatch(EP, t);
-    p.settled(EP, t, t + 5);
+    call(p, EP, t, t + 5);
     c.set(t + 110);
     p.dispatch(EP, t + 110);
     p.settled(EP, t + 110, t + 110 + 65); // 60 ms slower than the fastest
     c.set(t + 220);
-    expect(p.dispatch(EP, t + 220)).toBe(60 - 10);
+    expect(p.dispatch(EP, t + 220)).toBe(60);
+  });
+
+  it("judges a response by the fastest round trip of any endpoint of the service", () => {
+    const { c, p } = paced110();
+    const t = c.now();
+    call(p, "GET /other/", t, t + 25); // the service's fastest round trip: 25 ms
+    call(p, EP, t + 50, t + 50 + 40); // this endpoint's first answer: 40 ms
+    c.set(t + 200);
+    expect(p.reserve(EP)).toBe(0);
+    p.dispatch(EP, t + 200);
+    p.settled(EP, t + 200, t + 200 + 45); // judged against 25 ms, not against its own 40
+    c.set(t + 310);
+    expect(p.reserve(EP)).toBe(45 - 25);
   });
 });
 
-describe("spacing from responses, first call of an endpoint", () => {
-  it("judges it by the fastest round trip of the service when the endpoint has none yet", () => {
-    const c = clock();
-    const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
-    const t = c.now();
-    p.dispatch("GET /other/", t);
-    p.settled("GET /other/", t, t + 25);
-    p.dispatch(EP, t + 50);
-    p.settled(EP, t + 50, t + 50 + 27); // as fast as the service's fastest: admitted on time
-    c.set(t + 160);
+describe("a caller already waiting", () => {
+  it("waits longer when an answer shows the call before it was counted late", () => {
+    const { c, p } = paced110();
+    const t0 = c.now();
+    call(p, "GET /other/", t0, t0 + 5); // the service's fastest round trip: 5 ms
+    c.set(t0 + 10);
+    call(p, EP, t0 + 10, t0 + 15); // the endpoint's first call, answered as fast
+    const t = t0 + 200;
+    c.set(t);
     expect(p.reserve(EP)).toBe(0);
+    p.dispatch(EP, t);
+    const slot = t + p.reserve(EP)!;
+    c.set(slot);
+    p.settled(EP, t, t + 5 + 40); // the answer to the one at t shows it counted up to 40 ms late
+    expect(p.dispatch(EP, slot)).toBe(40); // so the next one, due at t + 110, waits 40 ms more
+    c.set(slot + 40);
+    expect(p.dispatch(EP, slot + 40)).toBe(0);
   });
 });
