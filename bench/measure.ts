@@ -9,6 +9,8 @@ export interface Cost {
   writes: number;
   /** Requests refused with 429. */
   refused: number;
+  /** Refused requests by endpoint (`PUT /api/v0/asks/{id}/`), when there were any. */
+  refusedBy?: Record<string, number>;
   /** Calls of the instance lists (paged and unpaged). */
   listCalls: number;
   /** Wall time of the operation, ms. */
@@ -42,10 +44,17 @@ export async function pool<T>(items: readonly T[], parallel: number, work: (item
 const LIST_PATH = /^\/api\/v[01]\/instances\/?$/;
 
 export function costOf(log: readonly LoggedRequest[], timeMs: number, outcome: { failures: number; firstError?: string }): Cost {
+  const refused = log.filter((r) => r.status === 429);
+  const refusedBy: Record<string, number> = {};
+  for (const r of refused) {
+    const endpoint = `${r.method} ${r.path.replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
+    refusedBy[endpoint] = (refusedBy[endpoint] ?? 0) + 1;
+  }
   return {
     calls: log.length,
     writes: log.filter((r) => r.method !== "GET").length,
-    refused: log.filter((r) => r.status === 429).length,
+    refused: refused.length,
+    ...(refused.length > 0 ? { refusedBy } : {}),
     listCalls: log.filter((r) => r.method === "GET" && LIST_PATH.test(r.path)).length,
     timeMs,
     failures: outcome.failures,

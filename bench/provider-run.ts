@@ -49,17 +49,21 @@ export class ProviderRun {
   }
 
   /**
-   * One instance through its whole life, untimed: the provider modules and the HTTP library
-   * loaded and every code path run once, in this process and in the simulator's, as in a plugin
-   * past its first call (the first call is timed apart: the cold start).
+   * Three instances through their whole life, at once and untimed: the provider modules and the
+   * HTTP library loaded and every code path run, in this process and in the simulator's, as in
+   * a plugin past its first calls (the first call is timed apart: the cold start).
    */
   async warmUp(): Promise<void> {
     this.freshProcess();
-    const inputs = await checked(instanceArgs(0));
-    const { id, outs } = await provider.create(inputs);
-    await provider.read(id, outs as Props);
-    await provider.diff(id, outs as Props, inputs);
-    await provider.delete(id, outs as Props);
+    await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const inputs = await checked(instanceArgs(i));
+        const { id, outs } = await provider.create(inputs);
+        await provider.read(id, outs as Props);
+        await provider.diff(id, outs as Props, inputs);
+        await provider.delete(id, outs as Props);
+      }),
+    );
   }
 
   private async run(op: Operation, work: () => Promise<{ failures: number; firstError?: string }>): Promise<Cost> {

@@ -55,6 +55,8 @@ describe("benchmark targets", () => {
   it("counts calls, writes, refusals and list calls from a request log", () => {
     const entry = (method: string, path: string, status = 200) => ({ method, path, status, query: {}, body: null, headers: {} });
     const log = [entry("GET", "/api/v1/instances/"), entry("GET", "/api/v0/instances/"), entry("GET", "/api/v0/instances/7/"), entry("PUT", "/api/v0/asks/1/", 429)];
-    expect(costOf(log, 5, { failures: 0 })).toEqual({ calls: 4, writes: 1, refused: 1, listCalls: 2, timeMs: 5, failures: 0, firstError: undefined });
+    expect(costOf(log, 5, { failures: 0 })).toEqual({
+      calls: 4, writes: 1, refused: 1, refusedBy: { "PUT /api/v0/asks/{id}/": 1 }, listCalls: 2, timeMs: 5, failures: 0, firstError: undefined,
+    });
   });
 });
