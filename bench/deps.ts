@@ -11,4 +11,11 @@ export {
   type ClientOptions,
   type VastClient,
 } from "pulumi-vastai";
-export { REALISTIC_RATE_LIMITS, startSimulator, type RateLimitTable, type LoggedRequest } from "pulumi-vastai/simulator";
+export {
+  REALISTIC_RATE_LIMITS,
+  dynamicUrn,
+  startProviderPlugin,
+  startSimulator,
+  type LoggedRequest,
+  type RateLimitTable,
+} from "pulumi-vastai/simulator";

@@ -4,8 +4,7 @@
  * pulumi-vastai/runtime, the Instance module and the HTTP library, and makes the first API
  * call), as in a refresh; then a second `read` in the same process for comparison.
  */
-import { dynamicUrn, startProviderPlugin } from "../simulator/plugin";
-import { DEFAULT_INTERVALS_MS, createClient } from "./deps";
+import { DEFAULT_INTERVALS_MS, createClient, dynamicUrn, startProviderPlugin } from "./deps";
 import type { Scratch } from "./scratch";
 import type { SimProcess } from "./sim";
 
