@@ -28,18 +28,36 @@ export function repoRoot(): string {
   throw new Error("cannot find the pulumi-vastai checkout above " + __dirname);
 }
 
+/**
+ * Packs the checkout and installs it into a scratch project shared by the benchmark and the
+ * contract tests (keyed by the tarball's hash, so an unchanged package is installed once).
+ * Parallel callers (jest workers) wait on a lock directory instead of installing twice.
+ */
 export function scratchProject(repo = repoRoot()): Scratch {
-  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-bench-pack-"));
+  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-pack-"));
   try {
     const out = execFileSync(npm, ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir], { cwd: repo, encoding: "utf8" });
     const tarball = path.join(packDir, out.trim().split("\n").pop()!);
     const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
-    const dir = path.join(os.tmpdir(), `vastai-bench-${hash}`);
+    const dir = path.join(os.tmpdir(), `vastai-scratch-${hash}`);
+    const ready = path.join(dir, ".ready");
+    const lock = `${dir}.lock`;
     let installMs = 0;
-    if (!fs.existsSync(path.join(dir, ".ready"))) {
-      const started = performance.now();
-      install(dir, tarball);
-      installMs = performance.now() - started;
+    while (!fs.existsSync(ready)) {
+      try {
+        fs.mkdirSync(lock);
+      } catch {
+        waitMs(500); // another process is installing
+        continue;
+      }
+      try {
+        if (fs.existsSync(ready)) break;
+        const started = performance.now();
+        install(dir, tarball);
+        installMs = performance.now() - started;
+      } finally {
+        fs.rmSync(lock, { recursive: true, force: true });
+      }
     }
     const serialized = JSON.parse(fs.readFileSync(path.join(dir, "providers.json"), "utf8")) as Record<string, string>;
     return { dir, serialized, installMs };
@@ -48,13 +66,17 @@ export function scratchProject(repo = repoRoot()): Scratch {
   }
 }
 
+function waitMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 function install(dir: string, tarball: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.copyFileSync(tarball, path.join(dir, "pulumi-vastai.tgz"));
   fs.writeFileSync(
     path.join(dir, "package.json"),
-    JSON.stringify({ name: "bench-stack", private: true, dependencies: { "pulumi-vastai": "file:pulumi-vastai.tgz" } }),
+    JSON.stringify({ name: "scratch-stack", private: true, dependencies: { "pulumi-vastai": "file:pulumi-vastai.tgz" } }),
   );
   execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "pipe" });
   const script = `
