@@ -4,20 +4,13 @@
  * objects (as the plugin would call them) with every method present.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderImpl } from "../../provider/resources/framework";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { FAST_RETRY, Harness, startHarness } from "./client-support";
 
-type Props = Record<string, unknown>;
 
 /** A provider object with all its methods, typed for tests. */
-export interface Driven {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
-}
+export type Driven = ProviderImpl;
 
 export function drive(provider: pulumi.dynamic.ResourceProvider): Driven {
   const need = <K extends keyof Driven>(name: K): Driven[K] => {

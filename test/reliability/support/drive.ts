@@ -3,7 +3,7 @@
  * update, with `__provider` among the properties. The provider objects are the serializable
  * ones (`providers.<kind>`), which load the runtime at call time as the plugin does.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderImpl } from "../../../provider/resources/framework";
 import { randomBytes } from "node:crypto";
 import { providers } from "../../../provider/providers";
 import type { ResourceKind } from "../../../provider/resources/shim";
@@ -13,14 +13,7 @@ export type Op = "create" | "read" | "update" | "delete";
 export const OPS: readonly Op[] = ["create", "read", "update", "delete"];
 
 /** A provider object with every method present. */
-export interface Driven {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
-}
+export type Driven = ProviderImpl;
 
 export function driven(kind: ResourceKind): Driven {
   return providers[kind] as unknown as Driven;
