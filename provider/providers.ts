@@ -1,18 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "./resources/shim";
+import { serializableProvider } from "./resources/kit/shim";
+import { KINDS, type ResourceKind } from "./runtime";
 
 /**
- * The provider objects behind each resource class. Drive them directly to test a stack's
- * behaviour without the engine (`await providers.template.create({...})`), or pass them
- * to `pulumi.dynamic.Resource` yourself.
+ * The provider objects behind each resource class, by kind. Drive them directly to test a
+ * stack's behaviour without the engine (`await providers.template.create({...})`), or pass
+ * them to `pulumi.dynamic.Resource` yourself.
  */
-export const providers = {
-  template: serializableProvider("template"),
-  instance: serializableProvider("instance"),
-  sshKey: serializableProvider("sshKey"),
-  maintenanceWindow: serializableProvider("maintenanceWindow"),
-  envVar: serializableProvider("envVar"),
-  apiKey: serializableProvider("apiKey"),
-  subaccountKeyRotation: serializableProvider("subaccountKeyRotation"),
-  rsyncCopy: serializableProvider("rsyncCopy"),
-} satisfies Record<string, pulumi.dynamic.ResourceProvider>;
+export const providers = Object.fromEntries(
+  (Object.keys(KINDS) as ResourceKind[]).map((kind) => [kind, serializableProvider(kind)]),
+) as Record<ResourceKind, pulumi.dynamic.ResourceProvider>;

@@ -1,35 +1,38 @@
 /**
- * What the serialized providers load at call time (`pulumi-vastai/runtime`). Keeping the
- * implementations here, rather than inside the serialized text, keeps `__provider` small
- * and lets every resource in a plugin process share one client and one request pacer.
+ * What the serialized providers load at call time (`pulumi-vastai/runtime`), and the one
+ * registry of resource kinds. Keeping the implementations here, rather than inside the
+ * serialized text, keeps `__provider` small and lets every resource in a plugin process share
+ * one client and one request pacer. A state entry names its kind, so a kind, once released,
+ * stays in this table.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime } from "./context";
-import type { ProviderImpl } from "./resources/framework";
-import type { ResourceKind } from "./resources/shim";
+import type { ProviderImpl } from "./resources/kit/provider";
+
+/** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
+export const KINDS = {
+  template: () => require("./resources/template/provider").provider,
+  instance: () => require("./resources/instance/provider").provider,
+  sshKey: () => require("./resources/sshKey/provider").provider,
+  maintenanceWindow: () => require("./resources/maintenanceWindow/provider").provider,
+  envVar: () => require("./resources/envVar/provider").provider,
+  apiKey: () => require("./resources/apiKey/provider").provider,
+  subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,
+  rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
+} satisfies Record<string, () => ProviderImpl>;
+
+export type ResourceKind = keyof typeof KINDS;
 
 export type RuntimeProvider = ProviderImpl & {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
 };
 
-// Loaded on first use, so a plugin that serves one kind of resource loads only that module.
-const loaders: Record<ResourceKind, () => ProviderImpl> = {
-  template: () => require("./resources/template").templateImpl,
-  instance: () => require("./resources/instance").instanceImpl,
-  sshKey: () => require("./resources/sshKey").sshKeyImpl,
-  maintenanceWindow: () => require("./resources/maintenanceWindow").maintenanceWindowImpl,
-  envVar: () => require("./resources/envVar").envVarImpl,
-  apiKey: () => require("./resources/apiKey").apiKeyImpl,
-  subaccountKeyRotation: () => require("./resources/subaccountKeyRotation").subaccountKeyRotationImpl,
-  rsyncCopy: () => require("./resources/rsyncCopy").rsyncCopyImpl,
-};
-
-const cache = new Map<ResourceKind, RuntimeProvider>();
+const cache = new Map<string, RuntimeProvider>();
 
 export function implementation(kind: ResourceKind): RuntimeProvider {
   let provider = cache.get(kind);
   if (!provider) {
-    const load = loaders[kind];
+    const load = (KINDS as Record<string, (() => ProviderImpl) | undefined>)[kind];
     if (!load) throw new Error(`pulumi-vastai: unknown resource kind "${kind}"; upgrade pulumi-vastai.`);
     const impl = load();
     provider = {

@@ -5,14 +5,15 @@ import { MachinesApi } from "./areas/machines";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
-import { Logger, RequestCore, RequestSpec } from "./core";
+import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
 import { VastValidationError } from "./errors";
 import { Pacer, PacingOptions } from "./pacing";
 import { registerSecret } from "./redact";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { Transport, gotTransport } from "./transport";
-import type { BackoffOptions } from "../util/backoff";
+import type { BackoffOptions } from "./backoff";
+import { AnnouncingCore, type WriteListener } from "./writes";
 
 export const DEFAULT_API_URL = "https://console.vast.ai";
 export const DEFAULT_RUN_URL = "https://run.vast.ai";
@@ -73,7 +74,7 @@ export class VastClient {
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
-  private readonly core: RequestCore;
+  private readonly core: AnnouncingCore;
 
   constructor(options: ClientOptions) {
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
@@ -84,7 +85,7 @@ export class VastClient {
     const apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "");
     const runUrl = (options.runUrl ?? DEFAULT_RUN_URL).replace(/\/+$/, "");
     const now = options.now ?? Date.now;
-    const core = new RequestCore({
+    const core = new AnnouncingCore({
       apiKey,
       apiUrl,
       runUrl,
@@ -126,6 +127,14 @@ export class VastClient {
    */
   request<T>(spec: RequestSpec<T>): Promise<T> {
     return this.core.request(spec);
+  }
+
+  /**
+   * Calls `listener` after every call that may have changed objects (settled either way), with
+   * the kind and the keys it names (undefined: any object of the kind). Returns an unsubscribe.
+   */
+  onWrite(listener: WriteListener): () => void {
+    return this.core.onWrite(listener);
   }
 }
 

@@ -12,6 +12,7 @@ export { ENDPOINTS, DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS, endpointKey } fro
 export type { Endpoint, EndpointName, HttpMethod } from "./endpoints";
 export * from "./errors";
 export type { PacingOptions } from "./pacing";
+export type { WriteKind, WriteListener } from "./writes";
 export { DEFAULT_RETRY_POLICY } from "./retry";
 export type { RetryPolicy } from "./retry";
 export type { Transport, Exchange, ExchangeResult } from "./transport";
@@ -24,4 +25,4 @@ export { OffersApi } from "./areas/offers";
 export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
 export { MachinesApi } from "./areas/machines";
 export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
-export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition } from "../util/filters";
+export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition } from "./wire/filters";

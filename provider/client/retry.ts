@@ -3,7 +3,7 @@
  * whether a failed attempt is tried again and how long to wait first. got's own retry is off;
  * this is the only place that resends.
  */
-import { BackoffOptions, DEFAULT_BACKOFF, backoffDelay } from "../util/backoff";
+import { BackoffOptions, DEFAULT_BACKOFF, backoffDelay } from "./backoff";
 
 export interface RetryPolicy {
   /** Attempts in all, including the first. */

@@ -4,7 +4,7 @@
  * service has disabled it.)
  */
 export type { LookupOptions, InputsOf } from "./common";
-export { CLI_DEFAULT_OFFER_FILTERS, type TemplateFilters, type OfferFilters, type OfferQuery } from "../util/filters";
+export { CLI_DEFAULT_OFFER_FILTERS, type TemplateFilters, type OfferFilters, type OfferQuery } from "../client/wire/filters";
 export type { AcceptBundleInput, AutoscalerTemplates, DeploymentVersion, EarningsChart, Machine } from "../client/types-account";
 export { getTemplates, getTemplatesOutput, searchOffers, searchOffersOutput, getInstances, getInstancesOutput, acceptBundle } from "./market";
 export { getSecrets, getSecretsOutput, type SecretInfo } from "./account";

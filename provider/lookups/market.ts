@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Offer, Template, Instance } from "../client/types-templates";
 import type { AcceptBundleInput } from "../client/types-account";
-import type { OfferQuery, TemplateFilters } from "../util/filters";
+import type { OfferQuery, TemplateFilters } from "../client/wire/filters";
 import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
 
 /**

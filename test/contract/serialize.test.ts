@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../../provider/resources/shim";
+import { serializableProvider } from "../../provider/resources/kit/shim";
 
 test("the serialized provider captures no implementation, only a loader", async () => {
   const provider = serializableProvider("template");

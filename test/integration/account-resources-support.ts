@@ -4,7 +4,7 @@
  * objects (as the plugin would call them) with every method present.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ProviderImpl } from "../../provider/resources/framework";
+import type { ProviderImpl } from "../../provider/resources/kit";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { FAST_RETRY, Harness, startHarness } from "./client-support";
 

@@ -1,8 +1,8 @@
 /** Templates and offers over HTTP. */
 import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError, VastOperationError, VastValidationError } from "../../provider/client";
-import { formatEnvFlags } from "../../provider/util/env";
-import { CLI_DEFAULT_OFFER_FILTERS, MB_PER_GB } from "../../provider/util/filters";
+import { formatEnvFlags } from "../../provider/client/wire/env";
+import { CLI_DEFAULT_OFFER_FILTERS, MB_PER_GB } from "../../provider/client/wire/filters";
 import { Harness, startHarness } from "./client-support";
 
 let h: Harness;

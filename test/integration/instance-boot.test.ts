@@ -1,5 +1,5 @@
 /** Waiting for an instance to boot, against a simulator whose instances take time to start. */
-import { PartialFailure } from "../../provider/resources/framework";
+import { PartialFailure } from "../../provider/resources/kit";
 import { getClient } from "../../provider/context";
 import type { Harness } from "./client-support";
 import { ONE_PATH, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness } from "./instance-support";

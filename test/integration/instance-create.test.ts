@@ -1,7 +1,7 @@
 /** Instance creation through the provider against the simulator over HTTP. */
-import { PartialFailure } from "../../provider/resources/framework";
-import { MARKER_ENV } from "../../provider/resources/instance-inputs";
-import { decodeOnstart } from "../../provider/util/onstart";
+import { PartialFailure } from "../../provider/resources/kit";
+import { MARKER_ENV } from "../../provider/resources/instance/inputs";
+import { decodeOnstart } from "../../provider/client/wire/onstart";
 import { useKey } from "./account-resources-support";
 import type { Harness } from "./client-support";
 import {

@@ -1,5 +1,5 @@
 /** Read, diff, update and delete of instances through the provider against the simulator. */
-import { UNKNOWN } from "../../provider/resources/framework";
+import { UNKNOWN } from "../../provider/resources/kit";
 import { useKey } from "./account-resources-support";
 import type { Harness } from "./client-support";
 import {

@@ -3,7 +3,7 @@
  * exactly once, or created again when none was made, and never duplicated.
  */
 import { setClientOptions } from "../../provider/context";
-import { MARKER_ENV } from "../../provider/resources/instance-inputs";
+import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { useKey } from "./account-resources-support";
 import type { Harness } from "./client-support";
 import {

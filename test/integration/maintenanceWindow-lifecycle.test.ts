@@ -1,6 +1,6 @@
 /** MaintenanceWindow read, update and delete against the simulator over HTTP, with a movable clock. */
 import { getClient } from "../../provider/context";
-import { cancelAndVerify, listWindows } from "../../provider/resources/maintenanceWindowService";
+import { cancelAndVerify, listWindows } from "../../provider/resources/maintenanceWindow/service";
 import { BATCH_PATH, DAY, HOUR, LIST_PATH, WindowHarness, hostedIds, startWindowHarness, stopWindowHarness } from "./maintenanceWindow-support";
 
 let h: WindowHarness;

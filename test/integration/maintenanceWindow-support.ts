@@ -4,8 +4,8 @@
  * settings pointed at the simulator, and readers of the simulator's windows and request log.
  */
 import { resetRuntime, setClientOptions } from "../../provider/context";
-import type { ProviderImpl } from "../../provider/resources/framework";
-import { maintenanceWindowProvider } from "../../provider/resources/maintenanceWindow";
+import { setTiming, type ProviderImpl, type Timing } from "../../provider/resources/kit";
+import { provider as maintenanceWindowProvider } from "../../provider/resources/maintenanceWindow/provider";
 import { SEED } from "pulumi-vastai/simulator";
 import { FAST_RETRY, Harness, LoggedRequest, startHarness } from "./client-support";
 
@@ -33,10 +33,11 @@ export function hostedIds(count: number): number[] {
 export async function startWindowHarness(): Promise<WindowHarness> {
   let clock = Date.now();
   const h = await startHarness({ now: () => clock });
+  previousTiming = setTiming({ now: () => clock });
   setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
   return {
     ...h,
-    provider: maintenanceWindowProvider({ now: () => clock }),
+    provider: maintenanceWindowProvider,
     nowMs: () => clock,
     advance: (seconds) => {
       clock += seconds * 1000;
@@ -47,8 +48,11 @@ export async function startWindowHarness(): Promise<WindowHarness> {
   };
 }
 
+let previousTiming: Timing | undefined;
+
 export async function stopWindowHarness(h: WindowHarness | undefined): Promise<void> {
   resetRuntime();
+  if (previousTiming) setTiming(previousTiming);
   await h?.close();
 }
 

@@ -1,5 +1,5 @@
 /** MaintenanceWindow create against the simulator over HTTP: batching, refused machines, rollback. */
-import { PartialFailure } from "../../provider/resources/framework";
+import { PartialFailure } from "../../provider/resources/kit";
 import { SEED } from "pulumi-vastai/simulator";
 import { BATCH_PATH, LIST_PATH, WindowHarness, hostedIds, rejection, startWindowHarness, stopWindowHarness } from "./maintenanceWindow-support";
 

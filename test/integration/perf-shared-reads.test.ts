@@ -8,7 +8,7 @@ import { randomBytes } from "crypto";
 import { SEED } from "pulumi-vastai/simulator";
 import { getClient } from "../../provider/context";
 import { providers } from "../../provider/providers";
-import { UNKNOWN } from "../../provider/resources/framework";
+import { UNKNOWN } from "../../provider/resources/kit";
 import { Driven, drive, startProviderHarness, stopProviderHarness, useKey } from "./account-resources-support";
 import type { Harness, LoggedRequest } from "./client-support";
 

@@ -7,7 +7,7 @@
 import { SEED } from "pulumi-vastai/simulator";
 import { VastValidationError } from "../../provider/client";
 import { getClient } from "../../provider/context";
-import { MARKER_ENV } from "../../provider/resources/instance-inputs";
+import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { driven, ed25519PublicKey, PROVIDER_TEXT, type Props } from "./support/drive";
 import { profile } from "./support/profile";
 import { Rig, startRig } from "./support/rig";

@@ -4,7 +4,7 @@
  * (so a second `pulumi up` sees the same inputs).
  */
 import fc from "fast-check";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/runtime";
 import { driven, PROVIDER_TEXT, type Props } from "./support/drive";
 import { profile } from "./support/profile";
 import { Rig, startRig } from "./support/rig";

@@ -10,7 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { providers } from "../../provider/providers";
-import type { ResourceKind } from "../../provider/resources/shim";
+import type { ResourceKind } from "../../provider/runtime";
 import { classSecrecy, type ClassSecrecy } from "./support/class-secrets";
 import { createVia, driven, readVia, updateVia, type Entry, type Props } from "./support/drive";
 import { profile } from "./support/profile";

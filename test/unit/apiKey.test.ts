@@ -1,6 +1,7 @@
 /** ApiKey check and diff: permission flags, and that every input change makes a new key. */
-import { PROVIDER_KEY } from "../../provider/resources/framework";
-import { apiKeyImpl, liveInputs } from "../../provider/resources/apiKey";
+import { PROVIDER_KEY } from "../../provider/resources/kit";
+import { provider as apiKeyImpl } from "../../provider/resources/apiKey/provider";
+import { liveInputs } from "../../provider/resources/apiKey/provider";
 
 const P = { [PROVIDER_KEY]: "serialized-provider" };
 

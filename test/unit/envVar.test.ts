@@ -1,6 +1,6 @@
 /** EnvVar check and diff: the name rule, upper-casing, secrecy of the value, what replaces. */
-import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/framework";
-import { envVarImpl } from "../../provider/resources/envVar";
+import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/kit";
+import { provider as envVarImpl } from "../../provider/resources/envVar/provider";
 
 const P = { [PROVIDER_KEY]: "serialized-provider" };
 

@@ -1,9 +1,9 @@
-import { buildOfferQuery } from "../../provider/util/filters";
-import { ONSTART_LIMIT, decodeOnstart } from "../../provider/util/onstart";
-import { UNKNOWN } from "../../provider/resources/framework";
-import { MARKER_ENV, checkInstanceInputs, typedInputs } from "../../provider/resources/instance-inputs";
-import { offerQueryFor } from "../../provider/resources/instance-offers";
-import { createBody } from "../../provider/resources/instance-rent";
+import { buildOfferQuery } from "../../provider/client/wire/filters";
+import { ONSTART_LIMIT, decodeOnstart } from "../../provider/client/wire/onstart";
+import { UNKNOWN } from "../../provider/resources/kit";
+import { MARKER_ENV, checkInstanceInputs, typedInputs } from "../../provider/resources/instance/inputs";
+import { offerQueryFor } from "../../provider/resources/instance/offers";
+import { createBody } from "../../provider/resources/instance/rent";
 
 const base = { offerId: 700001, image: "pytorch/pytorch:latest" };
 

@@ -1,8 +1,8 @@
 import type { Exchange, ExchangeResult } from "../../provider/client";
 import { resetRuntime, setClientOptions } from "../../provider/context";
-import { UNKNOWN } from "../../provider/resources/framework";
-import { IN_PLACE_KEYS, REPLACE_KEYS, changedInputs, diffInstance, diffOfInputs } from "../../provider/resources/instance-diff";
-import { INPUT_KEYS, checkInstanceInputs } from "../../provider/resources/instance-inputs";
+import { UNKNOWN } from "../../provider/resources/kit";
+import { IN_PLACE_KEYS, REPLACE_KEYS, changedInputs, diffInstance, diffOfInputs } from "../../provider/resources/instance/diff";
+import { INPUT_KEYS, checkInstanceInputs } from "../../provider/resources/instance/inputs";
 
 /** State as create leaves it: checked inputs plus outputs. */
 function stateOf(inputs: Record<string, unknown>, outputs: Record<string, unknown> = {}) {

@@ -1,4 +1,4 @@
-import { SharedList } from "../../provider/resources/live/shared-list";
+import { SharedList } from "../../provider/resources/kit/live/shared-list";
 
 interface Item {
   id: number;

@@ -1,16 +1,22 @@
-import { UNKNOWN } from "../../provider/resources/framework";
-import { maintenanceWindowProvider } from "../../provider/resources/maintenanceWindow";
+import * as context from "../../provider/context";
+import { UNKNOWN, setTiming, type Timing } from "../../provider/resources/kit";
+import { provider } from "../../provider/resources/maintenanceWindow/provider";
 
 const NOW_MS = Date.parse("2030-01-01T00:00:00Z");
 const NOW = NOW_MS / 1000;
 const DAY = 24 * 3600;
 
-// A client that fails the test if check or diff ever reach for it.
-const provider = maintenanceWindowProvider({
-  now: () => NOW_MS,
-  client: () => {
+// A fixed clock, and a client that fails the test if check or diff ever reach for it.
+let previousTiming: Timing;
+beforeAll(() => {
+  previousTiming = setTiming({ now: () => NOW_MS });
+  jest.spyOn(context, "getClient").mockImplementation(() => {
     throw new Error("check and diff must not call the API");
-  },
+  });
+});
+afterAll(() => {
+  setTiming(previousTiming);
+  jest.restoreAllMocks();
 });
 
 const ids = (n: number, first = 50001) => Array.from({ length: n }, (_, i) => first + i);

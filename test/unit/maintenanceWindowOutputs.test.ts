@@ -1,7 +1,7 @@
-import { outputsOf, statusAt, windowId } from "../../provider/resources/maintenanceWindowOutputs";
-import { describeFailures, scheduleFailure } from "../../provider/resources/maintenanceWindowRollback";
-import { batches, unixOf } from "../../provider/resources/maintenanceWindowService";
-import type { WindowPlan } from "../../provider/resources/maintenanceWindowInputs";
+import { outputsOf, statusAt, windowId } from "../../provider/resources/maintenanceWindow/outputs";
+import { describeFailures, scheduleFailure } from "../../provider/resources/maintenanceWindow/rollback";
+import { batches, unixOf } from "../../provider/resources/maintenanceWindow/service";
+import type { WindowPlan } from "../../provider/resources/maintenanceWindow/inputs";
 
 const START = Date.parse("2030-06-01T00:00:00Z") / 1000;
 const plan: WindowPlan = { machineIds: [50001, 50002, 30001], startUnix: START, durationHours: 1.5, category: "disk", allowPartial: false };

@@ -2,7 +2,7 @@
  * The shared reader's other sources: lists by key (templates by id, maintenance windows by
  * machine) and lists without a read of one object (SSH keys, secrets, API keys).
  */
-import { SharedList } from "../../provider/resources/live/shared-list";
+import { SharedList } from "../../provider/resources/kit/live/shared-list";
 
 interface Item {
   id: number;

@@ -1,6 +1,6 @@
 /** RsyncCopy check and diff: ids, paths, and that every input change copies again. */
-import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/framework";
-import { rsyncCopyImpl as impl } from "../../provider/resources/rsyncCopy";
+import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/kit";
+import { provider as impl } from "../../provider/resources/rsyncCopy/provider";
 
 describe("check", () => {
   it("accepts numeric ids as numbers or digit strings, and one id alone", async () => {

@@ -2,9 +2,9 @@
  * SshKey: public key validation, the canonical text check records, the SHA256 fingerprint
  * (vectors printed by `ssh-keygen -lf` for keys it generated), and exact diffs.
  */
-import { UNKNOWN } from "../../provider/resources/framework";
-import { sshKeyImpl } from "../../provider/resources/sshKey";
-import { fingerprint, parsePublicKey } from "../../provider/resources/sshKey-format";
+import { UNKNOWN } from "../../provider/resources/kit";
+import { provider as sshKeyImpl } from "../../provider/resources/sshKey/provider";
+import { fingerprint, parsePublicKey } from "../../provider/resources/sshKey/format";
 
 // Generated with `ssh-keygen -t <type> -C vector@example`; fingerprints from `ssh-keygen -lf`.
 const VECTORS = [

@@ -1,6 +1,6 @@
 /** SubaccountKeyRotation check and diff: exactly one target, and what rotates again. */
-import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/framework";
-import { subaccountKeyRotationImpl as impl } from "../../provider/resources/subaccountKeyRotation";
+import { PROVIDER_KEY, UNKNOWN } from "../../provider/resources/kit";
+import { provider as impl } from "../../provider/resources/subaccountKeyRotation/provider";
 
 describe("check", () => {
   it.each([

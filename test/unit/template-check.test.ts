@@ -2,8 +2,8 @@
  * Template check and diff: rules named in failures, defaults in the checked inputs, and diffs
  * that list exactly the inputs that changed. No API is involved.
  */
-import { UNKNOWN } from "../../provider/resources/framework";
-import { templateImpl } from "../../provider/resources/template";
+import { UNKNOWN } from "../../provider/resources/kit";
+import { provider as templateImpl } from "../../provider/resources/template/provider";
 
 const PROVIDER = "serialized-provider-text";
 const base = { __provider: PROVIDER, name: "trainer", image: "pytorch/pytorch" };

@@ -6,8 +6,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Template } from "pulumi-vastai";
 import type { Template as LiveTemplate } from "../../provider/client";
-import { inputsFromLive, toClientTemplate } from "../../provider/resources/template-convert";
-import { templateImpl } from "../../provider/resources/template";
+import { inputsFromLive, toClientTemplate } from "../../provider/resources/template/convert";
+import { provider as templateImpl } from "../../provider/resources/template/provider";
 
 const registered: pulumi.runtime.MockResourceArgs[] = [];
 

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import type { Template as LiveTemplate } from "../../provider/client";
-import { editFor, inputsFromLive, toClientTemplate } from "../../provider/resources/template-convert";
-import { templateImpl } from "../../provider/resources/template";
+import { editFor, inputsFromLive, toClientTemplate } from "../../provider/resources/template/convert";
+import { provider as templateImpl } from "../../provider/resources/template/provider";
 
 const base = { name: "trainer", image: "pytorch/pytorch", tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 };
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { backoffCeiling, backoffDelay } from "../../provider/util/backoff";
+import { backoffCeiling, backoffDelay } from "../../provider/client/backoff";
 
 const opts = fc.record({ baseMs: fc.integer({ min: 1, max: 5000 }), capMs: fc.integer({ min: 1, max: 120_000 }) });
 

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
-import { formatEnvFlags, fromRequestEnv, parseEnvFlags, toRequestEnv } from "../../provider/util/env";
-import { shellQuote, shellSplit } from "../../provider/util/shell";
+import { formatEnvFlags, fromRequestEnv, parseEnvFlags, toRequestEnv } from "../../provider/client/wire/env";
+import { shellQuote, shellSplit } from "../../provider/client/wire/shell";
 
 const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,11}$/);
 const port = fc

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MB_PER_GB, buildOfferQuery, buildSelectFilters, conditionToWire, toSnakeCase } from "../../provider/util/filters";
+import { MB_PER_GB, buildOfferQuery, buildSelectFilters, conditionToWire, toSnakeCase } from "../../provider/client/wire/filters";
 
 describe("template select_filters", () => {
   it("turns bare values into eq and camelCase fields into snake_case", () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
-import { ONSTART_LIMIT, decodeOnstart, encodeOnstart, onstartScript, prepareOnstart } from "../../provider/util/onstart";
+import { ONSTART_LIMIT, decodeOnstart, encodeOnstart, onstartScript, prepareOnstart } from "../../provider/client/wire/onstart";
 
 function longScript(lines: number): string {
   return Array.from({ length: lines }, (_, i) => `echo "step ${i}: preparing the model cache" >> /var/log/onstart.log`).join("\n");

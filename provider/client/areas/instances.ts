@@ -19,7 +19,7 @@ import type {
   InstancePage,
   StateChangeResult,
 } from "../types-templates";
-import { ONSTART_LIMIT } from "../../util/onstart";
+import { ONSTART_LIMIT } from "../wire/onstart";
 
 /** Instances: containers (or VMs) running on rented offers. */
 export class InstancesApi {

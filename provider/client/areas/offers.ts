@@ -3,7 +3,7 @@ import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
 import { offerSearchResponse } from "../schemas-instances";
 import type { Offer } from "../types-templates";
-import { OfferQuery, buildOfferQuery } from "../../util/filters";
+import { OfferQuery, buildOfferQuery } from "../wire/filters";
 
 /** Marketplace offers (machines to rent). */
 export class OffersApi {

@@ -4,7 +4,7 @@ import { VastValidationError } from "../errors";
 import { registerSecret } from "../redact";
 import { successResponse, templateCreateResponse, templateEditResponse, templateSearchResponse, templateToWire } from "../schemas";
 import type { Template, TemplateCreateResult, TemplateInput } from "../types-templates";
-import { TemplateFilters, WireFilters, buildSelectFilters } from "../../util/filters";
+import { TemplateFilters, WireFilters, buildSelectFilters } from "../wire/filters";
 
 /** Templates: reusable instance-creation presets. */
 export class TemplatesApi {

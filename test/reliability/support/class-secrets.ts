@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, EnvVar, Instance, MaintenanceWindow, RsyncCopy, SshKey, SubaccountKeyRotation, Template } from "../../../provider";
-import type { ResourceKind } from "../../../provider/resources/shim";
+import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
 export interface ClassSecrecy {

@@ -3,10 +3,10 @@
  * update, with `__provider` among the properties. The provider objects are the serializable
  * ones (`providers.<kind>`), which load the runtime at call time as the plugin does.
  */
-import type { ProviderImpl } from "../../../provider/resources/framework";
+import type { ProviderImpl } from "../../../provider/resources/kit";
 import { randomBytes } from "node:crypto";
 import { providers } from "../../../provider/providers";
-import type { ResourceKind } from "../../../provider/resources/shim";
+import type { ResourceKind } from "../../../provider/runtime";
 
 export type Props = Record<string, unknown>;
 export type Op = "create" | "read" | "update" | "delete";

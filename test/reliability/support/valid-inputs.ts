@@ -3,9 +3,9 @@
  * arbitrary inputs built around each resource's property names.
  */
 import fc from "fast-check";
-import { UNKNOWN } from "../../../provider/resources/framework";
-import { MARKER_ENV } from "../../../provider/resources/instance-inputs";
-import type { ResourceKind } from "../../../provider/resources/shim";
+import { UNKNOWN } from "../../../provider/resources/kit";
+import { MARKER_ENV } from "../../../provider/resources/instance/inputs";
+import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey, type Props } from "./drive";
 
 const DAY = 24 * 3600;

@@ -1,0 +1,119 @@
+/**
+ * The ApiKey provider. The service shows a key's value once, at creation, and cannot edit a
+ * key: every change of the inputs makes a new key.
+ */
+import { z } from "zod";
+import type { ApiKey as ApiKeyRecord, CreatedApiKey, VastClient } from "../../client";
+import { getClient } from "../../context";
+import { ProviderImpl, Props, checkWith, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
+import type { ApiKeyPermissions } from "./index";
+import { liveApiKeys } from "./live";
+
+const OUTPUTS = ["key", "keyId"] as const;
+const flag = z.boolean({ error: "must be true or false" }).optional();
+
+const inputSchema = z.object({
+  name: z.string({ error: "must be a string" }).min(1, "must not be empty"),
+  permissions: z
+    .looseObject({ manage_instances: flag, manage_billing: flag, user_read: flag }, { error: "must be an object of permission flags" })
+    .optional(),
+  rotateOn: z.unknown().optional(),
+});
+
+function permissionsOf(props: Props): ApiKeyPermissions | undefined {
+  const p = props.permissions;
+  return p && typeof p === "object" && !Array.isArray(p) ? (p as ApiKeyPermissions) : undefined;
+}
+
+/**
+ * Inputs as the user wrote them, with what a refresh saw of name and permissions. Permissions
+ * are compared on the flags the user stated: a service that lists more flags (or none, for a
+ * full-access key) is no drift, a stated flag with another value is.
+ */
+export function liveInputs(props: Props, live: ApiKeyRecord): Props {
+  const stated = permissionsOf(props);
+  const seen = live.permissions;
+  const drifted = stated !== undefined && seen != null && Object.entries(stated).some(([flag, v]) => !deepEqual(seen[flag], v));
+  const permissions = drifted ? seen : stated;
+  return jsonClean({ name: live.name || props.name, permissions, rotateOn: props.rotateOn }) as Props;
+}
+
+// Key creations of this process run one at a time: after a lost answer, keys of the same name
+// that appeared meanwhile are taken for what that creation made, never for a sibling's key.
+let creating: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const next = creating.then(run, run);
+  creating = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Creates a key. Its value is shown once, in the answer, so a key made by a request whose
+ * answer was lost can never be used: it is looked for over the look-up window
+ * (kit/create-once.ts) among the keys of this name that were not there before, deleted, and the
+ * key is created again.
+ */
+async function createKey(client: VastClient, name: string, permissions: ApiKeyPermissions | undefined): Promise<CreatedApiKey> {
+  const before = new Set((await client.apiKeys.list()).map((k) => k.id));
+  return createAtMostOnce({
+    send: () => client.apiKeys.create({ name, permissions }),
+    recover: async () => {
+      const strays = await lookUp(async () => {
+        const made = (await client.apiKeys.list()).filter((k) => !before.has(k.id) && k.name === name);
+        return made.length > 0 ? made : undefined;
+      });
+      // A key whose value nobody saw can never be used: delete it and create again.
+      for (const stray of strays ?? []) await client.apiKeys.delete(stray.id);
+      return undefined;
+    },
+  });
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWith(inputSchema, news);
+  },
+
+  // No call edits a key: any change of the inputs is a replacement.
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: ["name", "permissions", "rotateOn"], ignore: OUTPUTS });
+  },
+
+  async create(inputs) {
+    const name = String(inputs.name);
+    const permissions = permissionsOf(inputs);
+    let created;
+    try {
+      created = await oneAtATime(() => createKey(getClient(), name, permissions));
+    } catch (error) {
+      throw new Error(`ApiKey "${name}": creating the key failed: ${(error as Error).message}`, { cause: error });
+    }
+    const outs = { ...inputs, key: created.key, keyId: created.id };
+    return { id: String(created.id), outs: jsonClean(outs) as Props };
+  },
+
+  // The list shows name and permissions, never the value: the value is kept from state.
+  // One list call serves every ApiKey read at about the same time (a refresh).
+  async read(id, props) {
+    const live = await liveApiKeys().get(id);
+    if (!live) return { id: "" };
+    const inputs = liveInputs(props, live);
+    return { id, props: { ...props, ...inputs }, inputs };
+  },
+
+  // Reached only when nothing but the provider code changed (diff replaces otherwise).
+  async update(_id, olds, news) {
+    const outs: Props = { ...news };
+    for (const name of OUTPUTS) outs[name] = olds[name];
+    return { outs: jsonClean(outs) as Props };
+  },
+
+  async delete(id, props) {
+    try {
+      await getClient().apiKeys.delete(Number(id));
+    } catch (error) {
+      throw new Error(`ApiKey "${String(props.name)}" (id ${id}): deleting the key failed: ${(error as Error).message}`, { cause: error });
+    }
+  },
+};

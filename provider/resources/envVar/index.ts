@@ -1,0 +1,44 @@
+/**
+ * `EnvVar`: an account environment variable (the service calls them secrets). Every instance
+ * of the account sees it. The service upper-cases names and holds at most 16 per account.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { serializableProvider } from "../kit/shim";
+
+/** The service's own limit of variables per account (api-facts: Secrets). */
+export const ENV_VAR_LIMIT = 16;
+
+export interface EnvVarArgs {
+  /** Variable name: letters, digits and `_`, not starting with a digit. Upper-cased, as the service does. Changing it replaces the variable. */
+  key: pulumi.Input<string>;
+  /** The value (secret; stored in state encrypted). Changes are applied in place. */
+  value: pulumi.Input<string>;
+}
+
+/**
+ * An account environment variable, visible to every instance of the account.
+ *
+ *   new vastai.EnvVar("hf-token", { key: "HF_TOKEN", value: cfg.requireSecret("hfToken") });
+ *
+ * A refresh sees whether the variable exists (gone: removed from state) and whether it is
+ * empty, never its value: the service only returns masked values. A new `key` creates the
+ * new variable before deleting the old one; on an account at the limit of 16, set the
+ * resource option `deleteBeforeReplace: true` to swap them the other way round.
+ */
+export class EnvVar extends pulumi.dynamic.Resource {
+  /** The name as the service stores it (upper case). */
+  declare readonly key: pulumi.Output<string>;
+  /** The value (secret). */
+  declare readonly value: pulumi.Output<string>;
+
+  constructor(name: string, args: EnvVarArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      serializableProvider("envVar"),
+      name,
+      { ...args, value: pulumi.secret(args.value) },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] }),
+      "vastai",
+      "EnvVar",
+    );
+  }
+}

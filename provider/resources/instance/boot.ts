@@ -1,0 +1,39 @@
+/**
+ * Waiting for an instance to reach `running`. Every poll reads the instance directly (never
+ * the shared cache, which may predate the boot) until it runs, reaches a status it never
+ * leaves (exited, unknown, offline), disappears, or the deadline passes.
+ */
+import type { Instance, VastClient } from "../../client";
+import { DEAD_STATUSES } from "./inputs";
+import { currentTiming, pollIntervalMs } from "../kit";
+
+export type BootOutcome =
+  | { kind: "running"; instance: Instance }
+  | { kind: "dead"; instance: Instance; status: string }
+  | { kind: "gone" }
+  | { kind: "timeout"; instance: Instance | null; status: string | null };
+
+/** Polls instance `id` until an outcome; `timeoutMs` counts from the call. */
+export async function waitForRunning(client: VastClient, id: number, timeoutMs: number): Promise<BootOutcome> {
+  const { now, sleep } = currentTiming();
+  const interval = pollIntervalMs();
+  const deadline = now() + timeoutMs;
+  for (;;) {
+    const instance = await client.instances.get(id);
+    if (!instance) return { kind: "gone" };
+    const status = instance.actualStatus;
+    if (status === "running") return { kind: "running", instance };
+    if (status !== null && DEAD_STATUSES.includes(status)) return { kind: "dead", instance, status };
+    const left = deadline - now();
+    if (left <= 0) return { kind: "timeout", instance, status };
+    await sleep(Math.min(interval, left));
+  }
+}
+
+/** Words for an outcome that is not `running`, for error messages. */
+export function describeOutcome(outcome: Exclude<BootOutcome, { kind: "running" }>, timeoutMs: number): string {
+  if (outcome.kind === "gone") return "it disappeared while booting";
+  if (outcome.kind === "dead") return `it became ${outcome.status} while booting (it will never run)`;
+  const minutes = Number((timeoutMs / 60_000).toPrecision(3));
+  return `it was not running after ${minutes} minutes (runningTimeoutMinutes; last status ${outcome.status ?? "none yet"})`;
+}

@@ -1,0 +1,122 @@
+/**
+ * Creating an instance: rent an offer, then wait until it runs. An instance that becomes
+ * exited, unknown or offline while booting never runs (spec: States and transitions), so it is
+ * destroyed and creation is tried again, on the next match when `offer` filters are used, for
+ * at most `maxCreateAttempts` boots. When it still fails, or the wait runs out, the create fails
+ * as a partial failure carrying the id, so the instance stays in state and nothing leaks.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Instance, VastClient } from "../../client";
+import { getClient } from "../../context";
+import { PartialFailure, Props, jsonClean } from "../kit";
+import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
+import { typedInputs, type InstanceInputs } from "./inputs";
+import { candidateOffers } from "./offers";
+import { liveOutputs } from "./outputs";
+import { CreateLog, Rented, rentFirstAvailable, sweepLostCreates } from "./rent";
+
+function recordedOutputs(rented: Rented, instance: Instance | null): Props {
+  return {
+    instanceId: rented.id,
+    offerId: rented.offerId,
+    marker: rented.marker,
+    instanceApiKey: rented.instanceApiKey,
+    ...(instance ? liveOutputs(instance) : {}),
+  };
+}
+
+/** One read for outputs when not waiting; a failure only leaves the live outputs empty. */
+async function readOnce(client: VastClient, id: number): Promise<Instance | null> {
+  try {
+    return await client.instances.get(id);
+  } catch {
+    return null;
+  }
+}
+
+/** `created`: not waiting (waitForRunning false, or targetState stopped). */
+type Outcome = BootOutcome | { kind: "created"; instance: Instance | null };
+
+async function boot(client: VastClient, inputs: InstanceInputs, rented: Rented, props: Props): Promise<Outcome> {
+  try {
+    if (inputs.waitForRunning && inputs.targetState === "running") {
+      return await waitForRunning(client, rented.id, inputs.runningTimeoutMinutes * 60_000);
+    }
+    return { kind: "created", instance: await readOnce(client, rented.id) };
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but its status could not be read: ${(error as Error).message}`,
+      String(rented.id),
+      props,
+      recordedOutputs(rented, null),
+    );
+  }
+}
+
+function history(failures: string[]): string {
+  return failures.length > 1 ? ` Attempts: ${failures.join("; ")}.` : "";
+}
+
+export async function createInstance(props: Props): Promise<pulumi.dynamic.CreateResult> {
+  const client = getClient();
+  const log: CreateLog = { lostMarkers: [] };
+  try {
+    return await createWithRetries(client, props, log);
+  } finally {
+    await sweepLostCreates(client, log);
+  }
+}
+
+async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = typedInputs(props);
+  const offers = await candidateOffers(client, inputs);
+  const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
+  const failures: string[] = [];
+  let index = 0;
+  for (let attempt = 1; ; attempt++) {
+    let rented: Rented;
+    try {
+      rented = await rentFirstAvailable(client, inputs, offers, index, log);
+    } catch (error) {
+      const earlier = failures.length ? ` Earlier attempts (destroyed): ${failures.join("; ")}.` : "";
+      throw new Error(`${(error as Error).message}${earlier}`, { cause: error });
+    }
+    index = rented.offerIndex;
+    const outcome = await boot(client, inputs, rented, props);
+    if (outcome.kind === "running" || outcome.kind === "created") {
+      return { id: String(rented.id), outs: jsonClean({ ...props, ...recordedOutputs(rented, outcome.instance) }) as Props };
+    }
+    const why = describeOutcome(outcome, timeoutMs);
+    failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
+    const live = outcome.kind === "gone" ? null : outcome.instance;
+    const outs = recordedOutputs(rented, live);
+    const moreOffers = inputs.offerId !== undefined || index + 1 < offers.length;
+    const retry = outcome.kind !== "timeout" && attempt < inputs.maxCreateAttempts && moreOffers;
+    if (!retry) {
+      if (outcome.kind === "gone") throw new Error(`Instance ${rented.id}: ${why}; nothing is left to keep.${history(failures)}`);
+      throw new PartialFailure(
+        `Instance ${rented.id} was created on offer ${rented.offerId} but ${why}. It stays in state: the next \`pulumi up\` ` +
+          `replaces it if it is dead, \`pulumi destroy\` removes it.${history(failures)}`,
+        String(rented.id),
+        props,
+        outs,
+      );
+    }
+    if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs);
+    if (inputs.offerId === undefined) index++;
+  }
+}
+
+async function destroyFailedBoot(client: VastClient, rented: Rented, why: string, props: Props, outs: Props): Promise<void> {
+  try {
+    await client.instances.destroy(rented.id);
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} ${why}, and destroying it before trying again failed (${(error as Error).message}). ` +
+        `It stays in state so the next run replaces or deletes it.`,
+      String(rented.id),
+      props,
+      outs,
+    );
+  }
+}

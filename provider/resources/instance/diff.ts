@@ -1,0 +1,69 @@
+/**
+ * Diff of the Instance resource. `olds` is the state entry (inputs and outputs together), so
+ * only input properties are compared. An instance cannot change its image, template,
+ * environment, start script, offer, disk, volume, run type or VM flag: those replace it; the
+ * label and the running/stopped state change in place; the create settings (waiting, attempts)
+ * and sshKeyIds are recorded without a call.
+ *
+ * When no input forces a replacement, the live status is consulted through the shared reader
+ * (one list walk serves every instance diffed at once): an instance that is exited, unknown or
+ * offline never runs again, and one that is gone cannot be updated, so both are replaced by the
+ * next `pulumi up` without a separate refresh. A diff never writes.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { Props, deepEqual } from "../kit";
+import { DEAD_STATUSES, INPUT_KEYS } from "./inputs";
+import { liveInstances } from "./live";
+
+/** Inputs whose change replaces the instance. */
+export const REPLACE_KEYS: readonly string[] = [
+  "offerId", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "runtype", "argsStr", "vm",
+];
+
+/** Inputs that change in place: label and targetState by a call, the rest are only recorded. */
+export const IN_PLACE_KEYS: readonly string[] = [
+  "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
+];
+
+const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;
+
+/** The input properties that differ, sorted. */
+export function changedInputs(olds: Props, news: Props): string[] {
+  const changed = INPUT_KEYS.filter((key) => {
+    // In state, `offerId` is the offer actually rented; it was an input only without filters.
+    if (key === "offerId") {
+      if (news.offerId === undefined) return false;
+      return hasFilters(olds) || !deepEqual(olds.offerId, news.offerId);
+    }
+    return !deepEqual(olds[key], news[key]);
+  });
+  return changed.sort();
+}
+
+/** Input-only diff (no API call). */
+export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  const changed = changedInputs(olds, news);
+  return { changes: changed.length > 0, replaces: changed.filter((k) => REPLACE_KEYS.includes(k)), deleteBeforeReplace: false };
+}
+
+/** Why the live instance must be replaced, as the property to name; undefined when it is fine. */
+export async function liveReplacement(id: string): Promise<string | undefined> {
+  if (!/^\d+$/.test(id)) return undefined;
+  const instance = await liveInstances().get(id);
+  if (!instance) return "instanceId";
+  const status = instance.actualStatus;
+  return status !== null && DEAD_STATUSES.includes(status) ? "actualStatus" : undefined;
+}
+
+export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const result = diffOfInputs(olds, news);
+  if (result.replaces && result.replaces.length > 0) return result;
+  let reason: string | undefined;
+  try {
+    reason = await liveReplacement(id);
+  } catch (error) {
+    throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
+  }
+  if (!reason) return result;
+  return { changes: true, replaces: [reason], deleteBeforeReplace: false };
+}

@@ -1,0 +1,138 @@
+/**
+ * `Instance`: a container (or VM) rented on a marketplace offer.
+ *
+ *   const gpu = new vastai.Instance("trainer", {
+ *     offer: { gpuName: "RTX 4090", gpuRamGb: 24, maxPricePerHour: 0.5 },
+ *     templateHashId: template.hashId,
+ *     env: { MODEL: "llama-3-8b" },
+ *     ports: ["8000:8000"],
+ *     label: "trainer",
+ *   });
+ *   export const ssh = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
+ *
+ * Create rents the offer (or the cheapest match of the filters, trying the next when one is
+ * gone), then waits until the instance runs; one that exits while booting is destroyed and
+ * created again. Every instance carries PULUMI_VASTAI_MARKER in its environment so a create
+ * whose response was lost is found again instead of duplicated. A dead instance (exited,
+ * unknown, offline) is replaced by the next `pulumi up`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { serializableProvider } from "../kit/shim";
+import type { InstanceOutputs } from "./outputs";
+
+export type { InstanceOutputs } from "./outputs";
+
+/** Offer filters: the cheapest offer matching all of them is rented. */
+export interface InstanceOfferFilters {
+  /** GPU model, exactly as the marketplace names it, for example "RTX 4090". */
+  gpuName?: pulumi.Input<string>;
+  /** Number of GPUs (exact). */
+  numGpus?: pulumi.Input<number>;
+  /** Minimum GPU memory per GPU, GB (sent to the API in MB). */
+  gpuRamGb?: pulumi.Input<number>;
+  /** Maximum price for the whole offer, $/hour. */
+  maxPricePerHour?: pulumi.Input<number>;
+  /** Minimum host reliability, 0..1. */
+  minReliability?: pulumi.Input<number>;
+  /** Location: a country code ("US") or "Country, CC", or a list of them (any matches). */
+  location?: pulumi.Input<string | string[]>;
+  /** Only verified machines (true) or only unverified ones (false); default: either. */
+  verified?: pulumi.Input<boolean>;
+}
+
+/** A volume to attach (the API's volume_info). */
+export interface InstanceVolume {
+  /** true creates a new volume; false links an existing one. */
+  createNew: pulumi.Input<boolean>;
+  /** Existing volume id (createNew false) or volume offer id (createNew true). */
+  volumeId: pulumi.Input<number>;
+  /** GB; required when createNew is true, not allowed otherwise. */
+  size?: pulumi.Input<number>;
+  /** Absolute path inside the container. */
+  mountPath: pulumi.Input<string>;
+}
+
+export interface InstanceArgs {
+  /** The offer to rent. Give exactly one of offerId and offer. Changing it replaces the instance. */
+  offerId?: pulumi.Input<number>;
+  /** Filters; the cheapest match is rented (up to 10 matches are tried when offers are gone). Replaces on change. */
+  offer?: pulumi.Input<InstanceOfferFilters>;
+  /** The template's hashId (never its numeric id). Replaces on change. */
+  templateHashId?: pulumi.Input<string>;
+  /** Container image; overrides the template's. Required without templateHashId. Replaces on change. */
+  image?: pulumi.Input<string>;
+  /** Environment variables, merged with the template's (these win). Replaces on change. */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Port mappings such as "8000:8000" or "5000:5000/udp". Replaces on change. */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Script run at start. Longer than 4048 characters: sent compressed and encoded automatically. Replaces on change. */
+  onstart?: pulumi.Input<string>;
+  /** A volume to create or link. Replaces on change. */
+  volume?: pulumi.Input<InstanceVolume>;
+  /** Disk size, GB (default: the template's recommended size). Replaces on change. */
+  diskGb?: pulumi.Input<number>;
+  /** ssh, jupyter or args. Replaces on change. */
+  runtype?: pulumi.Input<"ssh" | "jupyter" | "args">;
+  /** Arguments for runtype args (replace the image CMD). Replaces on change. */
+  argsStr?: pulumi.Input<string>;
+  /** Label (at most 1024 characters). Changes in place. */
+  label?: pulumi.Input<string>;
+  /** SSH keys that must exist before the instance (pass `sshKey.id`s); required for a VM. */
+  sshKeyIds?: pulumi.Input<pulumi.Input<number | string>[]>;
+  /** A VM instead of a container; needs sshKeyIds. Replaces on change. */
+  vm?: pulumi.Input<boolean>;
+  /** running (default) or stopped. Changes in place (start/stop). */
+  targetState?: pulumi.Input<"running" | "stopped">;
+  /** Wait for actual_status running on create and start (default true). */
+  waitForRunning?: pulumi.Input<boolean>;
+  /** Deadline of each wait for running, minutes (default 10). */
+  runningTimeoutMinutes?: pulumi.Input<number>;
+  /** Boots tried when an instance exits while booting, 1..10 (default 3). */
+  maxCreateAttempts?: pulumi.Input<number>;
+}
+
+const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, undefined> = {
+  instanceId: undefined, actualStatus: undefined, intendedStatus: undefined, statusMsg: undefined, sshHost: undefined,
+  sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
+  pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
+};
+
+export class Instance extends pulumi.dynamic.Resource {
+  /** The instance id (the API's new_contract). */
+  declare readonly instanceId: pulumi.Output<number>;
+  /** running, loading, exited, unknown, offline, stopped, ... (null while provisioning). */
+  declare readonly actualStatus: pulumi.Output<string | null>;
+  /** running or stopped: what was asked for. */
+  declare readonly intendedStatus: pulumi.Output<string | null>;
+  declare readonly statusMsg: pulumi.Output<string | null>;
+  declare readonly sshHost: pulumi.Output<string | null>;
+  declare readonly sshPort: pulumi.Output<number | null>;
+  declare readonly publicIp: pulumi.Output<string | null>;
+  declare readonly gpuName: pulumi.Output<string | null>;
+  declare readonly numGpus: pulumi.Output<number | null>;
+  /** GB per GPU. */
+  declare readonly gpuRamGb: pulumi.Output<number | null>;
+  /** $/hour. */
+  declare readonly pricePerHour: pulumi.Output<number | null>;
+  declare readonly machineId: pulumi.Output<number | null>;
+  /** The offer actually rented. */
+  declare readonly offerId: pulumi.Output<number>;
+  /** PULUMI_VASTAI_MARKER of this instance. */
+  declare readonly marker: pulumi.Output<string>;
+  /** The instance's own API key, when the service returned one (secret). */
+  declare readonly instanceApiKey: pulumi.Output<string | undefined>;
+  declare readonly label: pulumi.Output<string | undefined>;
+  declare readonly targetState: pulumi.Output<"running" | "stopped">;
+
+  constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      serializableProvider("instance"),
+      name,
+      // Outputs first: offerId is both an input and an output.
+      { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["instanceApiKey"] }),
+      "vastai",
+      "Instance",
+    );
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Inputs of the Instance resource: the zod schema, the rules that span several properties,
+ * and the defaults `check` applies. `check` never throws and never calls the API.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ONSTART_LIMIT, prepareOnstart } from "../../client/wire/onstart";
+import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
+
+/** Environment variable the provider adds to every instance it creates, to find it again. */
+export const MARKER_ENV = "PULUMI_VASTAI_MARKER";
+
+export const DEFAULTS = {
+  targetState: "running",
+  waitForRunning: true,
+  runningTimeoutMinutes: 10,
+  maxCreateAttempts: 3,
+} as const;
+
+/** Statuses from which an instance never reaches `running` (spec: States and transitions). */
+export const DEAD_STATUSES: readonly string[] = ["exited", "unknown", "offline"];
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PORT = /^\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/;
+
+const positive = (what: string) => z.number({ error: `must be a number (${what})` }).positive(`must be greater than 0 (${what})`);
+const wholePositive = z.number({ error: "must be a number" }).int("must be a whole number").positive("must be greater than 0");
+
+const offerFilters = z.strictObject({
+  gpuName: z.string({ error: "must be a GPU model name such as \"RTX 4090\"" }).min(1, "must not be empty").optional(),
+  numGpus: wholePositive.optional(),
+  gpuRamGb: positive("GB per GPU, minimum").optional(),
+  maxPricePerHour: positive("$/hour, maximum").optional(),
+  minReliability: z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").optional(),
+  location: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+      error: "must be a location such as \"US\" or \"Sweden, SE\", or a list of them",
+    })
+    .optional(),
+  verified: z.boolean({ error: "must be true or false" }).optional(),
+});
+
+const volume = z
+  .strictObject({
+    createNew: z.boolean({ error: "must be true (create a volume) or false (link an existing one)" }),
+    volumeId: wholePositive,
+    size: wholePositive.optional(),
+    mountPath: z.string({ error: "must be a path" }).startsWith("/", "must be an absolute path inside the container"),
+  })
+  .superRefine((v, ctx) => {
+    if (v.createNew && v.size === undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is required (GB) when createNew is true" });
+    if (!v.createNew && v.size !== undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is only used when createNew is true" });
+  });
+
+// Keys are checked here rather than by the record's key schema, whose failures zod reports
+// only as "Invalid key in record".
+const envObject = z.record(z.string(), z.string({ error: "values must be strings" })).superRefine((env, ctx) => {
+  for (const name of Object.keys(env)) {
+    if (!NAME.test(name)) {
+      ctx.addIssue({ code: "custom", path: [name], message: "names must be letters, digits and _, not starting with a digit" });
+    } else if (name === MARKER_ENV) {
+      ctx.addIssue({ code: "custom", path: [name], message: `${MARKER_ENV} is reserved: the provider sets it to find the instance again` });
+    }
+  }
+});
+
+const onstart = z.string({ error: "must be a string" }).superRefine((script, ctx) => {
+  const prepared = prepareOnstart(script);
+  if (!prepared.fits) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `must be at most ${ONSTART_LIMIT} characters, also after compression and encoding ` +
+        `(the script has ${script.length} characters, encoded ${prepared.length}); move the script into the image or download it at start`,
+    });
+  }
+});
+
+export const inputSchema = z.strictObject({
+  offerId: wholePositive.optional(),
+  offer: offerFilters.optional(),
+  templateHashId: z.string({ error: "must be a string (the template's hashId)" }).min(1, "must not be empty").optional(),
+  templateId: z
+    .never({ error: "is not accepted: pass templateHashId (the template's hashId); the API refuses numeric template ids" })
+    .optional(),
+  image: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
+  env: envObject.optional(),
+  ports: z.array(z.string().regex(PORT, "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp")).optional(),
+  onstart: onstart.optional(),
+  volume: volume.optional(),
+  diskGb: positive("GB").optional(),
+  runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
+  argsStr: z.string({ error: "must be a string" }).optional(),
+  label: z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters").optional(),
+  sshKeyIds: z
+    .array(z.union([wholePositive, z.string().regex(/^\d+$/)], { error: "entries must be SSH key ids" }))
+    .optional(),
+  vm: z.boolean({ error: "must be true or false" }).optional(),
+  targetState: z.enum(["running", "stopped"], { error: "must be one of running, stopped" }).optional(),
+  waitForRunning: z.boolean({ error: "must be true or false" }).optional(),
+  runningTimeoutMinutes: positive("minutes").optional(),
+  maxCreateAttempts: wholePositive.max(10, "must be at most 10").optional(),
+});
+
+export type OfferFiltersInput = z.infer<typeof offerFilters>;
+export type VolumeInput = z.infer<typeof volume>;
+
+/** Inputs after `check` (defaults applied). */
+export type InstanceInputs = Omit<z.infer<typeof inputSchema>, "templateId" | keyof typeof DEFAULTS> & {
+  targetState: "running" | "stopped";
+  waitForRunning: boolean;
+  runningTimeoutMinutes: number;
+  maxCreateAttempts: number;
+};
+
+/** Every input property (outputs live beside them in state). */
+export const INPUT_KEYS = Object.keys(inputSchema.shape).filter((k) => k !== "templateId");
+
+/** Present and known: undefined is absent; UNKNOWN (preview) is neither present nor absent. */
+type Presence = "present" | "absent" | "unknown";
+function presence(news: Props, key: string): Presence {
+  const v = news[key];
+  if (v === undefined || v === null) return "absent";
+  return containsUnknown(v) ? "unknown" : "present";
+}
+
+/** Rules that span properties; skipped where a value is unknown during preview. */
+function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  const offerId = presence(news, "offerId");
+  const offer = presence(news, "offer");
+  if (offerId === "present" && offer === "present") {
+    fail("offer", "give either offerId or offer filters, not both");
+  } else if (offerId === "absent" && offer === "absent") {
+    fail("offerId", "give offerId (the offer to rent) or offer filters (the cheapest match is rented)");
+  }
+  if (presence(news, "image") === "absent" && presence(news, "templateHashId") === "absent") {
+    fail("image", "is required when no templateHashId is given");
+  }
+  const keys = news.sshKeyIds;
+  const keysMissing = keys === undefined || keys === null || (Array.isArray(keys) && keys.length === 0);
+  if (news.vm === true && keysMissing) {
+    fail("vm", "a VM instance needs sshKeyIds: its SSH keys must exist before it is created (there is no way to add one later)");
+  }
+  return failures;
+}
+
+/** Validates inputs and applies defaults; never throws, never calls the API. */
+export function checkInstanceInputs(news: Props): pulumi.dynamic.CheckResult {
+  const result = checkWith(inputSchema, news, { secretFields: ["env", "onstart"] });
+  const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
+  const inputs: Props = { ...news };
+  for (const [key, value] of Object.entries(DEFAULTS)) {
+    if (inputs[key] === undefined) inputs[key] = value;
+  }
+  return { inputs, failures };
+}
+
+/** Typed view of checked inputs (call only with inputs that passed `check`). */
+export function typedInputs(props: Props): InstanceInputs {
+  const out: Props = { ...DEFAULTS };
+  for (const key of INPUT_KEYS) if (props[key] !== undefined && props[key] !== UNKNOWN) out[key] = props[key];
+  return out as InstanceInputs;
+}

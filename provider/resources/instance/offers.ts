@@ -1,0 +1,37 @@
+/** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
+import type { OfferFilters, OfferQuery, VastClient } from "../../client";
+import type { InstanceInputs, OfferFiltersInput } from "./inputs";
+
+/** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
+export const MAX_OFFER_CANDIDATES = 10;
+
+/**
+ * The offer search for `offer` filters, cheapest first. `gpuRamGb` is a minimum per GPU and
+ * is sent in MB (the REST API's unit) by the query builder. Only offers that can be rented
+ * now are asked for, as the official CLI does.
+ */
+export function offerQueryFor(f: OfferFiltersInput): OfferQuery {
+  const filters: OfferFilters = { rentable: true, rented: false };
+  if (f.gpuName !== undefined) filters.gpuName = f.gpuName;
+  if (f.numGpus !== undefined) filters.numGpus = f.numGpus;
+  if (f.gpuRamGb !== undefined) filters.gpuRamGb = { gte: f.gpuRamGb };
+  if (f.maxPricePerHour !== undefined) filters.dphTotal = { lte: f.maxPricePerHour };
+  if (f.minReliability !== undefined) filters.reliability = { gte: f.minReliability };
+  if (f.location !== undefined) filters.geolocation = Array.isArray(f.location) ? { in: f.location } : f.location;
+  if (f.verified !== undefined) filters.verified = f.verified;
+  return { filters, order: [["dphTotal", "asc"]], type: "on-demand", limit: MAX_OFFER_CANDIDATES };
+}
+
+/** Offer ids to try, in order. Throws when filters match nothing. */
+export async function candidateOffers(client: VastClient, inputs: InstanceInputs): Promise<number[]> {
+  if (inputs.offerId !== undefined) return [inputs.offerId];
+  const filters = inputs.offer ?? {};
+  const offers = await client.offers.search(offerQueryFor(filters));
+  if (offers.length === 0) {
+    throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
+  }
+  // Cheapest first even if the service ignored the order; ties keep the service's order.
+  const ranked = offers.map((o, i) => ({ id: o.id, price: o.dphTotal ?? Infinity, i }));
+  ranked.sort((a, b) => a.price - b.price || a.i - b.i);
+  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => o.id);
+}

@@ -1,0 +1,80 @@
+/** Outputs of the Instance resource, from a live instance record and what create recorded. */
+import type { Instance } from "../../client";
+import { MB_PER_GB } from "../../client/wire/filters";
+import { Props } from "../kit";
+import { INPUT_KEYS } from "./inputs";
+
+/** Outputs as Pulumi sees them (numbers and strings; null while the service has no value). */
+export interface InstanceOutputs {
+  /** The instance id (the API's `new_contract`). */
+  instanceId: number;
+  /** `running`, `loading`, `exited`, `unknown`, `offline`, `stopped`, ... or null while provisioning. */
+  actualStatus: string | null;
+  /** What was asked for: `running` or `stopped`. */
+  intendedStatus: string | null;
+  statusMsg: string | null;
+  sshHost: string | null;
+  sshPort: number | null;
+  publicIp: string | null;
+  gpuName: string | null;
+  numGpus: number | null;
+  /** GB per GPU (the API's MB / 1000, one decimal). */
+  gpuRamGb: number | null;
+  /** $/hour. */
+  pricePerHour: number | null;
+  machineId: number | null;
+  /** The offer actually rented (with `offer` filters: the match that was taken). */
+  offerId: number;
+  /** The value of PULUMI_VASTAI_MARKER in the instance's environment, unique per creation. */
+  marker: string;
+  /** The instance's own API key when the service returned one (secret output). */
+  instanceApiKey?: string;
+}
+
+/** Output names, in the order documented above. */
+export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
+  "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
+  "numGpus", "gpuRamGb", "pricePerHour", "machineId", "offerId", "marker", "instanceApiKey",
+];
+
+const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+function gbOf(mb: number | null | undefined): number | null {
+  return typeof mb === "number" ? Math.round((mb / MB_PER_GB) * 10) / 10 : null;
+}
+
+/** The outputs that come from the live record (the rest are kept from create). */
+export function liveOutputs(instance: Instance): Props {
+  return {
+    instanceId: instance.id,
+    actualStatus: orNull(instance.actualStatus),
+    intendedStatus: orNull(instance.intendedStatus),
+    statusMsg: orNull(instance.statusMsg),
+    sshHost: orNull(instance.sshHost),
+    sshPort: orNull(instance.sshPort),
+    publicIp: orNull(instance.publicIpaddr),
+    gpuName: orNull(instance.gpuName),
+    numGpus: orNull(instance.numGpus),
+    gpuRamGb: gbOf(instance.gpuRamMb),
+    pricePerHour: orNull(instance.dphTotal),
+    machineId: orNull(instance.machineId),
+  };
+}
+
+/** The outputs held in a state entry (inputs left out). `offerId` counts as an output here. */
+export function storedOutputs(props: Props): Props {
+  const out: Props = {};
+  for (const key of OUTPUT_KEYS) if (props[key] !== undefined) out[key] = props[key];
+  return out;
+}
+
+/** The inputs held in a state entry; `offerId` only when it was an input (no `offer` filters). */
+export function storedInputs(props: Props): Props {
+  const out: Props = {};
+  const usedFilters = props.offer !== undefined && props.offer !== null;
+  for (const key of INPUT_KEYS) {
+    if (props[key] === undefined || (key === "offerId" && usedFilters)) continue;
+    out[key] = props[key];
+  }
+  return out;
+}

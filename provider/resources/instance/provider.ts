@@ -1,0 +1,88 @@
+/** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
+import type { Instance, VastClient } from "../../client";
+import { getClient } from "../../context";
+import { ProviderImpl, Props, deepEqual, jsonClean, userInputs } from "../kit";
+import { describeOutcome, waitForRunning } from "./boot";
+import { createInstance } from "./create";
+import { diffInstance } from "./diff";
+import { checkInstanceInputs, typedInputs } from "./inputs";
+import { liveOutputs, storedInputs, storedOutputs } from "./outputs";
+import { liveInstances } from "./live";
+
+function instanceNumber(id: string): number {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`Instance: id "${id}" is not an instance id`);
+  return n;
+}
+
+/** State from a live record: live outputs, and drift of the properties that change in place. */
+function reflect(props: Props, instance: Instance): Props {
+  const outs: Props = { ...props, ...liveOutputs(instance) };
+  // Only a label the program manages is compared; the service may label instances itself.
+  if (typeof props.label === "string") outs.label = instance.label ?? "";
+  if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") outs.targetState = instance.intendedStatus;
+  return outs;
+}
+
+async function applyInPlace(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
+  let stateChanged = false;
+  if (!deepEqual(olds.label, news.label)) {
+    await client.instances.setLabel(id, typeof news.label === "string" ? news.label : "");
+  }
+  if (!deepEqual(olds.targetState, news.targetState)) {
+    if (news.targetState === "stopped") await client.instances.stop(id);
+    else await client.instances.start(id);
+    stateChanged = true;
+  }
+  return stateChanged;
+}
+
+/** After an in-place change: wait for `running` when asked to, else read once; throws when it cannot run. */
+async function settle(client: VastClient, id: number, news: Props): Promise<Instance | null> {
+  const inputs = typedInputs(news);
+  if (!(inputs.waitForRunning && inputs.targetState === "running")) return client.instances.get(id);
+  const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
+  const outcome = await waitForRunning(client, id, timeoutMs);
+  if (outcome.kind === "running") return outcome.instance;
+  throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs)}; the next \`pulumi up\` replaces it if it is dead`);
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkInstanceInputs(news);
+  },
+
+  diff(id, olds, news) {
+    return diffInstance(id, olds, news);
+  },
+
+  create(inputs) {
+    return createInstance(inputs);
+  },
+
+  async read(id, props) {
+    const instance = await liveInstances().get(id);
+    if (!instance) return { id: "" };
+    const outs = jsonClean(reflect(props, instance)) as Props;
+    return { id, props: outs, inputs: storedInputs(outs) };
+  },
+
+  async update(id, olds, news) {
+    const client = getClient();
+    const n = instanceNumber(id);
+    const stateChanged = await applyInPlace(client, n, olds, news);
+    const base = { ...storedOutputs(olds), ...userInputs(news) };
+    // A label change needs no read back; a state change (or a boot left unfinished) does.
+    const needsStatus = stateChanged || storedOutputs(olds).actualStatus !== "running";
+    const instance = needsStatus ? await settle(client, n, news) : null;
+    return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
+  },
+
+  async delete(id) {
+    try {
+      await getClient().instances.destroy(instanceNumber(id));
+    } catch (error) {
+      throw new Error(`Instance ${id}: destroying it failed: ${(error as Error).message}`, { cause: error });
+    }
+  },
+};

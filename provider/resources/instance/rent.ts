@@ -1,0 +1,158 @@
+/**
+ * Renting one offer: the create call, with a marker that makes a lost response recoverable.
+ *
+ * Every create request carries a fresh random marker in the environment (PULUMI_VASTAI_MARKER).
+ * Creation is never resent blindly (a second request could make a second instance): when the
+ * response is lost, the instance list is read afresh and the instance carrying the marker is
+ * adopted; only when none carries it, after a few lookups, is creation tried again. A 2xx
+ * whose body cannot be read counts as lost too. When the create ends, instances carrying a
+ * marker that was never found (a request that landed late) are destroyed.
+ */
+import { randomBytes } from "node:crypto";
+import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
+import { toRequestEnv } from "../../client/wire/env";
+import { prepareOnstart } from "../../client/wire/onstart";
+import { createAtMostOnce, isAmbiguousResponse, lookUp } from "../kit";
+import { MARKER_ENV, type InstanceInputs } from "./inputs";
+import { liveInstances } from "./live";
+
+export interface Rented {
+  id: number;
+  offerId: number;
+  marker: string;
+  instanceApiKey?: string;
+  /** Found again by its marker after a lost response. */
+  adopted: boolean;
+  /** Position of the rented offer in the candidate list. */
+  offerIndex: number;
+}
+
+/** What one create operation learned across its attempts. */
+export interface CreateLog {
+  /** Markers of create requests whose outcome stayed unknown (no instance carried them when looked up). */
+  lostMarkers: string[];
+}
+
+export function newMarker(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** The creation body: inputs in the client's camelCase, the marker added to the environment. */
+export function createBody(inputs: InstanceInputs, marker: string): CreateInstanceInput {
+  const v = inputs.volume;
+  return {
+    templateHashId: inputs.templateHashId,
+    image: inputs.image,
+    env: { ...toRequestEnv({ env: inputs.env, ports: inputs.ports }), [MARKER_ENV]: marker },
+    onstart: inputs.onstart === undefined ? undefined : prepareOnstart(inputs.onstart).command,
+    volumeInfo: v && { createNew: v.createNew, volumeId: v.volumeId, size: v.size, mountPath: v.mountPath },
+    label: inputs.label,
+    disk: inputs.diskGb,
+    runtype: inputs.runtype,
+    argsStr: inputs.argsStr,
+    targetState: inputs.targetState,
+    vm: inputs.vm,
+  };
+}
+
+export function hasMarker(instance: Instance, marker: string): boolean {
+  return (instance.extraEnv ?? []).some(([k, v]) => k === MARKER_ENV && v === marker);
+}
+
+function isOfferGone(error: unknown): boolean {
+  return error instanceof NotFoundError || error instanceof GoneError;
+}
+
+/**
+ * Rents the first offer from `offers[start]` on that accepts. With `offer` filters an offer
+ * that is gone (404/410 `no_such_ask`) moves on to the next match; a given `offerId` fails.
+ */
+export async function rentFirstAvailable(
+  client: VastClient,
+  inputs: InstanceInputs,
+  offers: number[],
+  start: number,
+  log: CreateLog,
+): Promise<Rented> {
+  const gone: number[] = [];
+  for (let i = start; i < offers.length; i++) {
+    try {
+      return { ...(await rentOne(client, inputs, offers[i], log)), offerIndex: i };
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!(error instanceof VastError)) throw error;
+      if (!isOfferGone(error)) throw new Error(`Instance: renting offer ${offers[i]} failed: ${message}`, { cause: error });
+      if (inputs.offerId !== undefined) {
+        throw new Error(`Instance: offerId ${offers[i]} cannot be rented (${message}); choose another offer or use offer filters`, {
+          cause: error,
+        });
+      }
+      gone.push(offers[i]);
+    }
+  }
+  throw new Error(`Instance: every remaining matching offer was gone when rented (${gone.join(", ")}); run again or widen the offer filters`);
+}
+
+async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {
+  let marker = "";
+  return createAtMostOnce<Omit<Rented, "offerIndex">>({
+    isAmbiguous: isAmbiguousResponse,
+    send: async () => {
+      marker = newMarker();
+      const result = await client.instances.create(offerId, createBody(inputs, marker));
+      return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false };
+    },
+    recover: async () => {
+      log.lostMarkers.push(marker);
+      const found = await findByMarker(client, marker);
+      if (!found) return undefined;
+      log.lostMarkers.splice(log.lostMarkers.indexOf(marker), 1);
+      return { id: found.id, offerId, marker, adopted: true };
+    },
+    giveUp: (error, sends) =>
+      new Error(
+        `Instance: the response to creating an instance on offer ${offerId} was lost ${sends} times and no instance carries ` +
+          `its marker, so nothing was created; run again later (${error.message})`,
+        { cause: error },
+      ),
+  });
+}
+
+/** The instance carrying `marker`, from fresh listings; undefined when none does after the look-ups. */
+async function findByMarker(client: VastClient, marker: string): Promise<Instance | undefined> {
+  return lookUp(async () => {
+    let all: Instance[];
+    try {
+      all = await liveInstances(client).list({ fresh: true });
+    } catch (error) {
+      throw new Error(
+        `Instance: the response to creating an instance was lost and the instance list could not be read to find it ` +
+          `(${(error as Error).message}). An instance with ${MARKER_ENV}=${marker} in its environment may exist; ` +
+          `if it does, delete it before running again (a new run creates another).`,
+        { cause: error },
+      );
+    }
+    return all.find((instance) => hasMarker(instance, marker));
+  });
+}
+
+/**
+ * After a create that met lost responses: a request whose instance was not found in time may
+ * still land later (a slow service). Once more, instances carrying those markers are looked
+ * for and destroyed, so they do not leak. Best effort: a failure here leaves the outcome of
+ * the create as it is.
+ */
+export async function sweepLostCreates(client: VastClient, log: CreateLog): Promise<number[]> {
+  if (log.lostMarkers.length === 0) return [];
+  const destroyed: number[] = [];
+  try {
+    const all = await liveInstances(client).list({ fresh: true });
+    for (const orphan of all.filter((i) => log.lostMarkers.some((m) => hasMarker(i, m)))) {
+      await client.instances.destroy(orphan.id);
+      destroyed.push(orphan.id);
+    }
+  } catch {
+    // The error of the create itself (if any) is what the user needs to see.
+  }
+  return destroyed;
+}

@@ -1,0 +1,78 @@
+/**
+ * Creating something at most once when responses get lost.
+ *
+ * After a create whose response was lost (ResponseLostError: a reset, a timeout, a 502/504,
+ * or a 2xx whose body cannot be read), the request may still be on its way through the
+ * service: a client timeout does not cancel it. A blind resend could make the object twice,
+ * and one look right away can miss what the lost request makes. So every resource that
+ * creates goes through `createAtMostOnce`: it sends, and after a lost response asks the
+ * resource's `recover` what the lost request made, typically by looking it up over the
+ * look-up window (`lookUp`: `vastai:lostResponseLookups` times, `vastai:pollIntervalMs`
+ * apart, defaults 3 and 10 s). Only when nothing was made is the create sent again, at most
+ * `maxSends` times in all.
+ */
+import { ResponseLostError, ResponseSchemaError } from "../../client";
+import { currentTiming, lostResponseLookups, pollIntervalMs } from "./settings";
+
+/** Most sends of one create in one operation when their responses are lost. */
+export const MAX_LOST_CREATES = 3;
+
+/** A lost response (the service may have acted). */
+export function isLostResponse(error: unknown): error is Error {
+  return error instanceof ResponseLostError;
+}
+
+/** A lost response, or a 2xx whose body cannot be read: either way the service may have acted. */
+export function isAmbiguousResponse(error: unknown): error is Error {
+  return error instanceof ResponseLostError || error instanceof ResponseSchemaError;
+}
+
+export interface CreateOnce<T> {
+  /** Sends the create; `send` is the 1-based number of this send. */
+  send(send: number): Promise<T>;
+  /**
+   * After send number `send` lost its response: what that request made (adopt it), or
+   * undefined when it made nothing that can be used (then the create is sent again). It may
+   * also clean up what cannot be used, or throw to stop.
+   */
+  recover(error: Error, send: number): Promise<T | undefined>;
+  /** Which errors leave the outcome unknown (default: ResponseLostError). */
+  isAmbiguous?: (error: unknown) => error is Error;
+  /** Sends in all before the last lost response is thrown (default MAX_LOST_CREATES). */
+  maxSends?: number;
+  /** Turns the last lost response into the error to throw (default: the error itself). */
+  giveUp?: (error: Error, sends: number) => Error;
+}
+
+/** Runs a create so that a lost response never makes a second object. */
+export async function createAtMostOnce<T>(op: CreateOnce<T>): Promise<T> {
+  const ambiguous = op.isAmbiguous ?? isLostResponse;
+  const maxSends = op.maxSends ?? MAX_LOST_CREATES;
+  for (let send = 1; ; send++) {
+    try {
+      return await op.send(send);
+    } catch (error) {
+      if (!ambiguous(error)) throw error;
+      const made = await op.recover(error, send);
+      if (made !== undefined) return made;
+      if (send >= maxSends) throw op.giveUp ? op.giveUp(error, send) : error;
+    }
+  }
+}
+
+/** The first thing `find` returns within the look-up window, or undefined. */
+export async function lookUp<T>(find: () => Promise<T | undefined>): Promise<T | undefined> {
+  const lookups = lostResponseLookups();
+  for (let i = 0; i < lookups; i++) {
+    if (i > 0) await currentTiming().sleep(pollIntervalMs());
+    const found = await find();
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Waits out the look-up window, for effects that cannot be looked up (a key rotation). */
+export async function waitOutLostRequest(): Promise<void> {
+  const wait = (lostResponseLookups() - 1) * pollIntervalMs();
+  if (wait > 0) await currentTiming().sleep(wait);
+}

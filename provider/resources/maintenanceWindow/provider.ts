@@ -1,0 +1,125 @@
+/**
+ * The provider behind `MaintenanceWindow`. One resource is one window (same start, duration
+ * and category) on any number of machines; the service holds one window record per machine.
+ *
+ * Lifecycle decisions:
+ * - create schedules in batches of 100, then lists the machines' windows to learn the window
+ *   ids (the schedule answer carries none). Windows that existed before are excluded, so a
+ *   window scheduled by hand or by another stack is never taken for ours.
+ * - read before the start reports the windows still there; none left means the window was
+ *   cancelled outside Pulumi and the resource is gone (empty id). Some left: the machines
+ *   that lost theirs are dropped from `machineIds`, so the next `up` schedules them again.
+ *   Once the start has passed nothing is looked up: the window ran (or runs), the service
+ *   may drop it from its list, and it stays in state without forcing any change.
+ * - delete cancels only windows that have not started; a window that started, ran or is
+ *   gone needs nothing.
+ */
+import type { MaintenanceWindow } from "../../client/types-account";
+import { getClient } from "../../context";
+import { PartialFailure, ProviderImpl, Props, currentTiming, jsonClean, userInputs } from "../kit";
+import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } from "./inputs";
+import { rollbackCreate, scheduleFailure } from "./rollback";
+import { outputsOf, statusAt, windowId } from "./outputs";
+import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf } from "./service";
+import { windowsOf } from "./live";
+
+const INPUT_KEYS = ["machineIds", "startTime", "durationHours", "category", "allowPartial"];
+
+function numbers(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((x): x is number => typeof x === "number") : [];
+}
+
+/** What state says was scheduled: the plan, the window ids found, and the machines they are on. */
+function recorded(props: Props) {
+  const plan = planOf(props);
+  const scheduled = Array.isArray(props.scheduledMachineIds) ? numbers(props.scheduledMachineIds) : plan.machineIds;
+  return { plan, maintenanceIds: numbers(props.maintenanceIds), scheduledMachineIds: scheduled };
+}
+
+/** Our windows among listed ones: by id when the ids are known, else by machine and schedule. */
+function ours(windows: MaintenanceWindow[], rec: ReturnType<typeof recorded>): MaintenanceWindow[] {
+  if (rec.maintenanceIds.length > 0) {
+    const ids = new Set(rec.maintenanceIds);
+    return windows.filter((w) => ids.has(w.id));
+  }
+  const machines = new Set(rec.scheduledMachineIds);
+  return windows.filter((w) => machines.has(w.machineId) && matchesPlan(w, rec.plan));
+}
+
+function inputsOf(props: Props): Props {
+  const inputs = userInputs(props);
+  return Object.fromEntries(INPUT_KEYS.filter((k) => k in inputs).map((k) => [k, inputs[k]]));
+}
+
+// The clock (kit settings, replaceable in tests) judges "in the future" and "has started".
+const now = () => currentTiming().now();
+
+export const provider: ProviderImpl = {
+  async check(olds, news) {
+    return checkMaintenanceWindow(olds, news, now());
+  },
+
+  async diff(_id, olds, news) {
+    return diffMaintenanceWindow(olds, news);
+  },
+
+  async create(inputs) {
+    const plan = planOf(inputs);
+    const api = getClient();
+    const id = windowId(plan);
+    const before = new Set((await listWindows(api, plan.machineIds)).map((w) => w.id));
+    const outcome = await scheduleBatches(api, plan);
+      const failure = scheduleFailure(plan, outcome);
+    if (failure) await rollbackCreate(api, { id, plan, inputs, before, outcome, reason: failure, nowMs: now() });
+    const scheduled = outcome.results.filter((r) => r.success).map((r) => r.machineId);
+    let found: MaintenanceWindow[];
+    try {
+      found = (await listWindows(api, scheduled)).filter((w) => !before.has(w.id) && matchesPlan(w, plan));
+    } catch (error) {
+      const outs = outputsOf(plan, outcome.results, [], now());
+      throw new PartialFailure(
+        `MaintenanceWindow: the window was scheduled on ${scheduled.length} machines, but listing them to record the window ids failed: ${(error as Error).message}. It stays in state; a refresh records the ids.`,
+        id,
+        inputs,
+        outs,
+      );
+    }
+    const outs = outputsOf(plan, outcome.results, found.map((w) => w.id), now());
+    return { id, outs: jsonClean({ ...inputs, ...outs }) as Props };
+  },
+
+  async read(id, props) {
+    const rec = recorded(props);
+    const status = statusAt(rec.plan, now());
+    const inputs = inputsOf(props);
+    if (status !== "scheduled") return { id, props: { ...props, status }, inputs };
+    // Windows read at about the same time (a refresh) share list calls, 100 machines each.
+    const live = ours(await windowsOf(rec.scheduledMachineIds, getClient()), rec);
+    if (live.length === 0) return { id: "" };
+    const liveMachines = uniqueSorted(live.map((w) => w.machineId));
+    const lost = new Set(rec.scheduledMachineIds.filter((m) => !liveMachines.includes(m)));
+    const current = lost.size === 0 ? inputs : { ...inputs, machineIds: numbers(inputs.machineIds).filter((m) => !lost.has(m)) };
+    const outs = { ...props, ...current, maintenanceIds: uniqueSorted(live.map((w) => w.id)), scheduledMachineIds: liveMachines, status };
+    return { id, props: jsonClean(outs) as Props, inputs: current };
+  },
+
+  // Only allowPartial changes in place, and it matters only while scheduling: keep the rest.
+  async update(_id, olds, news) {
+    const plan = planOf(news);
+    const outs = { ...olds, ...userInputs(news), status: statusAt(plan, now()) };
+    return { outs: jsonClean(outs) as Props };
+  },
+
+  async delete(_id, props) {
+    const rec = recorded(props);
+    const nowUnix = now() / 1000;
+    if (nowUnix >= rec.plan.startUnix) return;
+    const api = getClient();
+    const waiting = ours(await listWindows(api, rec.scheduledMachineIds), rec).filter((w) => (unixOf(w.startTime) ?? rec.plan.startUnix) > nowUnix);
+    const outcome = await cancelAndVerify(api, waiting);
+    if (outcome.refused.length > 0) {
+      const list = outcome.refused.map((r) => `${r.maintenanceId}${r.msg ? ` (${r.msg})` : ""}`).join(", ");
+      throw new Error(`MaintenanceWindow: the service refused to cancel ${outcome.refused.length} windows: ${list}. Cancel them by hand or retry the destroy.`);
+    }
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * `RsyncCopy`: starts a remote rsync copy between two instance containers (or returns the
+ * connection fields for a copy to or from the local machine). Each create is one copy; a
+ * change of any input, `triggers` included, replaces the resource and copies again. Deleting
+ * it does nothing on the service: copied data stays where it is.
+ */
+import { randomUUID } from "crypto";
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { VastOperationError, type RsyncInput } from "../../client";
+import { getClient } from "../../context";
+import { ProviderImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "../kit";
+
+const INPUTS = ["srcId", "dstId", "srcPath", "dstPath", "triggers"] as const;
+const OUTPUTS = ["srcAddr", "srcPort", "dstAddr", "dstPort"] as const;
+
+const ID_RULE = "must be an instance id (a positive integer)";
+const instanceId = z.union([z.number().int(ID_RULE).positive(ID_RULE), z.string().regex(/^[1-9]\d*$/, ID_RULE)], { error: ID_RULE });
+const copyPath = z.string({ error: "must be a string" }).trim().min(1, "must not be empty");
+
+const inputSchema = z.object({
+  srcId: instanceId.optional(),
+  dstId: instanceId.optional(),
+  srcPath: copyPath,
+  dstPath: copyPath,
+  triggers: z.unknown().optional(),
+});
+
+/** The service's wire names, as its messages use them, mapped to the inputs they come from. */
+const WIRE_FIELDS: ReadonlyArray<[RegExp, (typeof INPUTS)[number]]> = [
+  [/src_path/, "srcPath"],
+  [/dst_path/, "dstPath"],
+  [/src_id/, "srcId"],
+  [/dst_id/, "dstId"],
+];
+
+function idFailure(news: Props): pulumi.dynamic.CheckFailure | undefined {
+  const given = (v: unknown) => v !== undefined && v !== null && v !== "";
+  if (given(news.srcId) || given(news.dstId)) return undefined;
+  return { property: "srcId", reason: "srcId, dstId: give at least one instance id (neither was given)" };
+}
+
+function requestOf(inputs: Props): RsyncInput {
+  const id = (v: unknown) => (v === undefined || v === null || v === "" ? undefined : (v as string | number));
+  return { srcId: id(inputs.srcId), dstId: id(inputs.dstId), srcPath: String(inputs.srcPath), dstPath: String(inputs.dstPath) };
+}
+
+/** A refusal at HTTP 200 names the wire field; say which input it was, with its value. */
+function copyFailure(inputs: Props, error: unknown): Error {
+  const message = (error as Error).message;
+  if (error instanceof VastOperationError) {
+    const said = error.serverMessage ?? error.code ?? "no message";
+    const field = WIRE_FIELDS.find(([pattern]) => pattern.test(said))?.[1];
+    if (field) return new Error(`RsyncCopy: ${field} ${JSON.stringify(inputs[field])} was refused by the service: ${said}`, { cause: error });
+  }
+  return new Error(`RsyncCopy: starting the copy failed: ${message}`, { cause: error });
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    const result = checkWith(inputSchema, news);
+    const failure = news.srcId === UNKNOWN || news.dstId === UNKNOWN ? undefined : idFailure(news);
+    return failure ? { ...result, failures: [...(result.failures ?? []), failure] } : result;
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: INPUTS, ignore: OUTPUTS });
+  },
+
+  async create(inputs) {
+    let result;
+    try {
+      result = await getClient().copy.rsync(requestOf(inputs));
+    } catch (error) {
+      throw copyFailure(inputs, error);
+    }
+    const outs = {
+      ...inputs,
+      srcAddr: result.srcAddr ?? null,
+      srcPort: result.srcPort ?? null,
+      dstAddr: result.dstAddr ?? null,
+      dstPort: result.dstPort ?? null,
+    };
+    return { id: randomUUID(), outs: jsonClean(outs) as Props };
+  },
+
+  // A copy leaves nothing the service can list: what state holds is all there is to read.
+  async read(id, props) {
+    const inputs: Props = {};
+    for (const name of INPUTS) if (props[name] !== undefined) inputs[name] = props[name];
+    return { id, props, inputs };
+  },
+
+  // Reached only when nothing but the provider code changed (diff replaces otherwise).
+  async update(_id, olds, news) {
+    const outs: Props = { ...news };
+    for (const name of OUTPUTS) outs[name] = olds[name] ?? null;
+    return { outs: jsonClean(outs) as Props };
+  },
+
+  // Copied data stays where it is.
+  async delete() {},
+};

@@ -1,0 +1,114 @@
+/**
+ * The SshKey provider. The key id is the Pulumi id; a change of the key text is a PUT on the
+ * same id (api-facts: SSH keys), so nothing forces a replacement.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { SshKey as LiveKey, VastClient } from "../../client";
+import { getClient } from "../../context";
+import { checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { liveSshKeys } from "./live";
+import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
+
+export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt"] as const;
+
+const schema = z.object({
+  publicKey: z.string({ error: "must be a string" }).superRefine((text, ctx) => {
+    const parsed = parsePublicKey(text);
+    if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+  }),
+});
+
+function keyId(id: string): number {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`SshKey id "${id}" is not a numeric key id`);
+  return n;
+}
+
+function parsed(text: unknown): PublicKey | undefined {
+  if (typeof text !== "string") return undefined;
+  const key = parsePublicKey(text);
+  return "error" in key ? undefined : key;
+}
+
+/** Same key material (type and body); comments do not identify a key. */
+function sameKey(a: unknown, b: unknown): boolean {
+  const ka = parsed(a);
+  const kb = parsed(b);
+  return !!ka && !!kb && ka.type === kb.type && ka.body === kb.body;
+}
+
+/** Epoch seconds (the service's times) to ISO 8601; strings pass through. */
+function isoTime(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return new Date(value * 1000).toISOString();
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function outputs(id: number, publicKey: string, createdAt: unknown): Props {
+  const key = parsed(publicKey);
+  return { keyId: id, fingerprint: key && fingerprint(key.body), keyType: key?.type, createdAt: isoTime(createdAt) ?? createdAt };
+}
+
+/**
+ * A create whose answer was lost may still register the key, also after the client gave up
+ * on it: look for it over the look-up window (kit/create-once.ts), and register it again only
+ * when it never shows up.
+ */
+function createKey(client: VastClient, publicKey: string): Promise<LiveKey> {
+  return createAtMostOnce({
+    send: () => client.sshKeys.create(publicKey),
+    recover: () => lookUp(async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey))),
+  });
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    // Someone who pastes a private key must not see it echoed in the failure.
+    const secretFields = typeof news.publicKey === "string" && looksPrivate(news.publicKey) ? ["publicKey"] : [];
+    const result = checkWith(schema, news, { secretFields });
+    const known = new Set(["publicKey", "__provider", ...SSH_KEY_OUTPUTS]);
+    const unknown = Object.keys(news)
+      .filter((k) => !known.has(k) && news[k] !== undefined)
+      .map((property) => ({ property, reason: `${property}: is not an SshKey property; the only input is publicKey` }));
+    const inputs = { ...news };
+    const key = news.publicKey === UNKNOWN ? undefined : parsed(news.publicKey);
+    if (key) inputs.publicKey = key.canonical;
+    return { inputs, failures: [...(result.failures ?? []), ...unknown] };
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: [], ignore: SSH_KEY_OUTPUTS });
+  },
+
+  async create(inputs) {
+    const publicKey = String(inputs.publicKey);
+    const client = getClient();
+    const key = await createKey(client, publicKey);
+    return { id: String(key.id), outs: jsonClean({ ...inputs, ...outputs(key.id, publicKey, key.createdAt) }) };
+  },
+
+  async read(id, props): Promise<pulumi.dynamic.ReadResult> {
+    const n = keyId(id);
+    // One list call serves every SshKey read at about the same time (a refresh).
+    const live = await liveSshKeys().get(String(n));
+    if (!live) return { id: "" };
+    // Keep the text in state while the key material is the same, so a service that reformats
+    // or drops the comment leaves no diff; a different key shows as drift.
+    const publicKey = sameKey(live.publicKey, props.publicKey) ? String(props.publicKey) : live.publicKey;
+    const inputs = { publicKey };
+    const outs = { ...inputs, ...outputs(n, publicKey, live.createdAt ?? props.createdAt) };
+    return { id, props: jsonClean(outs), inputs };
+  },
+
+  async update(id, olds, news) {
+    const n = keyId(id);
+    const publicKey = String(news.publicKey);
+    if (publicKey !== olds.publicKey) await getClient().sshKeys.update(n, publicKey);
+    return { outs: jsonClean({ ...news, ...outputs(n, publicKey, olds.createdAt) }) };
+  },
+
+  async delete(id) {
+    // An unknown id (400 no_ssh_key or 404) means it is already gone: success.
+    await getClient().sshKeys.delete(keyId(id));
+  },
+};
