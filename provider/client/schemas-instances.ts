@@ -14,6 +14,9 @@ import {
   withoutSecrets,
 } from "./schema-helpers";
 import { dropUndefined } from "./schemas";
+import { toRequestEnv } from "./wire/env";
+import { encodedOnstart } from "./wire/onstart";
+import { gbOfMb } from "./wire/units";
 import type { CreateInstanceInput, CreateInstanceResult, Instance, InstancePage, Offer, StateChangeResult } from "./types-templates";
 
 // ---- instances -------------------------------------------------------------------------
@@ -65,6 +68,7 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
     numGpus: i.num_gpus ?? null,
     gpuName: i.gpu_name ?? null,
     gpuRamMb: i.gpu_ram ?? null,
+    gpuRamGb: gbOfMb(i.gpu_ram),
     dphTotal: i.dph_total ?? null,
     diskSpace: i.disk_space ?? null,
     sshHost: i.ssh_host ?? null,
@@ -100,8 +104,8 @@ export function createInstanceToWire(b: CreateInstanceInput): Record<string, unk
   return dropUndefined({
     template_hash_id: b.templateHashId,
     image: b.image,
-    env: b.env,
-    onstart: b.onstart,
+    env: b.env === undefined && b.ports === undefined ? undefined : toRequestEnv({ env: b.env, ports: b.ports }),
+    onstart: b.onstart === undefined ? undefined : encodedOnstart(b.onstart),
     volume_info: v && dropUndefined({ create_new: v.createNew, volume_id: v.volumeId, size: v.size, mount_path: v.mountPath }),
     label: b.label,
     disk: b.disk,

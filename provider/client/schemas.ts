@@ -5,6 +5,17 @@
 import { z } from "zod";
 import { anyBoolean, anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean } from "./schema-helpers";
 import type { Template, TemplateCreateResult, TemplateInput } from "./types-templates";
+import { parseEnvFlags, templateEnvFlags } from "./wire/env";
+
+/** Variables and ports of a flag string; flags other than -e and -p (set elsewhere) are skipped. */
+function envOfFlags(flags: string | undefined): Pick<Template, "env" | "ports"> {
+  if (flags === undefined) return {};
+  try {
+    return parseEnvFlags(flags, { strict: false });
+  } catch {
+    return {}; // unreadable: `envFlags` still shows the text
+  }
+}
 
 // ---- templates -------------------------------------------------------------------------
 
@@ -46,7 +57,8 @@ export const templateSchema: z.ZodType<Template> = mapped(
     tag: t.tag,
     desc: t.desc,
     readme: t.readme,
-    env: t.env,
+    ...envOfFlags(t.env),
+    envFlags: t.env,
     onstart: t.onstart,
     runtype: t.runtype,
     argsStr: t.args_str,
@@ -77,7 +89,7 @@ export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record
     tag: t.tag,
     desc: t.desc,
     readme: t.readme,
-    env: t.env,
+    env: t.env === undefined && t.ports === undefined ? undefined : templateEnvFlags({ env: t.env, ports: t.ports }),
     onstart: t.onstart,
     runtype: t.runtype,
     args_str: t.argsStr,

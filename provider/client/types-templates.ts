@@ -12,8 +12,12 @@ export interface Template {
   tag?: string;
   desc?: string;
   readme?: string;
-  /** Docker-flag string: `-e VAR=value -p 8080:8080` (see util/env). */
-  env?: string;
+  /** Environment variables read from the template's docker-flag string; undefined when it has none or cannot be read. */
+  env?: Record<string, string>;
+  /** Port mappings read from the flag string (`HOST:CONTAINER`); undefined as for `env`. */
+  ports?: string[];
+  /** The docker-flag string as the service holds it: `-e VAR=value -p 8080:8080`. */
+  envFlags?: string;
   onstart?: string;
   runtype?: string;
   argsStr?: string;
@@ -46,8 +50,13 @@ export interface TemplateInput {
   tag?: string;
   desc?: string;
   readme?: string;
-  /** Docker-flag string `-e VAR=value -p 8080:8080` (build it with util/env `formatEnvFlags`). */
-  env?: string;
+  /**
+   * Environment variables, name to value. With `ports` they are sent as the service's
+   * docker-flag string `-e VAR=value -p 8080:8080` (names sorted, values quoted as needed).
+   */
+  env?: Record<string, string>;
+  /** Port mappings `HOST:CONTAINER` (optionally `/tcp` or `/udp`), sent in the flag string. */
+  ports?: string[];
   /** Shell commands run when the instance starts. */
   onstart?: string;
   /** `ssh`, `jupyter` or `args`; default `args`. */
@@ -99,8 +108,10 @@ export interface Instance {
   machineId?: number | null;
   numGpus?: number | null;
   gpuName?: string | null;
-  /** MB. */
+  /** MB, as the API reports it. */
   gpuRamMb?: number | null;
+  /** GB per GPU (the API's MB / 1000, one decimal). */
+  gpuRamGb?: number | null;
   /** $/hour. */
   dphTotal?: number | null;
   /** GB. */
@@ -142,9 +153,14 @@ export interface CreateInstanceInput {
   templateHashId?: string;
   /** Overrides the template image. */
   image?: string;
-  /** Variables and port flags: `{"KEY": "value", "-p 8000:8000": "1"}` (util/env `toRequestEnv`). Merged with the template env. */
+  /** Environment variables, name to value; merged with the template env (these win). */
   env?: Record<string, string>;
-  /** At most 4048 characters; encode longer scripts with util/onstart. */
+  /** Port mappings `HOST:CONTAINER` (or a lone port), sent beside `env` as `-p` flags. */
+  ports?: string[];
+  /**
+   * The start script. One that does not fit the service's 4048 characters is sent compressed
+   * and encoded (wire/onstart); one that does not fit even so is refused before sending.
+   */
   onstart?: string;
   volumeInfo?: VolumeInfo;
   /** At most 1024 characters. */

@@ -14,7 +14,7 @@ const offerId = () => SEED.offerIds[0];
 
 describe("instances over HTTP", () => {
   it("creates an instance and reads the id from new_contract", async () => {
-    const created = await h.client.instances.create(offerId(), { image: "ubuntu:22.04", label: "it-create", env: { A: "1", "-p 8080:8080": "1" }, disk: 16 });
+    const created = await h.client.instances.create(offerId(), { image: "ubuntu:22.04", label: "it-create", env: { A: "1" }, ports: ["8080:8080"], disk: 16 });
     expect(created.id).toEqual(expect.any(Number));
     expect(created.success).toBe(true);
     const inst = await h.client.instances.get(created.id);

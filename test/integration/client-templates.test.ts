@@ -12,15 +12,16 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.control("POST", "/reset"));
 
-const base = { name: "it-template", image: "pytorch/pytorch", tag: "2.4.0", env: formatEnvFlags({ env: { MODE: "train all" }, ports: ["8888:8888"] }) };
+const base = { name: "it-template", image: "pytorch/pytorch", tag: "2.4.0", env: { MODE: "train all" }, ports: ["8888:8888"] };
+const baseFlags = formatEnvFlags({ env: base.env, ports: base.ports });
 
 describe("templates", () => {
   it("creates a template and sends empty registry fields the API requires", async () => {
     const { template, existing } = await h.client.templates.create({ ...base, recommendedDiskSpace: 40, runtype: "ssh", sshDirect: true });
     expect(existing).toBe(false);
-    expect(template).toMatchObject({ id: expect.any(Number), hashId: expect.any(String), name: "it-template", recommendedDiskSpace: 40, sshDirect: true, env: base.env });
+    expect(template).toMatchObject({ id: expect.any(Number), hashId: expect.any(String), name: "it-template", recommendedDiskSpace: 40, sshDirect: true, envFlags: baseFlags, env: base.env, ports: base.ports });
     const sent = (await h.requests()).find((r) => r.method === "POST" && r.path === "/api/v0/template/");
-    expect(sent?.body).toMatchObject({ docker_login_repo: "", docker_login_user: "", docker_login_pass: "", recommended_disk_space: 40, ssh_direct: true });
+    expect(sent?.body).toMatchObject({ docker_login_repo: "", docker_login_user: "", docker_login_pass: "", recommended_disk_space: 40, ssh_direct: true, env: baseFlags });
   });
 
   it("adopts the existing template when the same content is created again", async () => {

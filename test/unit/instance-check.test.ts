@@ -1,3 +1,4 @@
+import { createInstanceToWire } from "../../provider/client/schemas-instances";
 import { buildOfferQuery } from "../../provider/client/wire/filters";
 import { ONSTART_LIMIT, decodeOnstart } from "../../provider/client/wire/onstart";
 import { UNKNOWN } from "../../provider/resources/kit";
@@ -177,9 +178,11 @@ describe("Instance creation body", () => {
       volume: { createNew: true, volumeId: 9, size: 20, mountPath: "/data" }, label: "l", vm: false,
     });
     const body = createBody(inputs, "m1");
+    expect(createInstanceToWire(body).env).toEqual({ A: "1", "-p 8000:8000": "1", [MARKER_ENV]: "m1" });
     expect(body).toMatchObject({
       templateHashId: "h1",
-      env: { A: "1", "-p 8000:8000": "1", [MARKER_ENV]: "m1" },
+      env: { A: "1", [MARKER_ENV]: "m1" },
+      ports: ["8000:8000"],
       disk: 40,
       runtype: "ssh",
       volumeInfo: { createNew: true, volumeId: 9, size: 20, mountPath: "/data" },
@@ -187,12 +190,13 @@ describe("Instance creation body", () => {
       targetState: "running",
       vm: false,
     });
-    expect(body.onstart!.length).toBeLessThanOrEqual(ONSTART_LIMIT);
-    expect(decodeOnstart(body.onstart!)).toBe(script);
+    const sent = createInstanceToWire(body).onstart as string;
+    expect(sent.length).toBeLessThanOrEqual(ONSTART_LIMIT);
+    expect(decodeOnstart(sent)).toBe(script);
     expect(body).not.toHaveProperty("templateId");
   });
 
   it("sends a short onstart as it is", () => {
-    expect(createBody(typedInputs({ offerId: 1, image: "x", onstart: "echo hi" }), "m").onstart).toBe("echo hi");
+    expect(createInstanceToWire(createBody(typedInputs({ offerId: 1, image: "x", onstart: "echo hi" }), "m")).onstart).toBe("echo hi");
   });
 });

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Template } from "pulumi-vastai";
 import type { Template as LiveTemplate } from "../../provider/client";
+import { templateSchema, templateToWire } from "../../provider/client/schemas";
 import { inputsFromLive, toClientTemplate } from "../../provider/resources/template/convert";
 import { provider as templateImpl } from "../../provider/resources/template/provider";
 
@@ -63,9 +64,9 @@ describe("Template class", () => {
     const inputs = Object.fromEntries(Object.entries(args.inputs).map(([k, v]) => [k, unwrap(v)]));
     const checked = await templateImpl.check({}, inputs);
     expect(checked.failures).toEqual([]);
-    const flags = toClientTemplate(checked.inputs).env;
+    const flags = templateToWire(toClientTemplate(checked.inputs), false).env as string;
     expect(flags).toBe(`-e EMPTY= -e GREETING="hello 'world'" -e PATH_EXTRA='/opt/bin:$PATH' -p 22:22 -p 8080:8080 -p 5000:5001/udp`);
-    const liveTemplate: LiveTemplate = { id: 41, hashId: "hash-1", name: "trainer", image: "pytorch/pytorch", env: flags };
+    const liveTemplate: LiveTemplate = templateSchema.parse({ id: 41, hash_id: "hash-1", name: "trainer", image: "pytorch/pytorch", env: flags });
     const back = inputsFromLive(liveTemplate, checked.inputs);
     expect(back.env).toEqual(env);
     expect(back.ports).toEqual(["22:22", "8080:8080", "5000:5001/udp"]);

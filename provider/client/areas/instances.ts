@@ -19,7 +19,9 @@ import type {
   InstancePage,
   StateChangeResult,
 } from "../types-templates";
-import { ONSTART_LIMIT } from "../wire/onstart";
+
+/** Most characters of an instance label (api-facts: Instances). */
+export const LABEL_LIMIT = 1024;
 
 /** Instances: containers (or VMs) running on rented offers. */
 export class InstancesApi {
@@ -74,19 +76,20 @@ export class InstancesApi {
     if ("templateId" in body || "template_id" in body) {
       throw new VastValidationError("instance creation takes templateHashId (the template's hash_id), not a numeric template id");
     }
-    if (body.onstart !== undefined && body.onstart.length > ONSTART_LIMIT) {
-      throw new VastValidationError(
-        `onstart is ${body.onstart.length} characters; the API accepts at most ${ONSTART_LIMIT}: encode it with encodeOnstart (util/onstart)`,
-      );
+    if (body.label !== undefined && body.label.length > LABEL_LIMIT) {
+      throw new VastValidationError(`label is ${body.label.length} characters; the API accepts at most ${LABEL_LIMIT}`);
     }
-    if (body.label !== undefined && body.label.length > 1024) {
-      throw new VastValidationError(`label is ${body.label.length} characters; the API accepts at most 1024`);
+    let wire: Record<string, unknown>;
+    try {
+      wire = createInstanceToWire(body);
+    } catch (error) {
+      throw new VastValidationError((error as Error).message);
     }
     registerSecret(body.imageLogin);
     const result = await this.core.request({
       endpoint: ENDPOINTS.instancesCreate,
       params: { id: offerId },
-      body: createInstanceToWire(body),
+      body: wire,
       schema: createInstanceResponse,
       // success=false with new_contract: created, but it starts stopped.
       acceptOperationFailure: (b) => b.new_contract !== undefined && b.new_contract !== null,

@@ -12,20 +12,34 @@ export interface EnvSpec {
   ports: string[];
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PORT = /^\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/;
+/** The one rule for environment variable names, wherever a name is accepted. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The rule in words, to go after "must be" or "must use". */
+export const ENV_NAME_RULE = "letters, digits and _, not starting with a digit";
+
+const PORT = /^(\d{1,5})(?::(\d{1,5}))?(\/(tcp|udp))?$/;
+
+/**
+ * The one rule for port mappings: `HOST:CONTAINER` (each 1-65535), optionally `/tcp` or
+ * `/udp`; with `single`, a lone port `N` too (the instance-creation form accepts it).
+ */
+export function isPortMapping(port: string, options: { single?: boolean } = {}): boolean {
+  const m = PORT.exec(port);
+  if (!m || (m[2] === undefined && !options.single)) return false;
+  return [m[1], m[2]].every((p) => p === undefined || (Number(p) >= 1 && Number(p) <= 65535));
+}
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) {
-    throw new Error(`environment variable name "${name}" is invalid: use letters, digits and _, not starting with a digit`);
-  }
+  if (!ENV_NAME.test(name)) throw new Error(`environment variable name "${name}" is invalid: use ${ENV_NAME_RULE}`);
 }
 
 function checkPort(port: string): void {
-  if (!PORT.test(port)) throw new Error(`port mapping "${port}" is invalid: use HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp`);
+  if (!isPortMapping(port, { single: true })) {
+    throw new Error(`port mapping "${port}" is invalid: use HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp`);
+  }
 }
 
-/** `{env, ports}` to the docker-flag string; values are shell-quoted where needed. */
+/** `{env, ports}` to the docker-flag string, in the order given; values are shell-quoted where needed. */
 export function formatEnvFlags(spec: Partial<EnvSpec>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(spec.env ?? {})) {
@@ -71,6 +85,15 @@ export function parseEnvFlags(flags: string, options: { strict?: boolean } = {})
     }
   }
   return out;
+}
+
+/**
+ * The flag string of a template: names sorted, so the same variables always give the same
+ * string (and the same hash_id), whatever order they were written in.
+ */
+export function templateEnvFlags(spec: Partial<EnvSpec>): string {
+  const sorted = Object.entries(spec.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return formatEnvFlags({ env: Object.fromEntries(sorted), ports: spec.ports });
 }
 
 /** `{env, ports}` to the instance-creation `env` object. */

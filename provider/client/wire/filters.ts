@@ -4,7 +4,10 @@
  * (api-facts: Offers). A bare value means `eq`.
  */
 
+import { mbOfGb } from "./units";
+
 export const FILTER_OPS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"] as const;
+
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** A value (meaning `eq`) or an object of operators. `in`/`notin` take arrays. */
@@ -96,7 +99,7 @@ export function buildSelectFilters(filters: TemplateFilters): WireFilters {
 // ---- offers ------------------------------------------------------------------------------
 
 /** GB to MB as the official CLI converts (x1000); the REST API takes MB. */
-export const MB_PER_GB = 1000;
+export { MB_PER_GB } from "./units";
 
 /** Offer fields with their units; any other camelCase field is passed through as snake_case. */
 export interface OfferFilters {
@@ -154,7 +157,7 @@ export function buildOfferQuery(query: OfferQuery): Record<string, unknown> {
     if (condition === undefined) continue;
     const gbField = GB_FIELDS[field];
     const wireField = gbField ?? toSnakeCase(field);
-    out[wireField] = conditionToWire(field, condition, gbField ? (gb) => gb * MB_PER_GB : undefined);
+    out[wireField] = conditionToWire(field, condition, gbField ? mbOfGb : undefined);
   }
   if (query.order) out.order = query.order.map(([field, dir]) => [GB_FIELDS[field] ?? toSnakeCase(field), dir]);
   out.type = query.type ?? "on-demand";

@@ -55,3 +55,18 @@ export function decodeOnstart(command: string): string | undefined {
 export function onstartScript(command: string): string {
   return decodeOnstart(command) ?? command;
 }
+
+/**
+ * The `onstart` value to send for a script: itself when it fits, else its encoded form.
+ * Throws when even the encoded form does not fit, naming both lengths.
+ */
+export function encodedOnstart(script: string, limit = ONSTART_LIMIT): string {
+  const prepared = prepareOnstart(script, limit);
+  if (!prepared.fits) {
+    throw new Error(
+      `onstart must be at most ${limit} characters, also after compression and encoding ` +
+        `(the script has ${script.length} characters, encoded ${prepared.length}); move the script into the image or download it at start`,
+    );
+  }
+  return prepared.command;
+}

@@ -5,8 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { serializableProvider } from "../kit/shim";
 
-/** The service's own limit of variables per account (api-facts: Secrets). */
-export const ENV_VAR_LIMIT = 16;
+export { ENV_VAR_LIMIT } from "./limits";
 
 export interface EnvVarArgs {
   /** Variable name: letters, digits and `_`, not starting with a digit. Upper-cased, as the service does. Changing it replaces the variable. */

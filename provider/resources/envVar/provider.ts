@@ -3,19 +3,17 @@
  * named by its upper-cased name, which is also the Pulumi id.
  */
 import { z } from "zod";
-import { BadRequestError, type VastClient } from "../../client";
+import { BadRequestError, ENV_NAME, ENV_NAME_RULE, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, lookUp } from "../kit";
-import { ENV_VAR_LIMIT } from "./index";
+import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
-
-const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const inputSchema = z.object({
   key: z
     .string({ error: "must be a string" })
     .min(1, "must not be empty")
-    .regex(NAME_RULE, "must be a variable name of letters, digits and _, not starting with a digit"),
+    .regex(ENV_NAME, `must be a variable name of ${ENV_NAME_RULE}`),
   value: z.string({ error: "must be a string" }),
 });
 
@@ -83,7 +81,7 @@ export const provider: ProviderImpl = {
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { secretFields: ["value"] });
     // Return the name as the service will store it, so plans show what will exist.
-    if (typeof news.key === "string" && NAME_RULE.test(news.key)) {
+    if (typeof news.key === "string" && ENV_NAME.test(news.key)) {
       return { ...result, inputs: { ...news, key: normalizeEnvVarKey(news.key) } };
     }
     return result;

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ONSTART_LIMIT, prepareOnstart } from "../../client/wire/onstart";
+import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, isPortMapping, prepareOnstart } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
@@ -20,8 +20,6 @@ export const DEFAULTS = {
 /** Statuses from which an instance never reaches `running` (spec: States and transitions). */
 export const DEAD_STATUSES: readonly string[] = ["exited", "unknown", "offline"];
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PORT = /^\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/;
 
 const positive = (what: string) => z.number({ error: `must be a number (${what})` }).positive(`must be greater than 0 (${what})`);
 const wholePositive = z.number({ error: "must be a number" }).int("must be a whole number").positive("must be greater than 0");
@@ -56,8 +54,8 @@ const volume = z
 // only as "Invalid key in record".
 const envObject = z.record(z.string(), z.string({ error: "values must be strings" })).superRefine((env, ctx) => {
   for (const name of Object.keys(env)) {
-    if (!NAME.test(name)) {
-      ctx.addIssue({ code: "custom", path: [name], message: "names must be letters, digits and _, not starting with a digit" });
+    if (!ENV_NAME.test(name)) {
+      ctx.addIssue({ code: "custom", path: [name], message: `names must be ${ENV_NAME_RULE}` });
     } else if (name === MARKER_ENV) {
       ctx.addIssue({ code: "custom", path: [name], message: `${MARKER_ENV} is reserved: the provider sets it to find the instance again` });
     }
@@ -85,13 +83,15 @@ export const inputSchema = z.strictObject({
     .optional(),
   image: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
   env: envObject.optional(),
-  ports: z.array(z.string().regex(PORT, "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp")).optional(),
+  ports: z
+    .array(z.string().refine((p) => isPortMapping(p, { single: true }), "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp"))
+    .optional(),
   onstart: onstart.optional(),
   volume: volume.optional(),
   diskGb: positive("GB").optional(),
   runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
   argsStr: z.string({ error: "must be a string" }).optional(),
-  label: z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters").optional(),
+  label: z.string({ error: "must be a string" }).max(LABEL_LIMIT, `must be at most ${LABEL_LIMIT} characters`).optional(),
   sshKeyIds: z
     .array(z.union([wholePositive, z.string().regex(/^\d+$/)], { error: "entries must be SSH key ids" }))
     .optional(),

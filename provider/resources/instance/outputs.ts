@@ -1,6 +1,5 @@
 /** Outputs of the Instance resource, from a live instance record and what create recorded. */
 import type { Instance } from "../../client";
-import { MB_PER_GB } from "../../client/wire/filters";
 import { Props } from "../kit";
 import { INPUT_KEYS } from "./inputs";
 
@@ -39,10 +38,6 @@ export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
 
-function gbOf(mb: number | null | undefined): number | null {
-  return typeof mb === "number" ? Math.round((mb / MB_PER_GB) * 10) / 10 : null;
-}
-
 /** The outputs that come from the live record (the rest are kept from create). */
 export function liveOutputs(instance: Instance): Props {
   return {
@@ -55,7 +50,7 @@ export function liveOutputs(instance: Instance): Props {
     publicIp: orNull(instance.publicIpaddr),
     gpuName: orNull(instance.gpuName),
     numGpus: orNull(instance.numGpus),
-    gpuRamGb: gbOf(instance.gpuRamMb),
+    gpuRamGb: orNull(instance.gpuRamGb),
     pricePerHour: orNull(instance.dphTotal),
     machineId: orNull(instance.machineId),
   };

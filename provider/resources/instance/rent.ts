@@ -10,8 +10,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
-import { toRequestEnv } from "../../client/wire/env";
-import { prepareOnstart } from "../../client/wire/onstart";
 import { createAtMostOnce, isAmbiguousResponse, lookUp } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { liveInstances } from "./live";
@@ -43,8 +41,9 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
   return {
     templateHashId: inputs.templateHashId,
     image: inputs.image,
-    env: { ...toRequestEnv({ env: inputs.env, ports: inputs.ports }), [MARKER_ENV]: marker },
-    onstart: inputs.onstart === undefined ? undefined : prepareOnstart(inputs.onstart).command,
+    env: { ...inputs.env, [MARKER_ENV]: marker },
+    ports: inputs.ports,
+    onstart: inputs.onstart,
     volumeInfo: v && { createNew: v.createNew, volumeId: v.volumeId, size: v.size, mountPath: v.mountPath },
     label: inputs.label,
     disk: inputs.diskGb,

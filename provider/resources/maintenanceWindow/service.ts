@@ -4,7 +4,7 @@
  * window list is asked for 100 machines at a time to keep its query short.
  */
 import type { VastClient } from "../../client";
-import { VastApiError } from "../../client/errors";
+import { VastApiError, epochSecondsOf } from "../../client";
 import type { MaintenanceWindow } from "../../client/types-account";
 import type { WindowPlan } from "./inputs";
 
@@ -29,13 +29,7 @@ export function batches<T>(items: readonly T[], size = BATCH_SIZE): T[][] {
 }
 
 /** Unix seconds of a timestamp the list sends as a number or as text. */
-export function unixOf(value: number | string | null | undefined): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms / 1000;
-}
+export const unixOf = epochSecondsOf;
 
 /** Active windows of the given machines, one list call per 100 machines. */
 export async function listWindows(client: VastClient, machineIds: readonly number[]): Promise<MaintenanceWindow[]> {

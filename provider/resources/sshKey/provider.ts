@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { SshKey as LiveKey, VastClient } from "../../client";
+import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
 import { liveSshKeys } from "./live";
@@ -38,15 +38,9 @@ function sameKey(a: unknown, b: unknown): boolean {
   return !!ka && !!kb && ka.type === kb.type && ka.body === kb.body;
 }
 
-/** Epoch seconds (the service's times) to ISO 8601; strings pass through. */
-function isoTime(value: unknown): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return new Date(value * 1000).toISOString();
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
 function outputs(id: number, publicKey: string, createdAt: unknown): Props {
   const key = parsed(publicKey);
-  return { keyId: id, fingerprint: key && fingerprint(key.body), keyType: key?.type, createdAt: isoTime(createdAt) ?? createdAt };
+  return { keyId: id, fingerprint: key && fingerprint(key.body), keyType: key?.type, createdAt: isoOfEpochSeconds(createdAt) ?? createdAt };
 }
 
 /**

@@ -1,24 +1,21 @@
 /**
  * Template inputs to the client's template fields and back. `env` and `ports` share one
- * field on the service (the docker-flag string `-e VAR=value -p A:B`), converted with
- * util/env; every other input maps to one client field.
+ * field on the service (the docker-flag string `-e VAR=value -p A:B`); the client encodes and
+ * reads that string, so here they stay a record and a list. Every other input maps to one
+ * client field.
  */
-import type { Template as LiveTemplate, TemplateInput } from "../../client";
-import { formatEnvFlags, parseEnvFlags } from "../../client/wire/env";
+import { isoOfEpochSeconds, type Template as LiveTemplate, type TemplateInput } from "../../client";
 import { deepEqual, type Props } from "../kit";
 import { CLIENT_NAME, INPUT_NAMES, SERVICE_DEFAULTS, normalizePort, type InputName } from "./inputs";
 
 const clientName = (k: InputName): string => CLIENT_NAME[k] ?? k;
 
-/** The flag string for the inputs' `env` and `ports`, or undefined when neither is given. */
-export function envFlags(inputs: Props): string | undefined {
+/** The inputs' `env` and `ports` for the client, or undefined when neither is given. */
+function envAndPorts(inputs: Props): Pick<TemplateInput, "env" | "ports"> | undefined {
   const env = inputs.env as Record<string, string> | undefined;
   const ports = inputs.ports as Array<string | number> | undefined;
   if (env === undefined && ports === undefined) return undefined;
-  // Sorted names: the same variables always give the same string (and the same hash_id),
-  // whatever order the program wrote them in.
-  const sorted = Object.fromEntries(Object.entries(env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return formatEnvFlags({ env: sorted, ports: (ports ?? []).map(normalizePort) });
+  return { env: env ?? {}, ports: (ports ?? []).map(normalizePort) };
 }
 
 /** Checked inputs to the client's create body. */
@@ -28,8 +25,7 @@ export function toClientTemplate(inputs: Props): TemplateInput {
     if (k === "env" || k === "ports") continue;
     if (inputs[k] !== undefined) out[clientName(k)] = inputs[k];
   }
-  const env = envFlags(inputs);
-  if (env !== undefined) out.env = env;
+  Object.assign(out, envAndPorts(inputs));
   return out as unknown as TemplateInput;
 }
 
@@ -42,7 +38,8 @@ export function editFor(changed: readonly string[], news: Props): Partial<Templa
   for (const k of changed as InputName[]) {
     if (!INPUT_NAMES.includes(k)) continue;
     if (k === "env" || k === "ports") {
-      out.env = envFlags(news) ?? SERVICE_DEFAULTS.env;
+      // Both travel in one string: send both, or none (the service's default) when both are gone.
+      Object.assign(out, envAndPorts(news) ?? { env: {}, ports: [] });
       continue;
     }
     const name = clientName(k);
@@ -67,32 +64,18 @@ export function inputsFromLive(live: LiveTemplate, old: Props): Props {
     else if (value === null || (old[k] === undefined && deepEqual(value, SERVICE_DEFAULTS[name]))) continue;
     else out[k] = value;
   }
-  Object.assign(out, envFromLive(live.env, old));
+  Object.assign(out, envFromLive(live, old));
   out.dockerLoginPass = old.dockerLoginPass;
   return out;
 }
 
-function envFromLive(flags: string | undefined, old: Props): Props {
-  const keep = { env: old.env, ports: old.ports };
-  if (flags === undefined) return keep;
-  let parsed;
-  try {
-    // Flags other than -e and -p (set outside this program) are skipped; `envFlags` shows them.
-    parsed = parseEnvFlags(flags, { strict: false });
-  } catch {
-    return keep; // unreadable flag string: the `envFlags` output still shows it
-  }
+function envFromLive(live: LiveTemplate, old: Props): Props {
+  // No flag string, or one that cannot be read: nothing to compare (`envFlags` shows the text).
+  if (live.env === undefined || live.ports === undefined) return { env: old.env, ports: old.ports };
   return {
-    env: old.env === undefined && Object.keys(parsed.env).length === 0 ? undefined : parsed.env,
-    ports: old.ports === undefined && parsed.ports.length === 0 ? undefined : parsed.ports,
+    env: old.env === undefined && Object.keys(live.env).length === 0 ? undefined : live.env,
+    ports: old.ports === undefined && live.ports.length === 0 ? undefined : live.ports,
   };
-}
-
-/** Epoch seconds (the service's times) to ISO 8601. */
-export function isoTime(value: unknown): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return new Date(value * 1000).toISOString();
-  if (typeof value === "string" && value !== "") return value;
-  return undefined;
 }
 
 /** The outputs the provider adds to the inputs. */
@@ -101,8 +84,8 @@ export function templateOutputs(id: number, live: LiveTemplate, previous: Props,
     templateId: id,
     hashId: live.hashId,
     creatorId: live.creatorId ?? previous.creatorId,
-    createdAt: isoTime(live.createdAt) ?? previous.createdAt,
+    createdAt: isoOfEpochSeconds(live.createdAt) ?? previous.createdAt,
     adopted,
-    envFlags: live.env ?? previous.envFlags,
+    envFlags: live.envFlags ?? previous.envFlags,
   };
 }

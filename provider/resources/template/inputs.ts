@@ -3,13 +3,11 @@
  * the names under which each input travels to the client (camelCase, client side).
  */
 import { z } from "zod";
-import { FILTER_OPS } from "../../client/wire/filters";
+import { ENV_NAME, ENV_NAME_RULE, FILTER_OPS, isPortMapping } from "../../client";
 import { UNKNOWN, type Props } from "../kit";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PORT_MAPPING = /^(\d{1,5}):(\d{1,5})(\/(tcp|udp))?$/;
 /** Filter fields are stored and applied by the service as it spells them (offer search fields). */
 const FILTER_FIELD = /^[a-z][a-z0-9_]*$/;
 
@@ -21,9 +19,7 @@ const portRule = "must be a port mapping HOST:CONTAINER such as 8080:8080 (optio
 
 function validPort(value: unknown): boolean {
   if (typeof value === "number") return Number.isInteger(value) && value >= 1 && value <= 65535;
-  if (typeof value !== "string") return false;
-  const m = PORT_MAPPING.exec(value);
-  return !!m && [m[1], m[2]].every((p) => Number(p) >= 1 && Number(p) <= 65535);
+  return typeof value === "string" && isPortMapping(value);
 }
 
 /** A port number N means the mapping `N:N`. */
@@ -50,7 +46,7 @@ const envSchema = z
   .superRefine((env, ctx) => {
     for (const name of Object.keys(env)) {
       if (!ENV_NAME.test(name)) {
-        ctx.addIssue({ code: "custom", path: [name], message: `variable name "${name}" must use letters, digits and _, not starting with a digit` });
+        ctx.addIssue({ code: "custom", path: [name], message: `variable name "${name}" must use ${ENV_NAME_RULE}` });
       }
     }
   });
