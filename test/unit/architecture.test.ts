@@ -123,7 +123,8 @@ describe("architecture", () => {
     for (const kind of Object.keys(KINDS)) {
       const index = path.join(dir, kind, "index.ts");
       const deps = (graph.get(index) ?? []).map(rel);
-      const light = (d: string) => d === "provider/resources/kit/shim.ts" || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits)\.ts$/.test(d);
+      const kit = ["provider/resources/kit/shim.ts", "provider/resources/kit/resource.ts"];
+      const light = (d: string) => kit.includes(d) || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits)\.ts$/.test(d);
       expect({ kind, deps }).toEqual({ kind, deps: deps.filter(light) });
     }
   });

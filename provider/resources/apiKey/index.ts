@@ -5,7 +5,7 @@
  * after the new one exists, and stops working at once).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 /**
  * Permission flags as the service names them. A key without `permissions` has full access.
@@ -36,7 +36,7 @@ export interface ApiKeyArgs {
  *
  * Deleting the resource deletes the key; requests with it get 401 at once.
  */
-export class ApiKey extends pulumi.dynamic.Resource {
+export class ApiKey extends VastResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly permissions: pulumi.Output<ApiKeyPermissions | undefined>;
   declare readonly rotateOn: pulumi.Output<unknown>;
@@ -46,13 +46,6 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly keyId: pulumi.Output<number>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      serializableProvider("apiKey"),
-      name,
-      { ...args, key: undefined, keyId: undefined },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["key"] }),
-      "vastai",
-      "ApiKey",
-    );
+    super("apiKey", "ApiKey", name, { ...args, key: undefined, keyId: undefined }, opts, ["key"]);
   }
 }

@@ -3,7 +3,7 @@
  * of the account sees it. The service upper-cases names and holds at most 16 per account.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 export { ENV_VAR_LIMIT } from "./limits";
 
@@ -24,20 +24,13 @@ export interface EnvVarArgs {
  * new variable before deleting the old one; on an account at the limit of 16, set the
  * resource option `deleteBeforeReplace: true` to swap them the other way round.
  */
-export class EnvVar extends pulumi.dynamic.Resource {
+export class EnvVar extends VastResource {
   /** The name as the service stores it (upper case). */
   declare readonly key: pulumi.Output<string>;
   /** The value (secret). */
   declare readonly value: pulumi.Output<string>;
 
   constructor(name: string, args: EnvVarArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      serializableProvider("envVar"),
-      name,
-      { ...args, value: pulumi.secret(args.value) },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] }),
-      "vastai",
-      "EnvVar",
-    );
+    super("envVar", "EnvVar", name, { ...args, value: pulumi.secret(args.value) }, opts, ["value"]);
   }
 }

@@ -17,7 +17,7 @@
  * unknown, offline) is replaced by the next `pulumi up`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 import type { InstanceOutputs } from "./outputs";
 
 export type { InstanceOutputs } from "./outputs";
@@ -97,7 +97,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
 };
 
-export class Instance extends pulumi.dynamic.Resource {
+export class Instance extends VastResource {
   /** The instance id (the API's new_contract). */
   declare readonly instanceId: pulumi.Output<number>;
   /** running, loading, exited, unknown, offline, stopped, ... (null while provisioning). */
@@ -125,14 +125,7 @@ export class Instance extends pulumi.dynamic.Resource {
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      serializableProvider("instance"),
-      name,
-      // Outputs first: offerId is both an input and an output.
-      { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["instanceApiKey"] }),
-      "vastai",
-      "Instance",
-    );
+    // Outputs first: offerId is both an input and an output.
+    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args }, opts, ["instanceApiKey"]);
   }
 }

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MaintenanceCategory } from "../../client/types-account";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 import type { MaintenanceWindowStatus } from "./outputs";
 import type { MachineResult } from "./service";
 
@@ -52,7 +52,7 @@ export interface MaintenanceWindowArgs {
  * cancelled outside Pulumi before its start disappears from state on refresh; one that has
  * run stays in state and causes no change.
  */
-export class MaintenanceWindow extends pulumi.dynamic.Resource {
+export class MaintenanceWindow extends VastResource {
   /** The machines asked for, as given. */
   declare readonly machineIds: pulumi.Output<number[]>;
   declare readonly startTime: pulumi.Output<string | number>;
@@ -91,6 +91,6 @@ export class MaintenanceWindow extends pulumi.dynamic.Resource {
       status: undefined,
     };
     const inputs = { durationHours: undefined, category: undefined, allowPartial: undefined, ...args };
-    super(serializableProvider("maintenanceWindow"), name, { ...inputs, ...outputs }, opts, "vastai", "MaintenanceWindow");
+    super("maintenanceWindow", "MaintenanceWindow", name, { ...inputs, ...outputs }, opts);
   }
 }

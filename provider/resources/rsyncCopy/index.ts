@@ -5,7 +5,7 @@
  * it does nothing on the service: copied data stays where it is.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 export interface RsyncCopyArgs {
   /** Source instance id. Omit it to copy from the local machine (use `dstAddr`/`dstPort`). */
@@ -28,7 +28,7 @@ export interface RsyncCopyArgs {
  * With only `dstId`, nothing is copied by the service: `dstAddr`/`dstPort` say where to rsync
  * local data to (and `srcAddr`/`srcPort` with only `srcId`).
  */
-export class RsyncCopy extends pulumi.dynamic.Resource {
+export class RsyncCopy extends VastResource {
   declare readonly srcId: pulumi.Output<number | string | undefined>;
   declare readonly dstId: pulumi.Output<number | string | undefined>;
   declare readonly srcPath: pulumi.Output<string>;
@@ -42,13 +42,6 @@ export class RsyncCopy extends pulumi.dynamic.Resource {
   declare readonly dstPort: pulumi.Output<number | null>;
 
   constructor(name: string, args: RsyncCopyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      serializableProvider("rsyncCopy"),
-      name,
-      { ...args, srcAddr: undefined, srcPort: undefined, dstAddr: undefined, dstPort: undefined },
-      opts,
-      "vastai",
-      "RsyncCopy",
-    );
+    super("rsyncCopy", "RsyncCopy", name, { ...args, srcAddr: undefined, srcPort: undefined, dstAddr: undefined, dstPort: undefined }, opts);
   }
 }

@@ -3,7 +3,7 @@
  * before creating instances that need them (a VM instance cannot get a key afterwards).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 
 export interface SshKeyArgs {
@@ -17,7 +17,7 @@ export interface SshKeyArgs {
 }
 
 /** An SSH public key registered with the service; `keyId` goes into an instance's `sshKeyIds`. */
-export class SshKey extends pulumi.dynamic.Resource {
+export class SshKey extends VastResource {
   /** Numeric key id; also the Pulumi id. */
   declare readonly keyId: pulumi.Output<number>;
   /** `SHA256:...` fingerprint, as `ssh-keygen -lf` prints it (computed locally). */
@@ -31,6 +31,6 @@ export class SshKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, keyId: undefined, fingerprint: undefined, keyType: undefined, createdAt: undefined };
-    super(serializableProvider("sshKey"), name, props, opts, "vastai", "SshKey");
+    super("sshKey", "SshKey", name, props, opts);
   }
 }

@@ -8,7 +8,7 @@
  * stay valid until the next rotation.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 export interface SubaccountKeyRotationArgs {
   /** The subaccount whose key is regenerated. Give this or `all: true`, not both. */
@@ -35,7 +35,7 @@ export interface RegeneratedKeyOutput {
  *
  * Only accounts approved for subaccounts may do this (the service answers 403 otherwise).
  */
-export class SubaccountKeyRotation extends pulumi.dynamic.Resource {
+export class SubaccountKeyRotation extends VastResource {
   declare readonly subaccountUserId: pulumi.Output<number | undefined>;
   declare readonly all: pulumi.Output<boolean | undefined>;
   declare readonly triggers: pulumi.Output<unknown>;
@@ -45,13 +45,6 @@ export class SubaccountKeyRotation extends pulumi.dynamic.Resource {
   declare readonly rotatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: SubaccountKeyRotationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      serializableProvider("subaccountKeyRotation"),
-      name,
-      { ...args, regeneratedKeys: undefined, rotatedAt: undefined },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["regeneratedKeys"] }),
-      "vastai",
-      "SubaccountKeyRotation",
-    );
+    super("subaccountKeyRotation", "SubaccountKeyRotation", name, { ...args, regeneratedKeys: undefined, rotatedAt: undefined }, opts, ["regeneratedKeys"]);
   }
 }

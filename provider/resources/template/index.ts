@@ -4,7 +4,7 @@
  * each edit, while `templateId` (the Pulumi id) stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { VastResource } from "../kit/resource";
 
 
 /** A machine-search filter condition: `{operator: value}`; `in`/`notin` take lists. */
@@ -80,7 +80,7 @@ export interface TemplateArgs {
  * holds a template with the same content ("Existing Template Found"), create adopts that
  * template (`adopted` is true) and it is deleted with this resource.
  */
-export class Template extends pulumi.dynamic.Resource {
+export class Template extends VastResource {
   /** Numeric template id; also the Pulumi id. Stable across edits. */
   declare readonly templateId: pulumi.Output<number>;
   /** Content hash; changes on every edit. Use it to create instances (`templateHashId`). */
@@ -115,7 +115,6 @@ export class Template extends pulumi.dynamic.Resource {
       adopted: undefined,
       envFlags: undefined,
     };
-    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["dockerLoginPass"] });
-    super(serializableProvider("template"), name, props, options, "vastai", "Template");
+    super("template", "Template", name, props, opts, ["dockerLoginPass"]);
   }
 }

@@ -1,0 +1,22 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../../runtime";
+import { serializableProvider } from "./shim";
+
+/**
+ * The base of every resource class: registers as `pulumi-nodejs:dynamic/vastai:<type>` with
+ * the serialized shim of its kind, and marks `secretOutputs` secret (Pulumi keeps outputs
+ * plain unless told; a secret input keeps its secrecy only on the output of the same name).
+ */
+export abstract class VastResource extends pulumi.dynamic.Resource {
+  constructor(
+    kind: ResourceKind,
+    type: string,
+    name: string,
+    props: pulumi.Inputs,
+    opts: pulumi.CustomResourceOptions | undefined,
+    secretOutputs: readonly string[] = [],
+  ) {
+    const options = secretOutputs.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputs] }) : opts;
+    super(serializableProvider(kind), name, props, options, "vastai", type);
+  }
+}
