@@ -3,7 +3,7 @@
  * sharing one movable clock (so a window can be made to pass without waiting), the process
  * settings pointed at the simulator, and readers of the simulator's windows and request log.
  */
-import { resetRuntime, setClientOptions } from "../../provider/context";
+import { setClientOptions } from "../../provider/context";
 import type { ProviderImpl } from "../../provider/resources/framework";
 import { maintenanceWindowProvider } from "../../provider/resources/maintenanceWindow";
 import { SEED } from "pulumi-vastai/simulator";
@@ -45,11 +45,6 @@ export async function startWindowHarness(): Promise<WindowHarness> {
     windows: () => h.sim.state().maintenances as never,
     calls: async (method, path) => (await h.requests()).filter((r) => r.method === method && r.path.replace(/\/$/, "") === path),
   };
-}
-
-export async function stopWindowHarness(h: WindowHarness | undefined): Promise<void> {
-  resetRuntime();
-  await h?.close();
 }
 
 /** The error a promise rejects with; fails the test when it resolves. */
