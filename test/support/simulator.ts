@@ -8,6 +8,7 @@ import type { Simulator, SimulatorOptions } from "pulumi-vastai/simulator";
 import type { ClientOptions } from "../../provider/client";
 import { resetRuntime, setClientOptions, setProviderSettings } from "../../provider/context";
 import { FAST_RETRY, startHarness, type Harness } from "../integration/client-support";
+import { simControl } from "./control";
 
 /** What any harness offers: its simulator and a way to stop it. */
 export interface Started {
@@ -64,7 +65,7 @@ export function useSimulator<T extends Started>(
   });
   beforeEach(async () => {
     const h = started();
-    if (options.reset ?? true) await resetSimulator(h.sim);
+    if (options.reset ?? true) await simControl(h.sim.url, "POST", "/reset");
     point(h);
   });
   const started = (): T => {
@@ -80,7 +81,3 @@ export function useSimulator<T extends Started>(
   });
 }
 
-async function resetSimulator(sim: Simulator): Promise<void> {
-  const res = await fetch(`${sim.url}/_sim/reset`, { method: "POST" });
-  if (!res.ok) throw new Error(`simulator reset failed: HTTP ${res.status} ${await res.text()}`);
-}

@@ -5,6 +5,7 @@
 import type { ClientOptions } from "../../../provider/client";
 import { resetRuntime, setClientOptions, setProviderSettings } from "../../../provider/context";
 import { startSimulator, type FaultSpec, type LoggedRequest, type Simulator, type SimulatorOptions, type StateView } from "pulumi-vastai/simulator";
+import { simControl } from "../../support/control";
 import type { Profile } from "./profile";
 
 export type { FaultSpec, LoggedRequest, StateView };
@@ -34,16 +35,7 @@ export interface Rig {
 
 export async function startRig(profile: Profile, simOptions: SimulatorOptions = {}): Promise<Rig> {
   const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${sim.url}/_sim${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`control ${method} ${path} failed: HTTP ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const control = <T>(method: string, path: string, body?: unknown): Promise<T> => simControl<T>(sim.url, method, path, body);
   const clientSettings = (extra: Partial<ClientOptions> = {}): Partial<ClientOptions> => ({
     apiKey: sim.apiKey,
     apiUrl: sim.url,
