@@ -12,6 +12,7 @@ module.exports = {
   moduleNameMapper: {
     "^pulumi-vastai$": "<rootDir>/provider/index.ts",
     "^pulumi-vastai/simulator$": "<rootDir>/simulator/index.ts",
+    "^pulumi-vastai/testing$": "<rootDir>/testing/index.ts",
     "^pulumi-vastai/runtime$": "<rootDir>/provider/runtime.ts",
   },
   testTimeout: 30000,

@@ -10,6 +10,7 @@ type ConfigGetter = (key: string) => string | undefined;
 
 let pulumiConfig: ConfigGetter | undefined;
 let overrides: Partial<ClientOptions> = {};
+let providerSettings: Record<string, string> = {};
 let cached: { fingerprint: string; client: VastClient; config: ResolvedConfig } | undefined;
 
 /** Called by the plugin with the stack configuration (`vastai:apiKey`, `vastai:apiUrl`, ...). */
@@ -29,16 +30,31 @@ export function setClientOptions(options: Partial<ClientOptions>): void {
   cached = undefined;
 }
 
+/**
+ * Explicit provider settings for this process, by their stack config name without the
+ * `vastai:` prefix (`{ pollIntervalMs: 5 }`). They win over stack configuration and the
+ * environment; `undefined` removes a value set before. Tests tune timing with this.
+ */
+export function setProviderSettings(values: Record<string, string | number | undefined>): void {
+  providerSettings = { ...providerSettings };
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) delete providerSettings[k];
+    else providerSettings[k] = String(v);
+  }
+}
+
 /** Forgets explicit settings and stack configuration (tests). */
 export function resetRuntime(): void {
   overrides = {};
+  providerSettings = {};
   sdkConfigValues.clear();
   pulumiConfig = undefined;
   cached = undefined;
 }
 
-/** Reads a provider setting from stack config (`vastai:<name>`) or the environment. */
+/** Reads a provider setting: explicit settings, stack config (`vastai:<name>`), the environment. */
 export function setting(name: string, envName: string): string | undefined {
+  if (Object.hasOwn(providerSettings, name)) return providerSettings[name];
   return pulumiConfig?.(`vastai:${name}`) ?? defaultConfigGetter()(`vastai:${name}`) ?? process.env[envName];
 }
 

@@ -3,7 +3,7 @@
  * Resources, lookups, the provider objects behind them, and the typed API client.
  */
 export { providers } from "./providers";
-export { setClientOptions } from "./context";
+export { setClientOptions, setProviderSettings } from "./context";
 export { Template, type TemplateArgs, type FilterCondition } from "./resources/template";
 export { Instance, type InstanceArgs, type InstanceOfferFilters, type InstanceVolume, type InstanceOutputs } from "./resources/instance";
 export { SshKey, type SshKeyArgs } from "./resources/sshKey";

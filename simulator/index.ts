@@ -15,11 +15,5 @@ export {
 export type { FaultSpec } from "./http/faults";
 export type { LoggedRequest } from "./http/request-log";
 export type { StateView } from "./state-view";
-export {
-  startProviderPlugin,
-  dynamicUrn,
-  PluginCallError,
-  UNKNOWN_VALUE,
-  type ProviderPlugin,
-  type PluginOptions,
-} from "./plugin";
+// The plugin driver lives in `pulumi-vastai/testing`; kept here for existing imports.
+export { startProviderPlugin, dynamicUrn, PluginCallError, UNKNOWN_VALUE, type ProviderPlugin, type PluginOptions } from "../testing/plugin";

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, type EngineEvent, type OpType, type Stack } from "@pulumi/pulumi/automation";
-import { mergeOutcomes, shortType, type Outcome, type ResourceOutcome, type StepReport } from "./report";
+import { mergeOutcomes, shortType, type Outcome, type ResourceOutcome, type StepReport } from "pulumi-vastai/testing";
 
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/";
 /** Only this throwaway stack's state is encrypted with it; it lives in a temporary directory. */
@@ -67,14 +67,15 @@ export class CliEngine {
     const ops: ResourceOutcome[] = [];
     const result = await this.stack.up({ onEvent: (e) => collect(e, ops), color: "never" });
     const outputs = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
-    return { outcomes: mergeOutcomes(ops), outputs };
+    const secretOutputs = Object.entries(result.outputs).flatMap(([k, v]) => (v.secret ? [k] : []));
+    return { outcomes: mergeOutcomes(ops), outputs, secretOutputs };
   }
 
   /** `pulumi destroy --yes`. */
   async destroy(): Promise<StepReport> {
     const ops: ResourceOutcome[] = [];
     await this.stack.destroy({ onEvent: (e) => collect(e, ops), color: "never" });
-    return { outcomes: mergeOutcomes(ops), outputs: {} };
+    return { outcomes: mergeOutcomes(ops), outputs: {}, secretOutputs: [] };
   }
 
   /** Removes the stack, its settings file and the temporary state. */

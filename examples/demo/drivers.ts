@@ -4,9 +4,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { startProviderPlugin } from "../../simulator/plugin";
+import { OfflineEngine, startProviderPlugin } from "pulumi-vastai/testing";
 import { CliEngine } from "./cli-engine";
-import { OfflineEngine } from "./offline-engine";
 import type { Driver } from "./scenario";
 
 /** The checkout's root: the nearest directory above `from` whose package.json is this package's. */

@@ -5,9 +5,9 @@
  * with the reason and exit code 1.
  */
 import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
+import { formatTable } from "pulumi-vastai/testing";
 import { cliFailureReason, pulumiVersion } from "./cli-engine";
 import { cliDriver, offlineDriver, readProject, repoRoot } from "./drivers";
-import { formatTable } from "./report";
 import { runScenario, type Driver } from "./scenario";
 
 const INSTALL_HINT = [

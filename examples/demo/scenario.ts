@@ -5,7 +5,7 @@
  * it shows; a step that does not is a failure, not a quiet table.
  */
 import type { Simulator } from "pulumi-vastai/simulator";
-import type { ResourceOutcome, StepReport, StepRow } from "./report";
+import type { ResourceOutcome, StepReport, StepRow } from "pulumi-vastai/testing";
 
 /** Runs the quickstart program: with the Pulumi CLI or offline. */
 export interface Driver {

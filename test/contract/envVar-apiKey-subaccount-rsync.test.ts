@@ -3,39 +3,30 @@
  * installed from its packed tarball as a user's program has it: check, create, read, diff,
  * update and delete as the engine calls them, against the simulator.
  */
-import { SEED, startSimulator, type Simulator } from "pulumi-vastai/simulator";
+import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError, createClient, type VastClient } from "../../provider/client";
-import { dynamicUrn, UNKNOWN_VALUE, type ProviderPlugin } from "../../simulator/plugin";
-import { scratchProject, startPlugin } from "./harness";
+import { dynamicUrn, UNKNOWN_VALUE } from "pulumi-vastai/testing";
+import { useContract } from "./harness";
 
 jest.setTimeout(120_000);
 
 type Props = Record<string, unknown>;
 
-let sim: Simulator;
-let plugin: ProviderPlugin;
+const fx = useContract("envVar", { simulator: { bootMs: 0 } });
 let client: VastClient;
-let serialized: Record<string, string>;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, bootMs: 0 });
-  serialized = scratchProject().serialized;
-  plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl });
-  client = createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: false });
-});
-afterAll(async () => {
-  await plugin?.close();
-  await sim?.close();
+beforeAll(() => {
+  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
 });
 
 const urn = (type: string, name: string) => dynamicUrn("dev", "proj", type, name);
-const withProvider = (kind: string, props: Props): Props => ({ __provider: serialized[kind], ...props });
+const withProvider = (kind: string, props: Props): Props => ({ __provider: fx.serialized[kind], ...props });
 
 /** check then create, as `pulumi up` does for a new resource. */
 async function up(kind: string, type: string, name: string, props: Props) {
-  const { inputs, failures } = await plugin.check(urn(type, name), {}, withProvider(kind, props));
+  const { inputs, failures } = await fx.plugin.check(urn(type, name), {}, withProvider(kind, props));
   expect(failures).toEqual([]);
-  return { inputs, ...(await plugin.create(urn(type, name), inputs)) };
+  return { inputs, ...(await fx.plugin.create(urn(type, name), inputs)) };
 }
 
 test("EnvVar: upper-cased name, value changed in place, presence read back, deleted", async () => {
@@ -45,20 +36,20 @@ test("EnvVar: upper-cased name, value changed in place, presence read back, dele
   expect(made.properties).toMatchObject({ key: "HF_TOKEN", value: "first-value-123" });
   expect(await client.secrets.list()).toEqual({ HF_TOKEN: expect.stringMatching(/^\*+$/) });
 
-  const preview = await plugin.check(u, made.properties, withProvider("envVar", { key: UNKNOWN_VALUE, value: "x" }));
+  const preview = await fx.plugin.check(u, made.properties, withProvider("envVar", { key: UNKNOWN_VALUE, value: "x" }));
   expect(preview.failures).toEqual([]);
-  const bad = await plugin.check(u, made.properties, withProvider("envVar", { key: "9lives", value: "x" }));
+  const bad = await fx.plugin.check(u, made.properties, withProvider("envVar", { key: "9lives", value: "x" }));
   expect(bad.failures.map((f) => f.property)).toEqual(["key"]);
 
   const news = { ...made.inputs, value: "second-value-456" };
-  expect(await plugin.diff(u, made.id, made.properties, news)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
-  const updated = await plugin.update(u, made.id, made.properties, news);
+  expect(await fx.plugin.diff(u, made.id, made.properties, news)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const updated = await fx.plugin.update(u, made.id, made.properties, news);
   expect(updated.properties).toMatchObject({ key: "HF_TOKEN", value: "second-value-456" });
-  expect((await plugin.read(u, made.id, updated.properties)).properties).toMatchObject({ value: "second-value-456" });
+  expect((await fx.plugin.read(u, made.id, updated.properties)).properties).toMatchObject({ value: "second-value-456" });
 
-  await plugin.delete(u, made.id, updated.properties);
+  await fx.plugin.delete(u, made.id, updated.properties);
   expect(await client.secrets.list()).toEqual({});
-  expect((await plugin.read(u, made.id, updated.properties)).id).toBe("");
+  expect((await fx.plugin.read(u, made.id, updated.properties)).id).toBe("");
 });
 
 test("ApiKey: the value is captured once, a new rotateOn replaces it, a deleted key gets 401", async () => {
@@ -67,23 +58,23 @@ test("ApiKey: the value is captured once, a new rotateOn replaces it, a deleted 
   const key = made.properties.key as string;
   expect(key).toMatch(/^[0-9a-f]{64}$/);
   expect(made.properties.keyId).toBe(Number(made.id));
-  const holder = createClient({ apiKey: key, apiUrl: sim.url, pacing: false });
+  const holder = createClient({ apiKey: key, apiUrl: fx.sim.url, pacing: false });
   await expect(holder.secrets.list()).resolves.toEqual({});
 
-  expect((await plugin.read(u, made.id, made.properties)).properties).toMatchObject({ key, name: "ci" });
-  expect(await plugin.diff(u, made.id, made.properties, { ...made.inputs, rotateOn: 2 })).toMatchObject({
+  expect((await fx.plugin.read(u, made.id, made.properties)).properties).toMatchObject({ key, name: "ci" });
+  expect(await fx.plugin.diff(u, made.id, made.properties, { ...made.inputs, rotateOn: 2 })).toMatchObject({
     changes: "some",
     replaces: ["rotateOn"],
   });
 
-  await plugin.delete(u, made.id, made.properties);
+  await fx.plugin.delete(u, made.id, made.properties);
   await expect(holder.secrets.list()).rejects.toBeInstanceOf(AuthenticationError);
-  expect((await plugin.read(u, made.id, made.properties)).id).toBe("");
+  expect((await fx.plugin.read(u, made.id, made.properties)).id).toBe("");
 });
 
 test("SubaccountKeyRotation: one target only, new keys as outputs, the service's refusal quoted, delete a no-op", async () => {
   const u = urn("SubaccountKeyRotation", "bot");
-  const both = await plugin.check(u, {}, withProvider("subaccountKeyRotation", { subaccountUserId: 10002, all: true }));
+  const both = await fx.plugin.check(u, {}, withProvider("subaccountKeyRotation", { subaccountUserId: 10002, all: true }));
   expect(both.failures).toEqual([
     { property: "subaccountUserId", reason: "subaccountUserId, all: give exactly one of subaccountUserId or all: true (both were given)" },
   ]);
@@ -92,14 +83,14 @@ test("SubaccountKeyRotation: one target only, new keys as outputs, the service's
   const made = await up("subaccountKeyRotation", "SubaccountKeyRotation", "bot", { subaccountUserId: bot.userId, triggers: "v1" });
   const keys = made.properties.regeneratedKeys as Array<{ userId: number; email: string; derivedKey: string }>;
   expect(keys.map((k) => [k.userId, k.email])).toEqual([[bot.userId, bot.email]]);
-  await expect(createClient({ apiKey: bot.apiKey, apiUrl: sim.url, pacing: false }).secrets.list()).rejects.toBeInstanceOf(AuthenticationError);
-  expect(await plugin.diff(u, made.id, made.properties, { ...made.inputs, triggers: "v2" })).toMatchObject({ replaces: ["triggers"] });
+  await expect(createClient({ apiKey: bot.apiKey, apiUrl: fx.sim.url, pacing: false }).secrets.list()).rejects.toBeInstanceOf(AuthenticationError);
+  expect(await fx.plugin.diff(u, made.id, made.properties, { ...made.inputs, triggers: "v2" })).toMatchObject({ replaces: ["triggers"] });
 
-  await plugin.delete(u, made.id, made.properties);
-  await expect(createClient({ apiKey: keys[0].derivedKey, apiUrl: sim.url, pacing: false }).secrets.list()).resolves.toEqual({});
+  await fx.plugin.delete(u, made.id, made.properties);
+  await expect(createClient({ apiKey: keys[0].derivedKey, apiUrl: fx.sim.url, pacing: false }).secrets.list()).resolves.toEqual({});
 
-  const inputs = (await plugin.check(u, {}, withProvider("subaccountKeyRotation", { subaccountUserId: 99999 }))).inputs;
-  await expect(plugin.create(u, inputs)).rejects.toThrow(
+  const inputs = (await fx.plugin.check(u, {}, withProvider("subaccountKeyRotation", { subaccountUserId: 99999 }))).inputs;
+  await expect(fx.plugin.create(u, inputs)).rejects.toThrow(
     "SubaccountKeyRotation: regenerating the key of subaccount 99999 failed: PUT /api/v0/subaccounts/regenerate_keys failed: HTTP 404 not_found: Subaccount not found.",
   );
 });
@@ -117,10 +108,10 @@ test("RsyncCopy: connection fields as outputs, a refused path named, delete a no
     dstAddr: expect.any(String),
     dstPort: expect.any(Number),
   });
-  expect(await plugin.diff(u, made.id, made.properties, { ...made.inputs, triggers: "again" })).toMatchObject({ replaces: ["triggers"] });
-  expect((await plugin.read(u, made.id, made.properties)).id).toBe(made.id);
-  await plugin.delete(u, made.id, made.properties);
+  expect(await fx.plugin.diff(u, made.id, made.properties, { ...made.inputs, triggers: "again" })).toMatchObject({ replaces: ["triggers"] });
+  expect((await fx.plugin.read(u, made.id, made.properties)).id).toBe(made.id);
+  await fx.plugin.delete(u, made.id, made.properties);
 
-  const inputs = (await plugin.check(u, {}, withProvider("rsyncCopy", { srcId: src, dstId: dst, srcPath: "/out/", dstPath: "/m/`id`" }))).inputs;
-  await expect(plugin.create(u, inputs)).rejects.toThrow('RsyncCopy: dstPath "/m/`id`" was refused by the service: Invalid dst_path.');
+  const inputs = (await fx.plugin.check(u, {}, withProvider("rsyncCopy", { srcId: src, dstId: dst, srcPath: "/out/", dstPath: "/m/`id`" }))).inputs;
+  await expect(fx.plugin.create(u, inputs)).rejects.toThrow('RsyncCopy: dstPath "/m/`id`" was refused by the service: Invalid dst_path.');
 });

@@ -3,12 +3,15 @@
  * project, and served by Pulumi's own dynamic-provider plugin started in that project.
  * The pack and install (bench/scratch.ts, shared with the benchmark) happen once per source
  * state and are shared by every contract test file and parallel jest workers.
+ * `useContract()` is the set-up of each contract test file: a simulator and a plugin process
+ * configured for it, started before the file's tests and stopped after them.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { scratchProject as packAndInstall } from "../../bench/scratch";
-import { startProviderPlugin, type ProviderPlugin } from "../../simulator/plugin";
+import { startSimulator, type LoggedRequest, type Simulator, type SimulatorOptions } from "pulumi-vastai/simulator";
+import { startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
 
 const repo = path.resolve(__dirname, "..", "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -32,9 +35,10 @@ export function scratchProject(): ScratchProject {
   return project;
 }
 
-function ensureBuilt() {
+/** Builds dist/ when a source file is newer than it (tests that run the built package). */
+export function ensureBuilt(): void {
   const built = path.join(repo, "dist", "provider", "index.js");
-  const newest = newestMtime([path.join(repo, "provider"), path.join(repo, "simulator")]);
+  const newest = newestMtime(["provider", "simulator", "testing"].map((dir) => path.join(repo, dir)));
   if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest) {
     execFileSync(npm, ["run", "build", "--silent"], { cwd: repo, stdio: "pipe" });
   }
@@ -60,4 +64,84 @@ export async function startPlugin(config: Record<string, string>, env: Record<st
   const plugin = await startProviderPlugin({ cwd: dir, env: { VAST_API_KEY: undefined, VAST_URL: undefined, HOME: dir, ...env } });
   await plugin.configure(config);
   return plugin;
+}
+
+export interface ContractOptions {
+  /** Simulator options (the port is always chosen by the system). */
+  simulator?: SimulatorOptions;
+  /** Stack configuration added to the simulator's credentials and URLs. */
+  config?: Record<string, string>;
+}
+
+export interface Contract {
+  readonly sim: Simulator;
+  readonly plugin: ProviderPlugin;
+  /** The serialized provider (`__provider`) of the file's resource kind. */
+  readonly provider: string;
+  /** The `__provider` text of every resource kind. */
+  readonly serialized: Record<string, string>;
+  /** A call to the simulator's control API (`/_sim<path>`), its JSON reply parsed. */
+  control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** The simulator's request log since it was last taken; clears it. */
+  takeRequests(): Promise<LoggedRequest[]>;
+}
+
+/**
+ * Registers the hooks of a contract test file for resource `kind` (a key of `providers`) and
+ * returns its fixture, usable inside tests: a simulator, and a plugin in the scratch project
+ * configured with its credentials and URLs (and `options.config`).
+ */
+export function useContract(kind: string, options: ContractOptions = {}): Contract {
+  let sim: Simulator | undefined;
+  let plugin: ProviderPlugin | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ ...options.simulator, port: 0 });
+    plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl, ...options.config });
+  }, 120_000);
+  afterAll(async () => {
+    await plugin?.close();
+    await sim?.close();
+  });
+  const running = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the contract fixture is not started: use it inside tests and hooks");
+    return value;
+  };
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${running(sim).url}/_sim${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
+  return {
+    get sim() {
+      return running(sim);
+    },
+    get plugin() {
+      return running(plugin);
+    },
+    get provider() {
+      return scratchProject().serialized[kind];
+    },
+    get serialized() {
+      return scratchProject().serialized;
+    },
+    control,
+    takeRequests: async () => {
+      const log = (await control("GET", "/requests")) as LoggedRequest[];
+      await control("DELETE", "/requests");
+      return log;
+    },
+  };
+}
+
+/** The test that `kind`'s serialized provider is a small loader of the installed package. */
+export function testSmallLoader(kind: string, type: string): void {
+  test("the serialized provider is a small loader", () => {
+    const size = scratchProject().sizes[kind];
+    console.log(`serialized ${type} provider: ${size} bytes`);
+    expect(scratchProject().serialized[kind]).toContain('require("pulumi-vastai/runtime")');
+    expect(size).toBeLessThan(4000);
+  });
 }

@@ -3,67 +3,36 @@
  * it, against the simulator: check -> create -> read -> update label -> the simulator marks
  * the instance exited -> diff says replace -> create the replacement -> delete the old one.
  */
-import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
-import { PluginCallError, UNKNOWN_VALUE, dynamicUrn, type ProviderPlugin } from "../../simulator/plugin";
-import { scratchProject, startPlugin } from "./harness";
+import { PluginCallError, UNKNOWN_VALUE, dynamicUrn } from "pulumi-vastai/testing";
+import { testSmallLoader, useContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
-let sim: Simulator;
-let plugin: ProviderPlugin;
-let provider: string;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, bootMs: 30 });
-  provider = scratchProject().serialized.instance;
-  plugin = await startPlugin({
-    "vastai:apiKey": sim.apiKey,
-    "vastai:apiUrl": sim.url,
-    "vastai:runUrl": sim.runUrl,
-    // Poll the boot every 5 ms instead of every 10 s: a setting, read from the stack config.
-    "vastai:pollIntervalMs": "5",
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await plugin?.close();
-  await sim?.close();
+const fx = useContract("instance", {
+  simulator: { bootMs: 30 },
+  // Poll the boot every 5 ms instead of every 10 s: a setting, read from the stack config.
+  config: { "vastai:pollIntervalMs": "5" },
 });
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sim.url}/_sim${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
-}
 
 /** Calls other than reads since the log was last cleared; clears it. */
 async function writesSinceLast(): Promise<string[]> {
-  const log = (await control("GET", "/requests")) as { method: string; path: string }[];
-  await control("DELETE", "/requests");
+  const log = await fx.takeRequests();
   return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`);
 }
 
 const urn = (name: string) => dynamicUrn("dev", "proj", "Instance", name);
-const liveIds = () => sim.state().instances.map((i) => String(i.id));
+const liveIds = () => fx.sim.state().instances.map((i) => String(i.id));
 
-test("the serialized provider is a small loader", () => {
-  const size = scratchProject().sizes.instance;
-  console.log(`serialized Instance provider: ${size} bytes`);
-  expect(provider).toContain('require("pulumi-vastai/runtime")');
-  expect(size).toBeLessThan(4000);
-});
+testSmallLoader("instance", "Instance");
 
 test("create, read, update the label, replace when the instance exits, delete the old one", async () => {
-  const news: Props = { __provider: provider, offer: { gpuName: "RTX 4090", gpuRamGb: 24 }, image: "pytorch/pytorch", label: "first" };
-  const checked = await plugin.check(urn("gpu"), {}, news);
+  const news: Props = { __provider: fx.provider, offer: { gpuName: "RTX 4090", gpuRamGb: 24 }, image: "pytorch/pytorch", label: "first" };
+  const checked = await fx.plugin.check(urn("gpu"), {}, news);
   expect(checked.failures).toEqual([]);
   expect(checked.inputs).toMatchObject({ targetState: "running", waitForRunning: true, runningTimeoutMinutes: 10, maxCreateAttempts: 3 });
 
   // create: rents the cheapest match and waits for running
-  const created = await plugin.create(urn("gpu"), checked.inputs);
+  const created = await fx.plugin.create(urn("gpu"), checked.inputs);
   expect(liveIds()).toEqual([created.id]);
   expect(created.properties).toMatchObject({
     instanceId: Number(created.id), offerId: 700001, actualStatus: "running", gpuName: "RTX 4090", label: "first",
@@ -72,69 +41,69 @@ test("create, read, update the label, replace when the instance exits, delete th
   expect(await writesSinceLast()).toEqual([`PUT /api/v0/asks/700001/`]);
 
   // read: nothing drifted; a diff against the same inputs changes nothing and writes nothing
-  const read = await plugin.read(urn("gpu"), created.id, created.properties, checked.inputs);
+  const read = await fx.plugin.read(urn("gpu"), created.id, created.properties, checked.inputs);
   expect(read.id).toBe(created.id);
   expect(read.properties).toMatchObject({ actualStatus: "running", label: "first", offerId: 700001 });
   expect(read.inputs).not.toHaveProperty("offerId");
-  expect(await plugin.diff(urn("gpu"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  expect(await fx.plugin.diff(urn("gpu"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
 
   // update the label in place
-  const relabelled = await plugin.check(urn("gpu"), checked.inputs, { ...news, label: "second" });
-  expect(await plugin.diff(urn("gpu"), created.id, read.properties, relabelled.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
-  const updated = await plugin.update(urn("gpu"), created.id, read.properties, relabelled.inputs);
+  const relabelled = await fx.plugin.check(urn("gpu"), checked.inputs, { ...news, label: "second" });
+  expect(await fx.plugin.diff(urn("gpu"), created.id, read.properties, relabelled.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const updated = await fx.plugin.update(urn("gpu"), created.id, read.properties, relabelled.inputs);
   expect(updated.properties).toMatchObject({ label: "second", instanceId: Number(created.id), marker: created.properties.marker });
-  expect(sim.state().instances[0].label).toBe("second");
+  expect(fx.sim.state().instances[0].label).toBe("second");
   expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/${created.id}/`]);
 
   // the instance exits: the next diff (no refresh in between) replaces it, writing nothing
-  await control("POST", `/instances/${created.id}/status`, { actual_status: "exited" });
-  const diff = await plugin.diff(urn("gpu"), created.id, updated.properties, relabelled.inputs);
+  await fx.control("POST", `/instances/${created.id}/status`, { actual_status: "exited" });
+  const diff = await fx.plugin.diff(urn("gpu"), created.id, updated.properties, relabelled.inputs);
   expect(diff).toEqual({ changes: "some", replaces: ["actualStatus"], deleteBeforeReplace: false });
   expect(await writesSinceLast()).toEqual([]);
 
   // replace: create the new one first, then delete the old one
-  const replacement = await plugin.create(urn("gpu"), relabelled.inputs);
+  const replacement = await fx.plugin.create(urn("gpu"), relabelled.inputs);
   expect(replacement.id).not.toBe(created.id);
   expect(replacement.properties).toMatchObject({ actualStatus: "running", label: "second" });
-  await plugin.delete(urn("gpu"), created.id, updated.properties);
+  await fx.plugin.delete(urn("gpu"), created.id, updated.properties);
   expect(liveIds()).toEqual([replacement.id]);
 
   // a refresh of the deleted one reports it gone; its delete again succeeds
-  expect((await plugin.read(urn("gpu"), created.id, updated.properties)).id).toBe("");
-  await plugin.delete(urn("gpu"), created.id, updated.properties);
-  await plugin.delete(urn("gpu"), replacement.id, replacement.properties);
+  expect((await fx.plugin.read(urn("gpu"), created.id, updated.properties)).id).toBe("");
+  await fx.plugin.delete(urn("gpu"), created.id, updated.properties);
+  await fx.plugin.delete(urn("gpu"), replacement.id, replacement.properties);
   expect(liveIds()).toEqual([]);
 });
 
 test("a preview with unknown values checks and diffs without writing", async () => {
-  const created = await plugin.create(urn("p"), (await plugin.check(urn("p"), {}, { __provider: provider, offerId: 700005, image: "x" })).inputs);
+  const created = await fx.plugin.create(urn("p"), (await fx.plugin.check(urn("p"), {}, { __provider: fx.provider, offerId: 700005, image: "x" })).inputs);
   await writesSinceLast();
-  const news = { __provider: provider, offerId: 700005, image: "x", templateHashId: UNKNOWN_VALUE, sshKeyIds: UNKNOWN_VALUE, vm: true };
-  const checked = await plugin.check(urn("p"), created.properties, news);
+  const news = { __provider: fx.provider, offerId: 700005, image: "x", templateHashId: UNKNOWN_VALUE, sshKeyIds: UNKNOWN_VALUE, vm: true };
+  const checked = await fx.plugin.check(urn("p"), created.properties, news);
   expect(checked.failures).toEqual([]);
-  const diff = await plugin.diff(urn("p"), created.id, created.properties, checked.inputs);
+  const diff = await fx.plugin.diff(urn("p"), created.id, created.properties, checked.inputs);
   expect(diff.replaces).toEqual(["templateHashId", "vm"]);
   expect(await writesSinceLast()).toEqual([]);
-  await plugin.delete(urn("p"), created.id, created.properties);
+  await fx.plugin.delete(urn("p"), created.id, created.properties);
 });
 
 test("check failures name the property and the rule", async () => {
-  const { failures } = await plugin.check(urn("bad"), {}, { __provider: provider, offerId: 700001, offer: { gpuName: "x" }, vm: true, onstart: 5 });
+  const { failures } = await fx.plugin.check(urn("bad"), {}, { __provider: fx.provider, offerId: 700001, offer: { gpuName: "x" }, vm: true, onstart: 5 });
   expect(failures.map((f) => f.property).sort()).toEqual(["image", "offer", "onstart", "vm"]);
   expect(failures.find((f) => f.property === "vm")?.reason).toMatch(/vm: a VM instance needs sshKeyIds/);
 });
 
 test("a boot that keeps failing is a partial failure: the engine keeps the id", async () => {
-  await control("POST", "/next-boot", { actual_status: "exited", times: 2 });
-  const { inputs } = await plugin.check(urn("f"), {}, { __provider: provider, offerId: 700001, image: "x", maxCreateAttempts: 2 });
-  const error = await plugin.create(urn("f"), inputs).then(() => undefined, (e: unknown) => e);
+  await fx.control("POST", "/next-boot", { actual_status: "exited", times: 2 });
+  const { inputs } = await fx.plugin.check(urn("f"), {}, { __provider: fx.provider, offerId: 700001, image: "x", maxCreateAttempts: 2 });
+  const error = await fx.plugin.create(urn("f"), inputs).then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(PluginCallError);
   const init = (error as PluginCallError).initFailure;
   expect(liveIds()).toEqual([init?.id]);
-  expect(init?.properties).toMatchObject({ __provider: provider, instanceId: Number(init?.id), actualStatus: "exited" });
+  expect(init?.properties).toMatchObject({ __provider: fx.provider, instanceId: Number(init?.id), actualStatus: "exited" });
   expect(init?.reasons[0]).toMatch(/became exited while booting/);
   // The next diff replaces it; its delete removes it.
-  expect((await plugin.diff(urn("f"), init!.id, init!.properties, inputs)).replaces).toEqual(["actualStatus"]);
-  await plugin.delete(urn("f"), init!.id, init!.properties);
+  expect((await fx.plugin.diff(urn("f"), init!.id, init!.properties, inputs)).replaces).toEqual(["actualStatus"]);
+  await fx.plugin.delete(urn("f"), init!.id, init!.properties);
   expect(liveIds()).toEqual([]);
 });

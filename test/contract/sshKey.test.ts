@@ -2,13 +2,10 @@
  * SshKey through Pulumi's own dynamic-provider plugin, from the package as a user installs
  * it, against the simulator: check -> create -> read -> update (PUT, same id) -> delete.
  */
-import { startSimulator, type LoggedRequest, type Simulator } from "pulumi-vastai/simulator";
-import { dynamicUrn, type ProviderPlugin } from "../../simulator/plugin";
-import { scratchProject, startPlugin } from "./harness";
+import { dynamicUrn } from "pulumi-vastai/testing";
+import { testSmallLoader, useContract } from "./harness";
 
-let sim: Simulator;
-let plugin: ProviderPlugin;
-let provider: string;
+const fx = useContract("sshKey");
 
 // Generated with ssh-keygen; fingerprints from `ssh-keygen -lf`.
 const ED25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBDiByGF7pbRC6EslWLTI3W+yus8VMbdLZ5BgX54Hren vector@example";
@@ -17,60 +14,43 @@ const RSA =
   "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDVBN4LXZFSHr/dykZ0fuokxAtAlxWqxEmEmSLhwzbdP+d4wuJ2ulvDCvQ01WvFUECGZoTg6rrY9TKysDLCqOIjYKS8Yy4jF42NLv7HS4jV2VAWEpypqfUMfGxOgrw732Q6ygUG9kUE5Q4Afh+bUMFZEtjhgyp2Sw8q5D2yjTVv4fHxidFZR6UkfzQT/sSMGVtA+DFQSXDuqiDgOHBj9j50WWvGTVlDj6T/91N4g79/mvdXXQzT+jpqzGgQKoLjUy0jmSQyuLs8l/neTfnBkWwU53F9nHW1kontXEpaw2dXukd9L/mJEFDHpfW35wKqTEOB3YmIG4NaZBWhrK8nlWS9 vector@example";
 const RSA_FP = "SHA256:hSMYZ9F6nBSKfzReOEdhD+fpI+JzQ+SHX3pzULi4ypo";
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  provider = scratchProject().serialized.sshKey;
-  plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl });
-}, 120_000);
-
-afterAll(async () => {
-  await plugin?.close();
-  await sim?.close();
-});
-
 async function sshCalls(): Promise<string[]> {
-  const log = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as LoggedRequest[];
-  await fetch(`${sim.url}/_sim/requests`, { method: "DELETE" });
+  const log = await fx.takeRequests();
   return log.filter((r) => r.path.startsWith("/api/v0/ssh")).map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
 const urn = (name: string) => dynamicUrn("dev", "proj", "SshKey", name);
 
-test("the serialized provider is a small loader", () => {
-  const size = scratchProject().sizes.sshKey;
-  console.log(`serialized SshKey provider: ${size} bytes`);
-  expect(provider).toContain('require("pulumi-vastai/runtime")');
-  expect(size).toBeLessThan(4000);
-});
+testSmallLoader("sshKey", "SshKey");
 
 test("check refuses a key whose body does not match its type", async () => {
   const body = ED25519.split(" ")[1];
-  const res = await plugin.check(urn("bad"), {}, { __provider: provider, publicKey: `ssh-rsa ${body}` });
+  const res = await fx.plugin.check(urn("bad"), {}, { __provider: fx.provider, publicKey: `ssh-rsa ${body}` });
   expect(res.failures).toEqual([{ property: "publicKey", reason: `publicKey: key body holds a ssh-ed25519 key, not ssh-rsa (got "ssh-rsa ${body}")` }]);
 });
 
 test("create -> read -> update in place -> delete", async () => {
-  const checked = await plugin.check(urn("k"), {}, { __provider: provider, publicKey: `${ED25519}\n` });
-  expect(checked).toEqual({ inputs: { __provider: provider, publicKey: ED25519 }, failures: [] });
+  const checked = await fx.plugin.check(urn("k"), {}, { __provider: fx.provider, publicKey: `${ED25519}\n` });
+  expect(checked).toEqual({ inputs: { __provider: fx.provider, publicKey: ED25519 }, failures: [] });
 
-  const created = await plugin.create(urn("k"), checked.inputs);
+  const created = await fx.plugin.create(urn("k"), checked.inputs);
   expect(created.id).toMatch(/^\d+$/);
   expect(created.properties).toMatchObject({ keyId: Number(created.id), fingerprint: ED25519_FP, keyType: "ssh-ed25519", publicKey: ED25519 });
 
-  const read = await plugin.read(urn("k"), created.id, created.properties, checked.inputs);
+  const read = await fx.plugin.read(urn("k"), created.id, created.properties, checked.inputs);
   expect(read).toMatchObject({ id: created.id, properties: created.properties, inputs: checked.inputs });
-  expect(await plugin.diff(urn("k"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  expect(await fx.plugin.diff(urn("k"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
 
-  const changed = await plugin.check(urn("k"), checked.inputs, { __provider: provider, publicKey: RSA });
-  expect(await plugin.diff(urn("k"), created.id, read.properties, changed.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
-  const updated = await plugin.update(urn("k"), created.id, read.properties, changed.inputs);
+  const changed = await fx.plugin.check(urn("k"), checked.inputs, { __provider: fx.provider, publicKey: RSA });
+  expect(await fx.plugin.diff(urn("k"), created.id, read.properties, changed.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const updated = await fx.plugin.update(urn("k"), created.id, read.properties, changed.inputs);
   expect(updated.properties).toMatchObject({ keyId: Number(created.id), fingerprint: RSA_FP, keyType: "ssh-rsa", publicKey: RSA });
-  expect(sim.state().sshKeys).toEqual([expect.objectContaining({ id: Number(created.id), key: RSA })]);
+  expect(fx.sim.state().sshKeys).toEqual([expect.objectContaining({ id: Number(created.id), key: RSA })]);
 
-  await plugin.delete(urn("k"), created.id, updated.properties);
-  expect(sim.state().sshKeys).toEqual([]);
-  expect((await plugin.read(urn("k"), created.id, updated.properties)).id).toBe("");
-  await plugin.delete(urn("k"), created.id, updated.properties); // already gone: success
+  await fx.plugin.delete(urn("k"), created.id, updated.properties);
+  expect(fx.sim.state().sshKeys).toEqual([]);
+  expect((await fx.plugin.read(urn("k"), created.id, updated.properties)).id).toBe("");
+  await fx.plugin.delete(urn("k"), created.id, updated.properties); // already gone: success
 
   const id = created.id;
   expect(await sshCalls()).toEqual([

@@ -4,47 +4,24 @@
  * `hashId` and keeps the id; the registry password stays out of errors and out of every
  * request except the body field it belongs to.
  */
-import { startSimulator, type LoggedRequest, type Simulator } from "pulumi-vastai/simulator";
-import { PluginCallError, dynamicUrn, type ProviderPlugin } from "../../simulator/plugin";
-import { scratchProject, startPlugin } from "./harness";
+import type { LoggedRequest } from "pulumi-vastai/simulator";
+import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
+import { testSmallLoader, useContract } from "./harness";
 
 type Props = Record<string, unknown>;
 const PASSWORD = "contract-registry-token-51c2";
 
-let sim: Simulator;
-let plugin: ProviderPlugin;
-let provider: string;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  provider = scratchProject().serialized.template;
-  plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl });
-}, 120_000);
-
-afterAll(async () => {
-  await plugin?.close();
-  await sim?.close();
-});
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sim.url}/_sim${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
-}
+const fx = useContract("template");
 
 /** Template calls since the log was last cleared; clears it. */
 async function templateCalls(): Promise<LoggedRequest[]> {
-  const log = (await control("GET", "/requests")) as LoggedRequest[];
-  await control("DELETE", "/requests");
+  const log = await fx.takeRequests();
   return log.filter((r) => r.path.startsWith("/api/v0/template"));
 }
 
 const urn = (name: string) => dynamicUrn("dev", "proj", "Template", name);
 const args = (): Props => ({
-  __provider: provider,
+  __provider: fx.provider,
   name: "contract-trainer",
   image: "pytorch/pytorch",
   env: { MODE: "train all" },
@@ -53,15 +30,10 @@ const args = (): Props => ({
   dockerLoginPass: PASSWORD,
 });
 
-test("the serialized provider is a small loader", () => {
-  const size = scratchProject().sizes.template;
-  console.log(`serialized Template provider: ${size} bytes`);
-  expect(provider).toContain('require("pulumi-vastai/runtime")');
-  expect(size).toBeLessThan(4000);
-});
+testSmallLoader("template", "Template");
 
 test("check names the property, the rule and the value, but never the password", async () => {
-  const res = await plugin.check(urn("bad"), {}, { ...args(), runtype: "bash", dockerLoginPass: 987654321 });
+  const res = await fx.plugin.check(urn("bad"), {}, { ...args(), runtype: "bash", dockerLoginPass: 987654321 });
   expect(res.failures).toEqual([
     { property: "runtype", reason: 'runtype: must be one of ssh, jupyter, args (got "bash")' },
     { property: "dockerLoginPass", reason: "dockerLoginPass: must be a string" },
@@ -69,52 +41,52 @@ test("check names the property, the rule and the value, but never the password",
 });
 
 test("create -> read -> update -> delete: the edit changes hashId and keeps the id", async () => {
-  const checked = await plugin.check(urn("t"), {}, args());
+  const checked = await fx.plugin.check(urn("t"), {}, args());
   expect(checked.failures).toEqual([]);
   expect(checked.inputs).toMatchObject({ tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8, ports: ["8888:8888", "22:22"] });
 
   await templateCalls();
-  const created = await plugin.create(urn("t"), checked.inputs);
+  const created = await fx.plugin.create(urn("t"), checked.inputs);
   expect(created.id).toMatch(/^\d+$/);
-  expect(created.properties).toMatchObject({ templateId: Number(created.id), hashId: expect.any(String), adopted: false, __provider: provider });
+  expect(created.properties).toMatchObject({ templateId: Number(created.id), hashId: expect.any(String), adopted: false, __provider: fx.provider });
   const [post] = await templateCalls();
   expect(post.body).toMatchObject({ env: "-e MODE='train all' -p 8888:8888 -p 22:22", docker_login_pass: PASSWORD });
 
-  const read = await plugin.read(urn("t"), created.id, created.properties, checked.inputs);
+  const read = await fx.plugin.read(urn("t"), created.id, created.properties, checked.inputs);
   expect(read.id).toBe(created.id);
   expect(read.properties).toEqual(created.properties);
-  expect(await plugin.diff(urn("t"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  expect(await fx.plugin.diff(urn("t"), created.id, read.properties, checked.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
 
-  const edited = await plugin.check(urn("t"), checked.inputs, { ...checked.inputs, desc: "now with a description" });
-  expect(await plugin.diff(urn("t"), created.id, read.properties, edited.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const edited = await fx.plugin.check(urn("t"), checked.inputs, { ...checked.inputs, desc: "now with a description" });
+  expect(await fx.plugin.diff(urn("t"), created.id, read.properties, edited.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
   await templateCalls();
-  const updated = await plugin.update(urn("t"), created.id, read.properties, edited.inputs);
+  const updated = await fx.plugin.update(urn("t"), created.id, read.properties, edited.inputs);
   const [put] = await templateCalls();
   expect(put.body).toEqual({ hash_id: created.properties.hashId, desc: "now with a description" });
   expect(updated.properties.templateId).toBe(Number(created.id));
   expect(updated.properties.hashId).toEqual(expect.any(String));
   expect(updated.properties.hashId).not.toBe(created.properties.hashId);
-  const live = sim.state().templates.find((t) => t.id === Number(created.id));
+  const live = fx.sim.state().templates.find((t) => t.id === Number(created.id));
   expect(live).toMatchObject({ hash_id: updated.properties.hashId, desc: "now with a description" });
 
-  const reread = await plugin.read(urn("t"), created.id, updated.properties, edited.inputs);
+  const reread = await fx.plugin.read(urn("t"), created.id, updated.properties, edited.inputs);
   expect(reread.properties.hashId).toBe(updated.properties.hashId);
-  expect(await plugin.diff(urn("t"), created.id, reread.properties, edited.inputs)).toMatchObject({ changes: "none" });
+  expect(await fx.plugin.diff(urn("t"), created.id, reread.properties, edited.inputs)).toMatchObject({ changes: "none" });
 
-  await plugin.delete(urn("t"), created.id, updated.properties);
-  expect(sim.state().templates.some((t) => t.id === Number(created.id))).toBe(false);
-  expect((await plugin.read(urn("t"), created.id, updated.properties)).id).toBe("");
-  await plugin.delete(urn("t"), created.id, updated.properties); // already gone: success
+  await fx.plugin.delete(urn("t"), created.id, updated.properties);
+  expect(fx.sim.state().templates.some((t) => t.id === Number(created.id))).toBe(false);
+  expect((await fx.plugin.read(urn("t"), created.id, updated.properties)).id).toBe("");
+  await fx.plugin.delete(urn("t"), created.id, updated.properties); // already gone: success
 
   const log = await templateCalls();
   expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 200", "DELETE 200", "GET 200", "DELETE 404"]);
 });
 
 test("the password appears in no error and in no request outside its body field", async () => {
-  await control("DELETE", "/requests");
-  await control("POST", "/faults", { method: "POST", path: "/api/v0/template", status: 400, body: { error: "invalid_args", msg: `refused ${PASSWORD}` } });
-  const checked = await plugin.check(urn("s"), {}, args());
-  const failure = await plugin.create(urn("s"), checked.inputs).then(
+  await fx.control("DELETE", "/requests");
+  await fx.control("POST", "/faults", { method: "POST", path: "/api/v0/template", status: 400, body: { error: "invalid_args", msg: `refused ${PASSWORD}` } });
+  const checked = await fx.plugin.check(urn("s"), {}, args());
+  const failure = await fx.plugin.create(urn("s"), checked.inputs).then(
     () => undefined,
     (e: unknown) => e as PluginCallError,
   );
@@ -122,9 +94,9 @@ test("the password appears in no error and in no request outside its body field"
   expect(failure?.message).toContain("HTTP 400 invalid_args: refused <redacted>");
   expect(failure?.message).not.toContain(PASSWORD);
 
-  const created = await plugin.create(urn("s"), checked.inputs);
-  await plugin.read(urn("s"), created.id, created.properties, checked.inputs);
-  await plugin.delete(urn("s"), created.id, created.properties);
+  const created = await fx.plugin.create(urn("s"), checked.inputs);
+  await fx.plugin.read(urn("s"), created.id, created.properties, checked.inputs);
+  await fx.plugin.delete(urn("s"), created.id, created.properties);
   const log = await templateCalls();
   expect(log.map((r) => r.method)).toEqual(["POST", "POST", "GET", "DELETE"]);
   for (const r of log) {

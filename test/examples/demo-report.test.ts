@@ -4,7 +4,7 @@
  */
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
 import { cliFailureReason, outcomeOf } from "../../examples/demo/cli-engine";
-import { formatTable, mergeOutcomes } from "../../examples/demo/report";
+import { formatTable, mergeOutcomes } from "pulumi-vastai/testing";
 
 const urn = (type: string, name: string) => `urn:pulumi:demo::vastai-quickstart::${type}::${name}`;
 

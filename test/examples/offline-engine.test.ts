@@ -1,11 +1,10 @@
 /**
- * The offline walk-through's engine, driven with a small provider defined here (so it needs no
- * build and no simulator) through Pulumi's real dynamic-provider plugin.
+ * The offline engine of `pulumi-vastai/testing`, driven with a small provider defined here (so
+ * it needs no build and no simulator) through Pulumi's real dynamic-provider plugin.
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { OfflineEngine } from "../../examples/demo/offline-engine";
-import { startProviderPlugin, type ProviderPlugin } from "../../simulator/plugin";
+import { OfflineEngine, startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
 
 // Serialized by value into `__provider`; its "service" is a directory of JSON files, so the
 // test can see what exists after each step.
@@ -104,6 +103,54 @@ test("creates, updates in place, replaces with dependents following, and destroy
   expect(destroyed.outcomes.map((o) => `${o.name}:${o.outcome}`)).toEqual(["parent:deleted"]);
   expect(await files()).toEqual([]);
 }, 60_000);
+
+test("preview reports what up would do and changes nothing", async () => {
+  const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+  const planned = await engine.preview(program({ label: "a", size: 1, withChild: true }));
+  expect(planned.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:created", "parent:created"]);
+  // The parent's id is not known before it exists.
+  expect(planned.outputs).toEqual({});
+  expect(await files()).toEqual([]);
+  expect(engine.ids()).toEqual({});
+
+  await engine.up(program({ label: "a", size: 1, withChild: true }));
+  const before = await files();
+  const ids = engine.ids();
+  const resize = await engine.preview(program({ label: "b", size: 2, withChild: false }));
+  expect(resize.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:deleted", "parent:replaced"]);
+  // An output of a resource that would change is unknown until `up`, as in `pulumi preview`.
+  const relabel = await engine.preview(program({ label: "b", size: 1, withChild: false }));
+  expect(relabel.outcomes.map((o) => `${o.name}:${o.outcome}`).sort()).toEqual(["child:deleted", "parent:updated"]);
+  expect(relabel.outputs).toEqual({});
+  const same = await engine.preview(program({ label: "a", size: 1, withChild: true }));
+  expect(same.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "unchanged"]);
+  expect(same.outputs).toEqual({ parentId: ids["Thing::parent"] });
+  expect(await files()).toEqual(before);
+  expect(engine.ids()).toEqual(ids);
+  await engine.destroy();
+}, 60_000);
+
+test("secret inputs and additionalSecretOutputs come back secret, and the report names them", async () => {
+  class Secretive extends pulumi.dynamic.Resource {
+    declare readonly thingId: pulumi.Output<string>;
+    declare readonly label: pulumi.Output<string>;
+    constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: pulumi.Input<string>; size: number }) {
+      super(provider, name, { ...args, thingId: undefined }, { additionalSecretOutputs: ["thingId"] }, "demo", "Thing");
+    }
+  }
+  const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+  const seen: boolean[] = [];
+  const report = await engine.up(() => {
+    const thing = new Secretive("s", fileProvider(dir), { label: pulumi.secret("hidden"), size: 1 });
+    pulumi.all([pulumi.isSecret(thing.thingId), pulumi.isSecret(thing.label)]).apply((flags) => seen.push(...flags));
+    return { thingId: thing.thingId, label: thing.label, size: pulumi.output(1) };
+  });
+  expect(report.outcomes).toEqual([{ type: "Thing", name: "s", outcome: "created", secretOutputs: ["label", "thingId"] }]);
+  expect(report.secretOutputs.sort()).toEqual(["label", "thingId"]);
+  expect(report.outputs).toMatchObject({ label: "hidden", size: 1 });
+  expect(seen).toEqual([true, true]);
+  await engine.destroy();
+}, 30_000);
 
 test("a check failure stops the run with the provider's reason", async () => {
   const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });

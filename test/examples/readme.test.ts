@@ -4,9 +4,13 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
+import * as pulumi from "@pulumi/pulumi";
+import * as vastai from "pulumi-vastai";
 import { MissingApiKeyError, providers, setClientOptions } from "pulumi-vastai";
 import { startSimulator } from "pulumi-vastai/simulator";
+import * as testing from "pulumi-vastai/testing";
 import { resetRuntime } from "../../provider/context";
+import { scratchProject } from "../contract/harness";
 
 const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 
@@ -43,3 +47,33 @@ test("the configuration section names the keys and variables the missing-key err
   const quoted = /^No Vast\.ai API key found.*$/m.exec(readme)?.[0];
   expect(quoted).toBe(new MissingApiKeyError("/home/you/.config/vastai/vast_api_key").message);
 });
+
+test("the testing-kit example runs as written: preview, up with a secret output, destroy", async () => {
+  // The example runs in a user's project, where the plugin finds pulumi-vastai installed:
+  // here, the scratch project with the packed package installed.
+  const project = scratchProject().dir;
+  const js = ts.transpileModule(codeBlock("ts", "startTestStack"), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText;
+  const inProject: typeof testing = { ...testing, startTestStack: (options) => testing.startTestStack({ cwd: project, ...options }) };
+  const modules: Record<string, unknown> = { "pulumi-vastai": vastai, "pulumi-vastai/testing": inProject, "@pulumi/pulumi": pulumi };
+  const load = (id: string) => {
+    if (!(id in modules)) throw new Error(`the README example imports ${id}, which this test does not provide`);
+    return modules[id];
+  };
+  // The block's jest calls are collected here and run in order: hooks, its tests, hooks.
+  const before: Array<() => unknown> = [];
+  const after: Array<() => unknown> = [];
+  const tests: Array<[string, () => unknown]> = [];
+  new Function("require", "exports", "beforeAll", "afterAll", "test", "expect", js)(
+    load, {}, (fn: () => unknown) => before.push(fn), (fn: () => unknown) => after.push(fn),
+    (name: string, fn: () => unknown) => tests.push([name, fn]), expect,
+  );
+  expect(tests.map(([name]) => name)).toEqual(["up makes the variable and a CI key kept secret; destroy removes both"]);
+  try {
+    for (const fn of before) await fn();
+    for (const [, fn] of tests) await fn();
+  } finally {
+    for (const fn of after) await fn();
+  }
+}, 120_000);

@@ -1,12 +1,12 @@
 /**
- * Set-up shared by the account-resource and lookup integration tests: the simulator harness
- * of the client tests, the process-wide provider settings pointed at it, and the provider
- * objects (as the plugin would call them) with every method present.
+ * Helpers of the account-resource and lookup integration tests: the provider objects (as the
+ * plugin would call them) with every method present, and a switch of the API key they use.
+ * The simulator itself comes from `useSimulator()` (test/support/simulator.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderImpl } from "../../provider/resources/kit";
-import { resetRuntime, setClientOptions } from "../../provider/context";
-import { FAST_RETRY, Harness, startHarness } from "./client-support";
+import { pointProviders } from "../support/simulator";
+import type { Harness } from "./client-support";
 
 
 /** A provider object with all its methods, typed for tests. */
@@ -30,19 +30,7 @@ export function drive(provider: pulumi.dynamic.ResourceProvider): Driven {
 
 /** Points the providers and lookups of this process at the simulator, with the given key. */
 export function useKey(h: Harness, apiKey: string): void {
-  setClientOptions({ apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
-}
-
-/** A simulator with `bootMs: 0`, the providers pointed at it with the default account's key. */
-export async function startProviderHarness(): Promise<Harness> {
-  const h = await startHarness();
-  useKey(h, h.sim.apiKey);
-  return h;
-}
-
-export async function stopProviderHarness(h: Harness | undefined): Promise<void> {
-  resetRuntime();
-  await h?.close();
+  pointProviders(h, apiKey);
 }
 
 /** The message of the error a call rejects with (fails the test when it resolves). */

@@ -1,17 +1,12 @@
 /** ApiKey through its provider against the simulator: the value shown once, scopes, deletion. */
 import { AuthenticationError, PermissionDeniedError } from "../../provider/client";
 import { providers } from "../../provider/providers";
-import type { Harness } from "./client-support";
-import { drive, failureOf, startProviderHarness, stopProviderHarness } from "./account-resources-support";
+import { drive, failureOf } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
 
 const apiKey = drive(providers.apiKey);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startProviderHarness();
-});
-afterAll(() => stopProviderHarness(h));
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator({ providers: true });
 
 async function created(news: Record<string, unknown>) {
   const { inputs, failures } = await apiKey.check({}, news);

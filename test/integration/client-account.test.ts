@@ -1,14 +1,9 @@
 /** SSH keys, secrets, API keys and subaccount keys over HTTP, with the spec's error rows. */
 import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from "../../provider/client";
-import { Harness, startHarness } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator();
 
 const KEY_A = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKeyAlpha alpha@test";
 const KEY_B = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKeyBravo bravo@test";

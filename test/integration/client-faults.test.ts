@@ -14,14 +14,9 @@ import {
   VastError,
   VastTimeoutError,
 } from "../../provider/client";
-import { Harness, startHarness } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator();
 
 const offerId = SEED.offerIds[0];
 
@@ -149,11 +144,7 @@ describe("error shapes", () => {
 });
 
 describe("pacing against the service's rate limits", () => {
-  let limited: Harness;
-  beforeAll(async () => {
-    limited = await startHarness({ rateLimits: { "PUT /api/v0/instances/{id}": 50 } });
-  });
-  afterAll(() => limited.close());
+  const limited = useSimulator({ simulator: { rateLimits: { "PUT /api/v0/instances/{id}": 50 } }, reset: false });
 
   it("spaces concurrent calls of one endpoint so none is refused", async () => {
     const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
@@ -188,11 +179,7 @@ describe("pacing against the service's rate limits", () => {
 });
 
 describe("default pacing against the realistic rate limits", () => {
-  let real: Harness;
-  beforeAll(async () => {
-    real = await startHarness({ rateLimits: "realistic" });
-  });
-  afterAll(() => real.close());
+  const real = useSimulator({ simulator: { rateLimits: "realistic" }, reset: false });
 
   it("sends a concurrent burst of reads and updates without a single 429", async () => {
     const { id } = await real.client.instances.create(offerId, { image: "ubuntu" });

@@ -1,14 +1,9 @@
 /** Machines, maintenance, copy, serverless, deployments, autoscaler and earnings over HTTP. */
 import { SEED } from "pulumi-vastai/simulator";
 import { BadRequestError, NotFoundError, VastApiError, VastOperationError } from "../../provider/client";
-import { Harness, startHarness } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator();
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 

@@ -1,14 +1,9 @@
 import { SEED } from "pulumi-vastai/simulator";
 import { z } from "zod";
 import { ENDPOINTS, GoneError, NotFoundError, VastApiError, VastValidationError } from "../../provider/client";
-import { Harness, startHarness } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator();
 
 const offerId = () => SEED.offerIds[0];
 

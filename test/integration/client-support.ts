@@ -4,6 +4,7 @@
  */
 import { ClientOptions, VastClient, createClient } from "../../provider/client";
 import { startSimulator, type Simulator, type SimulatorOptions } from "pulumi-vastai/simulator";
+import { simControl } from "../support/control";
 
 export interface LoggedRequest {
   method: string;
@@ -34,16 +35,7 @@ export async function startHarness(simOptions: SimulatorOptions = {}, clientOpti
   const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
   const clientWith = (options: Partial<ClientOptions>) =>
     createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: false, ...FAST_RETRY, ...clientOptions, ...options });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sim.url}/_sim${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`control ${method} ${path} failed: HTTP ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const control = (method: string, path: string, body?: unknown) => simControl(sim.url, method, path, body);
   return {
     sim,
     client: clientWith({}),

@@ -3,14 +3,9 @@ import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError, VastOperationError, VastValidationError } from "../../provider/client";
 import { formatEnvFlags } from "../../provider/client/wire/env";
 import { CLI_DEFAULT_OFFER_FILTERS, MB_PER_GB } from "../../provider/client/wire/filters";
-import { Harness, startHarness } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator();
 
 const base = { name: "it-template", image: "pytorch/pytorch", tag: "2.4.0", env: { MODE: "train all" }, ports: ["8888:8888"] };
 const baseFlags = formatEnvFlags({ env: base.env, ports: base.ports });

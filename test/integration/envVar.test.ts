@@ -1,17 +1,12 @@
 /** EnvVar through its provider against the simulator: lifecycle, drift, the 16 limit. */
 import { providers } from "../../provider/providers";
-import type { Harness } from "./client-support";
-import { drive, failureOf, startProviderHarness, stopProviderHarness } from "./account-resources-support";
+import { drive, failureOf } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
 
 const envVar = drive(providers.envVar);
 const SECRET = "hf_live_value_0123456789";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startProviderHarness();
-});
-afterAll(() => stopProviderHarness(h));
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator({ providers: true });
 
 async function planned(news: Record<string, unknown>) {
   const { inputs, failures } = await envVar.check({}, news);

@@ -1,17 +1,15 @@
 /** Waiting for an instance to boot, against a simulator whose instances take time to start. */
 import { PartialFailure } from "../../provider/resources/kit";
 import { getClient } from "../../provider/context";
-import type { Harness } from "./client-support";
-import { ONE_PATH, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness } from "./instance-support";
+import { ONE_PATH, count, createChecked, liveInstancesOf, rejection } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
 describe("a boot of 150 ms", () => {
-  let h: Harness;
+  const h = useSimulator({ simulator: { bootMs: 150 }, providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false });
   beforeAll(async () => {
-    h = await startInstanceHarness({ bootMs: 150 });
     await getClient().instances.list(); // load the HTTP stack before timing a boot
     await h.clearRequests();
   });
-  afterAll(() => stopInstanceHarness(h));
 
   it("waits until the instance is running, polling it directly", async () => {
     const started = Date.now();
@@ -32,11 +30,7 @@ describe("a boot of 150 ms", () => {
 });
 
 describe("a boot longer than the deadline", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startInstanceHarness({ bootMs: 60_000 });
-  });
-  afterAll(() => stopInstanceHarness(h));
+  const h = useSimulator({ simulator: { bootMs: 60_000 }, providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false });
 
   it("reports a partial failure carrying the id when the instance is not running in time", async () => {
     const error = await rejection(createChecked({ offerId: 700001, image: "x", runningTimeoutMinutes: 0.002 }));

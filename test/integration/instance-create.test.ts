@@ -2,21 +2,12 @@
 import { PartialFailure } from "../../provider/resources/kit";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { decodeOnstart } from "../../provider/client/wire/onstart";
-import { useKey } from "./account-resources-support";
-import type { Harness } from "./client-support";
 import {
-  CREATE_PATH, ONE_PATH, Props, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness,
+  CREATE_PATH, ONE_PATH, Props, count, createChecked, liveInstancesOf, rejection,
 } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startInstanceHarness();
-});
-afterAll(() => stopInstanceHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-  useKey(h, h.sim.apiKey); // a new client: no cached listing from an earlier test
-});
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
 
 const envOf = (live: Props) => Object.fromEntries(live.extra_env as [string, string][]);
 

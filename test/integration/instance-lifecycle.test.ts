@@ -1,20 +1,12 @@
 /** Read, diff, update and delete of instances through the provider against the simulator. */
 import { UNKNOWN } from "../../provider/resources/kit";
 import { useKey } from "./account-resources-support";
-import type { Harness } from "./client-support";
 import {
-  ONE_PATH, Props, checked, count, createChecked, instance, liveInstancesOf, startInstanceHarness, stopInstanceHarness,
+  ONE_PATH, Props, checked, count, createChecked, instance, liveInstancesOf,
 } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startInstanceHarness();
-});
-afterAll(() => stopInstanceHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-  useKey(h, h.sim.apiKey);
-});
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
 
 const args = { offerId: 700001, image: "pytorch/pytorch", label: "one" };
 const writes = async () => (await h.requests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles"));

@@ -4,21 +4,12 @@
  */
 import { setClientOptions } from "../../provider/context";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
-import { useKey } from "./account-resources-support";
-import type { Harness } from "./client-support";
 import {
-  CREATE_PATH, PAGE_PATH, Props, count, createChecked, liveInstancesOf, rejection, startInstanceHarness, stopInstanceHarness,
+  CREATE_PATH, PAGE_PATH, Props, count, createChecked, liveInstancesOf, rejection,
 } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startInstanceHarness();
-});
-afterAll(() => stopInstanceHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-  useKey(h, h.sim.apiKey);
-});
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
 
 const markerOf = (live: Props) => (live.extra_env as [string, string][]).find(([k]) => k === MARKER_ENV)?.[1];
 
@@ -91,15 +82,10 @@ it("treats a 2xx whose body cannot be read as a lost response", async () => {
 });
 
 describe("a service slower than the client's timeout", () => {
-  let slow: Harness;
-  beforeAll(async () => {
-    // Boots take 500 ms, so the create is still waiting when the slow first request lands.
-    slow = await startInstanceHarness({ bootMs: 500 });
-  });
-  afterAll(() => stopInstanceHarness(slow));
+  // Boots take 500 ms, so the create is still waiting when the slow first request lands.
+  const slow = useSimulator({ simulator: { bootMs: 500 }, providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false });
 
   it("destroys the instance of a create that lands after it was given up on, leaving exactly one", async () => {
-    useKey(slow, slow.sim.apiKey);
     setClientOptions({ timeoutMs: 150 });
     await slow.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, delayMs: 300 });
     const { id, outs } = await createChecked({ offerId: 700001, image: "x" });

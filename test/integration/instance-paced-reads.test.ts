@@ -3,18 +3,21 @@
  * client's default pacing: the shared reader walks ceil(N/25) pages, spaced so the service
  * refuses none, and every read is served from that walk.
  */
-import { setClientOptions } from "../../provider/context";
-import type { Harness } from "./client-support";
-import { PAGE_PATH, Props, checked, count, instance, startInstanceHarness, stopInstanceHarness } from "./instance-support";
+import { PAGE_PATH, Props, checked, count, instance } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
 const N = 60;
-let h: Harness;
+// Only the list is limited, as on the service; creation stays unlimited to set up quickly.
+// The providers keep the default pacing intervals (1.1 s for the paged list).
+const h = useSimulator({
+  simulator: { rateLimits: { "GET /api/v1/instances": 1000 } },
+  providers: { pacing: {} },
+  settings: FAST_INSTANCE_SETTINGS,
+  reset: false,
+});
 let states: Array<{ id: string; props: Props }>;
 
 beforeAll(async () => {
-  // Only the list is limited, as on the service; creation stays unlimited to set up quickly.
-  h = await startInstanceHarness({ rateLimits: { "GET /api/v1/instances": 1000 } });
-  setClientOptions({ pacing: {} }); // the default intervals (1.1 s for the paged list)
   const inputs = await checked({ offerId: 700001, image: "x" });
   states = [];
   for (let i = 0; i < N; i++) {
@@ -23,7 +26,6 @@ beforeAll(async () => {
   }
   await h.clearRequests();
 });
-afterAll(() => stopInstanceHarness(h));
 
 it(`reads ${N} instances with ${Math.ceil(N / 25)} paced list calls and no refusal`, async () => {
   const started = Date.now();

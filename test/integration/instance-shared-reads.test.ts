@@ -4,20 +4,19 @@
  * simulator's request log.
  */
 import { getClient } from "../../provider/context";
-import { useKey } from "./account-resources-support";
-import type { Harness } from "./client-support";
 import {
-  CREATE_PATH, ONE_PATH, PAGE_PATH, Props, checked, count, createChecked, instance, startInstanceHarness, stopInstanceHarness,
+  CREATE_PATH, ONE_PATH, PAGE_PATH, Props, checked, count, createChecked, instance,
 } from "./instance-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
 const N = 55;
 const args = { offerId: 700001, image: "pytorch/pytorch" };
 
-let h: Harness;
+// Each test gets a new provider client, as a new process would have: nothing cached.
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false });
 let states: Array<{ id: string; props: Props }>;
 
 beforeAll(async () => {
-  h = await startInstanceHarness();
   const inputs = await checked(args);
   states = [];
   for (let i = 0; i < N; i++) {
@@ -25,9 +24,7 @@ beforeAll(async () => {
     states.push({ id: String(id), props: { ...inputs, instanceId: id, actualStatus: "running", marker: `m${i}` } });
   }
 });
-afterAll(() => stopInstanceHarness(h));
 beforeEach(async () => {
-  useKey(h, h.sim.apiKey); // each test is a new process: nothing cached
   await getClient().instances.get(1); // load the HTTP stack outside the measured part
   await h.clearRequests();
 });

@@ -1,33 +1,15 @@
 /**
- * Set-up of the Instance integration tests: a simulator on 127.0.0.1, the providers pointed at
- * it (no pacing, fast retries, status polls every few ms), and helpers to drive the Instance
+ * Helpers of the Instance integration tests, which start their simulator with
+ * `useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS })`: drive the Instance
  * provider the way the engine does (check, then create with the checked inputs).
  */
-import type { SimulatorOptions } from "pulumi-vastai/simulator";
-import { resetRuntime } from "../../provider/context";
 import { providers } from "../../provider/providers";
-import { drive, useKey } from "./account-resources-support";
-import { Harness, LoggedRequest, startHarness } from "./client-support";
+import { drive } from "./account-resources-support";
+import type { Harness, LoggedRequest } from "./client-support";
 
 export type Props = Record<string, unknown>;
 
 export const instance = drive(providers.instance);
-
-/** Poll every 5 ms and look a lost response up twice: no test waits seconds. */
-export async function startInstanceHarness(simOptions: SimulatorOptions = {}): Promise<Harness> {
-  process.env.VASTAI_POLL_INTERVAL_MS = "5";
-  process.env.VASTAI_LOST_RESPONSE_LOOKUPS = "2";
-  const h = await startHarness(simOptions);
-  useKey(h, h.sim.apiKey);
-  return h;
-}
-
-export async function stopInstanceHarness(h: Harness | undefined): Promise<void> {
-  delete process.env.VASTAI_POLL_INTERVAL_MS;
-  delete process.env.VASTAI_LOST_RESPONSE_LOOKUPS;
-  resetRuntime();
-  await h?.close();
-}
 
 /** check, then create with the checked inputs (defaults applied), as the engine does. */
 export async function createChecked(news: Props): Promise<{ id: string; outs: Props }> {

@@ -17,18 +17,10 @@ import {
   searchOffersOutput,
 } from "../../provider/lookups";
 import { resetRuntime } from "../../provider/context";
-import type { Harness } from "./client-support";
-import { failureOf, startProviderHarness, stopProviderHarness, useKey } from "./account-resources-support";
+import { failureOf } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startProviderHarness();
-});
-afterAll(() => stopProviderHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-  useKey(h, h.sim.apiKey);
-});
+const h = useSimulator({ providers: true });
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((v) => resolve(v)));

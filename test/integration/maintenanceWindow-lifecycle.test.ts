@@ -1,17 +1,10 @@
 /** MaintenanceWindow read, update and delete against the simulator over HTTP, with a movable clock. */
 import { getClient } from "../../provider/context";
 import { cancelAndVerify, listWindows } from "../../provider/resources/maintenanceWindow/service";
-import { BATCH_PATH, DAY, HOUR, LIST_PATH, WindowHarness, hostedIds, startWindowHarness, stopWindowHarness } from "./maintenanceWindow-support";
+import { BATCH_PATH, DAY, HOUR, LIST_PATH, hostedIds, startWindowHarness } from "./maintenanceWindow-support";
+import { useSimulator } from "../support/simulator";
 
-let h: WindowHarness;
-
-beforeAll(async () => {
-  h = await startWindowHarness();
-});
-afterAll(() => stopWindowHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-});
+const h = useSimulator({ start: startWindowHarness });
 
 type Props = Record<string, unknown>;
 

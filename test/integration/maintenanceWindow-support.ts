@@ -3,8 +3,8 @@
  * sharing one movable clock (so a window can be made to pass without waiting), the process
  * settings pointed at the simulator, and readers of the simulator's windows and request log.
  */
-import { resetRuntime, setClientOptions } from "../../provider/context";
-import { setTiming, type ProviderImpl, type Timing } from "../../provider/resources/kit";
+import { setClientOptions } from "../../provider/context";
+import { setTiming, type ProviderImpl } from "../../provider/resources/kit";
 import { provider as maintenanceWindowProvider } from "../../provider/resources/maintenanceWindow/provider";
 import { SEED } from "pulumi-vastai/simulator";
 import { FAST_RETRY, Harness, LoggedRequest, startHarness } from "./client-support";
@@ -33,10 +33,15 @@ export function hostedIds(count: number): number[] {
 export async function startWindowHarness(): Promise<WindowHarness> {
   let clock = Date.now();
   const h = await startHarness({ now: () => clock });
-  previousTiming = setTiming({ now: () => clock });
+  // The providers judge "in the future" and "has started" by the kit's clock: the same one.
+  const previousTiming = setTiming({ now: () => clock });
   setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
   return {
     ...h,
+    close: async () => {
+      setTiming(previousTiming);
+      await h.close();
+    },
     provider: maintenanceWindowProvider,
     nowMs: () => clock,
     advance: (seconds) => {
@@ -46,14 +51,6 @@ export async function startWindowHarness(): Promise<WindowHarness> {
     windows: () => h.sim.state().maintenances as never,
     calls: async (method, path) => (await h.requests()).filter((r) => r.method === method && r.path.replace(/\/$/, "") === path),
   };
-}
-
-let previousTiming: Timing | undefined;
-
-export async function stopWindowHarness(h: WindowHarness | undefined): Promise<void> {
-  resetRuntime();
-  if (previousTiming) setTiming(previousTiming);
-  await h?.close();
 }
 
 /** The error a promise rejects with; fails the test when it resolves. */

@@ -1,17 +1,10 @@
 /** MaintenanceWindow create against the simulator over HTTP: batching, refused machines, rollback. */
 import { PartialFailure } from "../../provider/resources/kit";
 import { SEED } from "pulumi-vastai/simulator";
-import { BATCH_PATH, LIST_PATH, WindowHarness, hostedIds, rejection, startWindowHarness, stopWindowHarness } from "./maintenanceWindow-support";
+import { BATCH_PATH, LIST_PATH, hostedIds, rejection, startWindowHarness } from "./maintenanceWindow-support";
+import { useSimulator } from "../support/simulator";
 
-let h: WindowHarness;
-
-beforeAll(async () => {
-  h = await startWindowHarness();
-});
-afterAll(() => stopWindowHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-});
+const h = useSimulator({ start: startWindowHarness });
 
 const NOT_OWNED = "No such machine id or not owned";
 

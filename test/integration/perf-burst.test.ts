@@ -12,7 +12,7 @@ import { randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import * as readline from "readline";
-import { resetRuntime, setClientOptions } from "../../provider/context";
+import { resetRuntime, setClientOptions, setProviderSettings } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import { drive } from "./account-resources-support";
 import type { LoggedRequest } from "./client-support";
@@ -58,15 +58,14 @@ let sim: { child: ChildProcess; url: string; apiKey: string };
 const log = async (): Promise<LoggedRequest[]> => (await fetch(`${sim.url}/_sim/requests`)).json() as Promise<LoggedRequest[]>;
 
 beforeAll(async () => {
-  process.env.VASTAI_POLL_INTERVAL_MS = "5";
   resetRuntime();
+  setProviderSettings({ pollIntervalMs: 5 });
   sim = await startSimulatorProcess();
   // The default intervals (pacing: {}), and one attempt per call: a refusal would fail the create.
   setClientOptions({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: `${sim.url}/run`, pacing: {}, maxAttempts: 1 });
 }, 60_000);
 
 afterAll(async () => {
-  delete process.env.VASTAI_POLL_INTERVAL_MS;
   resetRuntime();
   if (sim?.child.exitCode === null) {
     const exited = new Promise((r) => sim.child.once("exit", r));

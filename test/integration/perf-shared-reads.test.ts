@@ -9,8 +9,9 @@ import { SEED } from "pulumi-vastai/simulator";
 import { getClient } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import { UNKNOWN } from "../../provider/resources/kit";
-import { Driven, drive, startProviderHarness, stopProviderHarness, useKey } from "./account-resources-support";
-import type { Harness, LoggedRequest } from "./client-support";
+import { Driven, drive } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
+import type { LoggedRequest } from "./client-support";
 
 type Props = Record<string, unknown>;
 interface Made {
@@ -68,12 +69,11 @@ const writes = (log: LoggedRequest[]) => log.filter((r) => r.method !== "GET");
 const calls = (log: LoggedRequest[], method: string, path: string) =>
   log.filter((r) => r.method === method && r.path.replace(/\/$/, "") === path).length;
 
-let h: Harness;
+// Each test gets a new provider client, as a new provider process would have: nothing cached.
+const h = useSimulator({ providers: true, settings: { pollIntervalMs: 5 }, reset: false });
 let stack: Made[];
 
 beforeAll(async () => {
-  process.env.VASTAI_POLL_INTERVAL_MS = "5";
-  h = await startProviderHarness();
   stack = [];
   for (const [kind, count] of Object.entries(COUNTS)) {
     const p = drive(providers[kind as keyof typeof providers]);
@@ -85,13 +85,7 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-afterAll(async () => {
-  delete process.env.VASTAI_POLL_INTERVAL_MS;
-  await stopProviderHarness(h);
-});
-
 beforeEach(async () => {
-  useKey(h, h.sim.apiKey); // each test is a new provider process: nothing cached
   await getClient().instances.get(1); // load the HTTP stack outside the counted part
   await h.clearRequests();
 });

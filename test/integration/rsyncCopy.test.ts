@@ -1,21 +1,19 @@
 /** RsyncCopy through its provider against the simulator: connection fields and refused paths. */
 import { SEED } from "pulumi-vastai/simulator";
 import { providers } from "../../provider/providers";
-import type { Harness } from "./client-support";
-import { drive, failureOf, startProviderHarness, stopProviderHarness } from "./account-resources-support";
+import { drive, failureOf } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
 
 const rsync = drive(providers.rsyncCopy);
 
-let h: Harness;
+const h = useSimulator({ providers: true, reset: false });
 let src: number;
 let dst: number;
 beforeAll(async () => {
-  h = await startProviderHarness();
   [src, dst] = await Promise.all(
     [SEED.offerIds[0], SEED.offerIds[1]].map(async (offer) => (await h.client.instances.create(offer, { image: "ubuntu:22.04" })).id),
   );
 });
-afterAll(() => stopProviderHarness(h));
 
 async function copy(news: Record<string, unknown>) {
   const { inputs, failures } = await rsync.check({}, news);

@@ -1,12 +1,8 @@
 import { SEED } from "pulumi-vastai/simulator";
-import { ED25519_KEY, openSimulator, RSA_KEY, type SimHarness } from "./simulator-support";
+import { ED25519_KEY, openSimulator, RSA_KEY } from "./simulator-support";
+import { useSimulator } from "../support/simulator";
 
-let h: SimHarness;
-beforeAll(async () => {
-  h = await openSimulator();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/_sim/reset"));
+const h = useSimulator({ start: openSimulator });
 
 describe("SSH keys", () => {
   it("creates a key and lists it as a bare array whose items carry `key`", async () => {

@@ -1,12 +1,8 @@
 import { SEED } from "pulumi-vastai/simulator";
-import { openSimulator, type SimHarness } from "./simulator-support";
+import { openSimulator } from "./simulator-support";
+import { useSimulator } from "../support/simulator";
 
-let h: SimHarness;
-beforeAll(async () => {
-  h = await openSimulator();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/_sim/reset"));
+const h = useSimulator({ start: openSimulator });
 
 describe("bearer authentication", () => {
   it("rejects a request without an Authorization header with 401", async () => {

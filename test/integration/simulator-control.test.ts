@@ -1,12 +1,8 @@
 import { REALISTIC_RATE_LIMITS, routeKey, SEED, startSimulator, type SimulatorOptions } from "pulumi-vastai/simulator";
-import { manualClock, openSimulator, type SimHarness } from "./simulator-support";
+import { manualClock, openSimulator } from "./simulator-support";
+import { useSimulator } from "../support/simulator";
 
-let h: SimHarness;
-beforeAll(async () => {
-  h = await openSimulator();
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/_sim/reset"));
+const h = useSimulator({ start: openSimulator });
 
 const CREATE = `/api/v0/asks/${SEED.offerIds[0]}/`;
 
@@ -166,11 +162,7 @@ describe("trailing slashes", () => {
 
 describe("rate limits", () => {
   const clock = manualClock();
-  let limited: SimHarness;
-  beforeAll(async () => {
-    limited = await openSimulator({ rateLimits: "realistic", now: clock.now });
-  });
-  afterAll(() => limited.close());
+  const limited = useSimulator({ start: openSimulator, simulator: { rateLimits: "realistic", now: clock.now }, reset: false });
 
   it("refuses a second call within the interval with 429, plain text and no Retry-After, applying nothing", async () => {
     const inst = await limited.call("PUT", CREATE, { image: "ubuntu" });

@@ -1,14 +1,10 @@
 import { SEED } from "pulumi-vastai/simulator";
-import { manualClock, openSimulator, type SimHarness } from "./simulator-support";
+import { manualClock, openSimulator } from "./simulator-support";
+import { useSimulator } from "../support/simulator";
 
 const clock = manualClock(Date.UTC(2026, 5, 1));
 const nowS = () => Math.floor(clock.now() / 1000);
-let h: SimHarness;
-beforeAll(async () => {
-  h = await openSimulator({ now: clock.now });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/_sim/reset"));
+const h = useSimulator({ start: openSimulator, simulator: { now: clock.now } });
 
 const MINE = SEED.hostedMachineIds;
 

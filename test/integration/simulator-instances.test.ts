@@ -1,13 +1,9 @@
 import { SEED } from "pulumi-vastai/simulator";
-import { ED25519_KEY, manualClock, openSimulator, type SimHarness } from "./simulator-support";
+import { ED25519_KEY, manualClock, openSimulator } from "./simulator-support";
+import { useSimulator } from "../support/simulator";
 
 const clock = manualClock();
-let h: SimHarness;
-beforeAll(async () => {
-  h = await openSimulator({ bootMs: 1000, now: clock.now });
-});
-afterAll(() => h.close());
-beforeEach(() => h.control("POST", "/_sim/reset"));
+const h = useSimulator({ start: openSimulator, simulator: { bootMs: 1000, now: clock.now } });
 
 const OFFER = SEED.offerIds[0];
 

@@ -3,9 +3,8 @@
  * read from the bare-array list with its `key` field, update in place by PUT, drift, delete
  * and delete of a key already gone.
  */
-import { providers, setClientOptions } from "pulumi-vastai";
-import { resetRuntime } from "../../provider/context";
-import { FAST_RETRY, Harness, startHarness } from "./client-support";
+import { providers } from "pulumi-vastai";
+import { useSimulator } from "../support/simulator";
 
 type Props = Record<string, unknown>;
 const provider = providers.sshKey as Required<typeof providers.sshKey>;
@@ -17,16 +16,7 @@ const ED25519_FP = "SHA256:TEMLMqHL132GOj9CIlWzMMdYL7rv++Xncqbt4VhBAKQ";
 const ECDSA = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBLYQQlOcwCQXtK6hjjlrWhgUrTQbSgMsC9EonvGRd/wAj5hiLe+VVohVbaAUm7M9mCWiLIwyThtvvNiJMrBqldo= vector@example";
 const ECDSA_FP = "SHA256:s3bzMl3Fqn+B+EOIu883zaDHDWtH9BWeKsg34VFdrng";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
-});
-afterAll(async () => {
-  resetRuntime();
-  await h.close();
-});
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator({ providers: true });
 
 async function created(publicKey = ED25519) {
   const res = await provider.check({}, { __provider: PROVIDER, publicKey });

@@ -5,23 +5,15 @@
 import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError } from "../../provider/client";
 import { providers } from "../../provider/providers";
-import type { Harness } from "./client-support";
-import { drive, failureOf, startProviderHarness, stopProviderHarness, useKey } from "./account-resources-support";
+import { drive, failureOf, useKey } from "./account-resources-support";
+import { useSimulator } from "../support/simulator";
 
 const rotation = drive(providers.subaccountKeyRotation);
 const [buildBot, ciRunner] = SEED.subaccounts;
 const PREFIX = "SubaccountKeyRotation: regenerating the key of";
 const CALL = "PUT /api/v0/subaccounts/regenerate_keys failed:";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startProviderHarness();
-});
-afterAll(() => stopProviderHarness(h));
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-  useKey(h, h.sim.apiKey);
-});
+const h = useSimulator({ providers: true });
 
 async function rotate(news: Record<string, unknown>) {
   const { inputs, failures } = await rotation.check({}, news);

@@ -3,25 +3,16 @@
  * the full lifecycle, what each call sends (from the simulator's request log), drift on read,
  * adoption on create, and deletes of templates that are already gone.
  */
-import { providers, setClientOptions } from "pulumi-vastai";
-import { resetRuntime } from "../../provider/context";
-import { FAST_RETRY, Harness, LoggedRequest, startHarness } from "./client-support";
+import { providers } from "pulumi-vastai";
+import type { LoggedRequest } from "./client-support";
+import { useSimulator } from "../support/simulator";
 
 type Props = Record<string, unknown>;
 const provider = providers.template as Required<typeof providers.template>;
 const PASSWORD = "registry-token-7f3a9c";
 const PROVIDER = "serialized-provider-text";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
-});
-afterAll(async () => {
-  resetRuntime();
-  await h.close();
-});
-beforeEach(() => h.control("POST", "/reset"));
+const h = useSimulator({ providers: true });
 
 const args = {
   __provider: PROVIDER,

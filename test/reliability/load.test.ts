@@ -32,7 +32,7 @@ beforeAll(async () => {
     backoff: { baseMs: scale(DEFAULT_RETRY_POLICY.backoff.baseMs), capMs: scale(DEFAULT_RETRY_POLICY.backoff.capMs) },
     timeoutMs: scale(120_000),
   });
-  process.env.VASTAI_POLL_INTERVAL_MS = String(scale(10_000));
+  rig.settings({ pollIntervalMs: scale(10_000) });
 });
 afterAll(() => rig?.close());
 

@@ -3,8 +3,9 @@
  * process-wide provider settings pointed at it, as the plugin process would hold them.
  */
 import type { ClientOptions } from "../../../provider/client";
-import { resetRuntime, setClientOptions } from "../../../provider/context";
+import { resetRuntime, setClientOptions, setProviderSettings } from "../../../provider/context";
 import { startSimulator, type FaultSpec, type LoggedRequest, type Simulator, type SimulatorOptions, type StateView } from "pulumi-vastai/simulator";
+import { simControl } from "../../support/control";
 import type { Profile } from "./profile";
 
 export type { FaultSpec, LoggedRequest, StateView };
@@ -26,27 +27,15 @@ export interface Rig {
    * no cached listing. `extra` overrides the profile's client settings.
    */
   freshClient(extra?: Partial<ClientOptions>): void;
+  /** Provider settings (`vastai:<name>`) that win over the profile's, kept by `freshClient`. */
+  settings(values: Record<string, string | number | undefined>): void;
   close(): Promise<void>;
 }
 
-const ENV = {
-  VASTAI_POLL_INTERVAL_MS: (p: Profile) => String(p.pollIntervalMs),
-  VASTAI_LOST_RESPONSE_LOOKUPS: (p: Profile) => String(p.lostResponseLookups),
-};
 
 export async function startRig(profile: Profile, simOptions: SimulatorOptions = {}): Promise<Rig> {
   const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
-  for (const [name, value] of Object.entries(ENV)) process.env[name] = value(profile);
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${sim.url}/_sim${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`control ${method} ${path} failed: HTTP ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const control = <T>(method: string, path: string, body?: unknown): Promise<T> => simControl<T>(sim.url, method, path, body);
   const clientSettings = (extra: Partial<ClientOptions> = {}): Partial<ClientOptions> => ({
     apiKey: sim.apiKey,
     apiUrl: sim.url,
@@ -57,6 +46,11 @@ export async function startRig(profile: Profile, simOptions: SimulatorOptions = 
     pacing: false,
     ...extra,
   });
+  // The profile's polling, plus what a test sets; a fresh client keeps them.
+  let settings: Record<string, string | number | undefined> = {
+    pollIntervalMs: profile.pollIntervalMs,
+    lostResponseLookups: profile.lostResponseLookups,
+  };
   const rig: Rig = {
     sim,
     profile,
@@ -76,9 +70,13 @@ export async function startRig(profile: Profile, simOptions: SimulatorOptions = 
     freshClient: (extra) => {
       resetRuntime();
       setClientOptions(clientSettings(extra));
+      setProviderSettings(settings);
+    },
+    settings: (values) => {
+      settings = { ...settings, ...values };
+      setProviderSettings(values);
     },
     close: async () => {
-      for (const name of Object.keys(ENV)) delete process.env[name];
       resetRuntime();
       await sim.close();
     },

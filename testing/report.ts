@@ -1,6 +1,6 @@
 /**
- * What one step of the demo did to each resource, and the table that shows it. Both ways of
- * running the demo (Pulumi CLI, offline walk-through) report in these terms.
+ * What one step (preview, up, destroy) did to each resource, and a table that shows several
+ * steps. The offline engine reports in these terms; so does the demo when it runs the CLI.
  */
 
 export type Outcome = "created" | "updated" | "replaced" | "deleted" | "unchanged";
@@ -10,13 +10,21 @@ export interface ResourceOutcome {
   type: string;
   /** The resource's logical name in the program. */
   name: string;
+  /** In a preview: what `up` would do. */
   outcome: Outcome;
+  /**
+   * After `up`: the resource's output properties that are secret (secret inputs and
+   * `additionalSecretOutputs`), as the engine would store them encrypted.
+   */
+  secretOutputs?: string[];
 }
 
 export interface StepReport {
   outcomes: ResourceOutcome[];
-  /** Stack outputs after the step (plain values; empty after destroy). */
+  /** Stack outputs after the step, as plain values (empty after destroy; known ones only in a preview). */
   outputs: Record<string, unknown>;
+  /** Names of the stack outputs that are secret (`pulumi stack output` would hide them). */
+  secretOutputs: string[];
 }
 
 export interface StepRow {

@@ -1,15 +1,24 @@
 /**
- * A small deployment engine for machines without the Pulumi CLI. It runs a Pulumi program
- * under `pulumi.runtime.setMocks`, and the mocks hand every dynamic resource to Pulumi's real
- * dynamic-provider plugin (the process `pulumi up` would start), doing what the engine does:
- * check, then diff against the previous run's state, then create, update or replace; resources
- * the program no longer declares are deleted. The real outputs go back to the program, so
- * dependencies (a template's hashId into an instance) flow as they do under `pulumi up`.
+ * An offline deployment engine for tests and machines without the Pulumi CLI. It runs a Pulumi
+ * program under `pulumi.runtime.setMocks`, and the mocks hand every dynamic resource to
+ * Pulumi's real dynamic-provider plugin (the process `pulumi up` would start), doing what the
+ * engine does:
  *
- * Not a replacement for the CLI: no preview, no refresh, no parents, state kept in memory.
+ * - `preview`: check, then diff against the state of the last `up`; nothing is created,
+ *   updated or deleted, and outputs not known yet stay unknown to the program.
+ * - `up`: check, diff, then create, update or replace; resources the program no longer
+ *   declares are deleted. Real outputs go back to the program, so dependencies (a template's
+ *   hashId into an instance) flow as they do under `pulumi up`.
+ * - `destroy`: delete everything in state, dependents first.
+ *
+ * Secret inputs and `additionalSecretOutputs` come back secret to the program, and each report
+ * names the secret outputs of each resource and of the stack.
+ *
+ * Not a replacement for the CLI: no refresh, no parents, no providers other than dynamic
+ * ones, state kept in memory.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PluginCallError, type ProviderPlugin } from "../../simulator/plugin";
+import { PluginCallError, type ProviderPlugin } from "./plugin";
 import { mergeOutcomes, shortType, type ResourceOutcome, type StepReport } from "./report";
 import { resolveOutputs, unwrapSecrets, wrapSecrets } from "./values";
 
@@ -31,6 +40,7 @@ interface StateEntry {
 export interface EngineOptions {
   /** Project name, as in Pulumi.yaml (the program's `new pulumi.Config()` namespace). */
   project: string;
+  /** Stack name, as `pulumi.getStack()` returns it. */
   stack: string;
 }
 
@@ -54,43 +64,46 @@ export class OfflineEngine {
     return Object.fromEntries(this.state.map((e) => [`${shortType(e.type)}::${e.name}`, e.id]));
   }
 
+  /**
+   * Runs the program like `pulumi preview` with this stack configuration (`secretKeys` name
+   * the secret entries): check and diff only, nothing changes on the service or in state.
+   */
+  async preview(program: Program, config: Record<string, string> = {}, secretKeys: string[] = []): Promise<StepReport> {
+    return this.withPlugin(config, async (plugin) => {
+      const run = new Run(plugin, this.options, this.state, true);
+      const { failure, outputs } = await run.execute(program, config, secretKeys);
+      if (failure) throw failure;
+      return { outcomes: mergeOutcomes([...run.outcomes, ...run.leftovers()]), ...outputs };
+    });
+  }
+
   /** Runs the program once, like `pulumi up --yes`, with this stack configuration. */
-  async up(program: Program, config: Record<string, string>, secretKeys: string[] = []): Promise<StepReport> {
+  async up(program: Program, config: Record<string, string> = {}, secretKeys: string[] = []): Promise<StepReport> {
+    // Destroy runs with the configuration of the last `up`, as the stack's settings would be.
     this.config = config;
-    return this.withPlugin(async (plugin) => {
-      const run = new Run(plugin, this.options, this.state);
-      pulumi.runtime.setAllConfig(config, secretKeys);
-      await pulumi.runtime.setMocks(run.mocks(), this.options.project, this.options.stack, false);
-      let exported: unknown;
-      try {
-        exported = await program();
-      } catch (err) {
-        run.fail(err);
-      }
-      // Every registration has reached the mocks (and so the plugin) once the RPC queue drains.
-      await pulumi.runtime.disconnect();
-      const failure = run.failure();
+    return this.withPlugin(config, async (plugin) => {
+      const run = new Run(plugin, this.options, this.state, false);
+      const { failure, outputs } = await run.execute(program, config, secretKeys);
       if (failure) {
         this.state = run.stateAfterFailure();
         throw failure;
       }
-      const outputs = await resolveOutputs(exported);
       const deleted = await run.deleteLeftovers();
       this.state = run.newState();
-      return { outcomes: mergeOutcomes([...run.outcomes, ...deleted]), outputs };
+      return { outcomes: mergeOutcomes([...run.outcomes, ...deleted]), ...outputs };
     });
   }
 
   /** Deletes every resource in state, dependents first, like `pulumi destroy --yes`. */
   async destroy(): Promise<StepReport> {
-    return this.withPlugin(async (plugin) => {
+    return this.withPlugin(this.config, async (plugin) => {
       const outcomes: ResourceOutcome[] = [];
       for (const entry of [...this.state].reverse()) {
         await plugin.delete(entry.urn, entry.id, entry.outputs);
         this.state = this.state.filter((e) => e !== entry);
         outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
       }
-      return { outcomes, outputs: {} };
+      return { outcomes, outputs: {}, secretOutputs: [] };
     });
   }
 
@@ -98,10 +111,10 @@ export class OfflineEngine {
    * A fresh plugin for each operation, configured with the whole stack configuration, as the
    * engine does: nothing cached in one run's provider process carries over to the next.
    */
-  private async withPlugin<T>(work: (plugin: ProviderPlugin) => Promise<T>): Promise<T> {
+  private async withPlugin<T>(config: Record<string, string>, work: (plugin: ProviderPlugin) => Promise<T>): Promise<T> {
     const plugin = await this.startPlugin();
     try {
-      await plugin.configure(this.config);
+      await plugin.configure(config);
       return await work(plugin);
     } finally {
       await plugin.close();
@@ -109,7 +122,7 @@ export class OfflineEngine {
   }
 }
 
-/** One `up`: the registrations of one program run and what they did. */
+/** One `preview` or `up`: the registrations of one program run and what they did. */
 class Run {
   readonly outcomes: ResourceOutcome[] = [];
   /** Entries this run created, updated or kept, in completion order (dependencies first). */
@@ -119,18 +132,57 @@ class Run {
   /** Objects made on the service by an operation that then failed (kept so destroy finds them). */
   private readonly orphans: StateEntry[] = [];
   private readonly errors: unknown[] = [];
+  /** `additionalSecretOutputs` of each registration, by `type::name`. */
+  private readonly secretOutputsOf = new Map<string, string[]>();
 
   constructor(
     private readonly plugin: ProviderPlugin,
     private readonly options: EngineOptions,
     private readonly prior: readonly StateEntry[],
+    private readonly dryRun: boolean,
   ) {}
+
+  /** Runs the program to the end; the first failure, or its stack outputs. */
+  async execute(
+    program: Program,
+    config: Record<string, string>,
+    secretKeys: string[],
+  ): Promise<{ failure?: Error; outputs: { outputs: Props; secretOutputs: string[] } }> {
+    pulumi.runtime.setAllConfig(config, secretKeys);
+    await pulumi.runtime.setMocks(this.mocks(), this.options.project, this.options.stack, this.dryRun);
+    this.watchSecretOutputs();
+    let exported: unknown;
+    try {
+      exported = await program();
+    } catch (err) {
+      this.fail(err);
+    }
+    // Every registration has reached the mocks (and so the plugin) once the RPC queue drains.
+    await pulumi.runtime.disconnect();
+    const failure = this.failure();
+    if (failure) return { failure, outputs: { outputs: {}, secretOutputs: [] } };
+    return { outputs: await resolveOutputs(exported) };
+  }
+
+  /**
+   * The mocks' `newResource` is not told a resource's `additionalSecretOutputs`; the request
+   * the SDK sends to the monitor carries them, so they are read there.
+   */
+  private watchSecretOutputs(): void {
+    type Request = { getType(): string; getName(): string; getAdditionalsecretoutputsList(): string[] };
+    const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource(req: Request, cb: unknown): Promise<void> };
+    const register = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req, cb) => {
+      this.secretOutputsOf.set(`${req.getType()}::${req.getName()}`, req.getAdditionalsecretoutputsList());
+      return register(req, cb);
+    };
+  }
 
   mocks(): pulumi.runtime.Mocks {
     return {
       newResource: async (args) => {
         if (!args.type.startsWith(DYNAMIC_PREFIX)) {
-          // Component or other custom resource: nothing to deploy in this walk-through.
+          // Component or other custom resource: nothing for the offline engine to deploy.
           return { id: args.custom ? `${args.name}-id` : undefined, state: args.inputs };
         }
         // After a failure nothing more is deployed. The failure is reported by `up`; answering
@@ -144,7 +196,7 @@ class Run {
         }
       },
       call: async (args) => {
-        this.fail(new Error(`the offline walk-through does not serve the function ${args.token}`));
+        this.fail(new Error(`the offline engine does not serve the function ${args.token}`));
         return {};
       },
     };
@@ -163,18 +215,40 @@ class Run {
   private async register(type: string, name: string, raw: Props): Promise<pulumi.runtime.MockResourceResult> {
     const urn = `urn:pulumi:${this.options.stack}::${this.options.project}::${type}::${name}`;
     const { plain, secretKeys } = unwrapSecrets(raw);
+    const secret = [...new Set([...secretKeys, ...(this.secretOutputsOf.get(`${type}::${name}`) ?? [])])];
     const prior = this.prior.find((e) => e.urn === urn);
     const checked = await this.plugin.check(urn, prior?.inputs ?? {}, plain);
     if (checked.failures.length > 0) {
       throw new Error(`${shortType(type)} ${name}: ${checked.failures.map((f) => f.reason).join("; ")}`);
     }
-    const entry = await this.apply(urn, type, name, prior, checked.inputs);
+    if (this.dryRun) return this.plan(urn, type, name, prior, checked.inputs, secret);
+    const entry = await this.apply(urn, type, name, prior, checked.inputs, secret);
     this.touched.push(entry);
-    return { id: entry.id, state: wrapSecrets(entry.outputs, secretKeys) };
+    return { id: entry.id, state: wrapSecrets(entry.outputs, secret) };
   }
 
-  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props): Promise<StateEntry> {
+  /**
+   * A preview of one resource: what `up` would do, from check and diff only. Outputs of a
+   * resource that would change are its checked inputs; the SDK makes the rest unknown.
+   */
+  private async plan(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[]): Promise<pulumi.runtime.MockResourceResult> {
+    this.touched.push(prior ?? { urn, type, name, id: "", inputs, outputs: {} });
     const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome });
+    if (!prior) {
+      note("created");
+      return { id: undefined, state: wrapSecrets(inputs, secret) };
+    }
+    const diff = await this.plugin.diff(urn, prior.id, prior.outputs, inputs);
+    if (diff.changes === "none") {
+      note("unchanged");
+      return { id: prior.id, state: wrapSecrets(prior.outputs, secret) };
+    }
+    note(diff.replaces.length > 0 ? "replaced" : "updated");
+    return { id: diff.replaces.length > 0 ? undefined : prior.id, state: wrapSecrets(inputs, secret) };
+  }
+
+  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[]): Promise<StateEntry> {
+    const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome, secretOutputs: secret });
     if (!prior) {
       note("created");
       return this.create(urn, type, name, inputs);
@@ -206,12 +280,20 @@ class Run {
     }
   }
 
+  /** What the program no longer declares (what `up` deletes), last created first. */
+  leftovers(): ResourceOutcome[] {
+    return this.gone().map((entry) => ({ type: shortType(entry.type), name: entry.name, outcome: "deleted" }));
+  }
+
+  private gone(): StateEntry[] {
+    const kept = new Set(this.touched.map((e) => e.urn));
+    return this.prior.filter((e) => !kept.has(e.urn)).reverse();
+  }
+
   /** Deletes what the program no longer declares, then the old halves of replacements. */
   async deleteLeftovers(): Promise<ResourceOutcome[]> {
-    const kept = new Set(this.touched.map((e) => e.urn));
-    const gone = this.prior.filter((e) => !kept.has(e.urn));
     const outcomes: ResourceOutcome[] = [];
-    for (const entry of [...gone].reverse()) {
+    for (const entry of this.gone()) {
       await this.plugin.delete(entry.urn, entry.id, entry.outputs);
       outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
     }

@@ -1,8 +1,8 @@
 /**
  * Drives Pulumi's own dynamic-provider plugin (`@pulumi/pulumi/cmd/dynamic-provider`) over
- * gRPC, the way the engine does, without the Pulumi CLI. Used by the contract tests, the
- * offline demo walk-through and anyone who wants to exercise their providers exactly as
- * `pulumi up` would run them.
+ * gRPC, the way the engine does, without the Pulumi CLI. Used by the offline engine
+ * (./engine.ts), the contract tests, the demo, and anyone who wants to exercise their
+ * providers exactly as `pulumi up` would run them.
  */
 import { spawn, type ChildProcess } from "child_process";
 import * as path from "path";
