@@ -1,11 +1,12 @@
 /**
  * `npm run bench [-- --json] [--sizes 10,50,200] [--scale 0.5] [--latency-ms 25] [--parallel 10]
- * [--no-plugin]`: create, refresh, no-op diff and destroy of N instances through the provider
+ * [--no-plugin] [--no-account]`: create, refresh, no-op diff and destroy of N instances through the provider
  * and through a naive client, against the simulator under scaled realistic rate limits; then
  * the serialized provider sizes and the plugin's cold start. Prints a table (or JSON) and
  * exits 1 when a target is missed. See bench/README.md.
  */
 import { Command, InvalidArgumentError } from "commander";
+import { accountRows, mixedRow } from "./account-run";
 import { DEFAULTS, lowerBoundMs, refreshCallTarget, serviceLimits, type BenchSettings } from "./limits";
 import type { Cost } from "./measure";
 import { NaiveRun } from "./naive-run";
@@ -22,6 +23,7 @@ interface CliOptions {
   latencyMs: number;
   parallel: number;
   plugin: boolean;
+  account: boolean;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -42,6 +44,7 @@ function options(argv: string[]): CliOptions {
     .option("--latency-ms <ms>", "latency added to every response", (v) => (v === "0" ? 0 : positive("--latency-ms")(v)), DEFAULTS.latencyMs)
     .option("--parallel <n>", "resource operations at once", positive("--parallel", true), DEFAULTS.parallel)
     .option("--no-plugin", "skip the package install and the plugin cold start")
+    .option("--no-account", "skip the shared-account scenarios (others' instances, mixed up)")
     .parse(argv)
     .opts<CliOptions>();
 }
@@ -93,6 +96,10 @@ async function main(): Promise<void> {
   };
   try {
     for (const n of opts.sizes) results.rows.push(...(await stackRows(sim, settings, n)));
+    if (opts.account) {
+      results.account = await accountRows(sim, settings, progress);
+      results.mixed = await mixedRow(sim, settings, progress);
+    }
     if (opts.plugin) {
       progress("packing and installing the package into a scratch project (reused while unchanged)");
       const scratch = scratchProject();
@@ -105,7 +112,7 @@ async function main(): Promise<void> {
   } finally {
     await sim.close();
   }
-  results.targets = judge(results.rows, refreshCallTarget);
+  results.targets = judge(results, refreshCallTarget);
   results.totalMs = performance.now() - started;
   process.stdout.write(opts.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatResults(results)}\n`);
   if (results.targets.some((t) => !t.pass)) process.exitCode = 1;

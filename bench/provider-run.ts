@@ -102,6 +102,39 @@ export class ProviderRun {
     );
   }
 
+  /**
+   * State entries for instances put on the account outside the provider (the set-up of a
+   * scenario), as the provider would hold them after creating them with `args`.
+   */
+  async existingStates(ids: readonly number[], args: Props): Promise<InstanceState[]> {
+    const inputs = await checked({ offerId: 700001, ...args });
+    return ids.map((id) => ({ id: String(id), inputs, outs: { ...inputs, instanceId: id, actualStatus: "running", marker: `existing-${id}` } }));
+  }
+
+  /**
+   * One `up` of a stack that holds `existing` and adds `created` instances: the engine diffs each
+   * existing instance (check, then diff: the live status is read) and creates each new one,
+   * interleaved, `parallel` operations at once, in one plugin process.
+   */
+  mixedUp(existing: readonly InstanceState[], created: number): Promise<Cost> {
+    const steps: Array<() => Promise<void>> = [];
+    for (let i = 0; i < Math.max(existing.length, created); i++) {
+      const s = existing[i];
+      if (s) {
+        steps.push(async () => {
+          const diff = await provider.diff(s.id, s.outs, await checked(s.inputs));
+          if (diff.changes !== false) throw new Error(`instance ${s.id} shows changes: ${JSON.stringify(diff)}`);
+        });
+      }
+      if (i < created) {
+        steps.push(async () => {
+          await provider.create(await checked(instanceArgs(i)));
+        });
+      }
+    }
+    return this.run("create", () => pool(steps, this.settings.parallel, (step) => step()));
+  }
+
   destroy(states: readonly InstanceState[]): Promise<Cost> {
     return this.run("destroy", () => pool(states, this.settings.parallel, (s) => provider.delete(s.id, s.outs)));
   }

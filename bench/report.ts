@@ -1,4 +1,5 @@
 /** The benchmark's results: the table for people, the targets, and the JSON for machines. */
+import type { AccountRow, MixedRow } from "./account-run";
 import type { Operation } from "./limits";
 import type { Cost } from "./measure";
 import type { ColdStart } from "./plugin";
@@ -20,6 +21,10 @@ export interface Target {
 export interface Results {
   settings: { scale: number; latencyMs: number; parallel: number; sizes: number[]; limits: Record<string, number> };
   rows: Row[];
+  /** Refresh and preview of a stack among other instances of the account. */
+  account?: AccountRow[];
+  /** One up that diffs existing instances and creates new ones, interleaved. */
+  mixed?: MixedRow;
   targets: Target[];
   serializedBytes: Record<string, number>;
   coldStart?: ColdStart;
@@ -58,6 +63,20 @@ export function operationsTable(rows: Row[]): string {
   return table(header, cells, header.map((_, i) => i !== 1));
 }
 
+function accountTable(rows: AccountRow[]): string {
+  const header = ["stack", "others", "refresh calls", "refresh time", "preview calls", "preview time", "target calls"];
+  const cells = rows.map((r) => [String(r.n), String(r.others), String(r.refresh.calls), secs(r.refresh.timeMs), String(r.diff.calls), secs(r.diff.timeMs), `<= ${r.callTarget}`]);
+  return table(header, cells, header.map(() => true));
+}
+
+function mixedLine(m: MixedRow): string {
+  const c = m.cost;
+  return (
+    `mixed up (${m.existing} existing diffed + ${m.created} created, interleaved): ${c.listCalls} list calls (target <= ${m.listTarget}), ` +
+    `${c.calls} calls, ${c.refused} refused, ${c.failures} failed, ${secs(c.timeMs)} = ${(c.timeMs / m.boundMs).toFixed(2)}x the bound of its creates (${secs(m.boundMs)})`
+  );
+}
+
 export function formatResults(r: Results): string {
   const s = r.settings;
   const lines = [
@@ -69,6 +88,8 @@ export function formatResults(r: Results): string {
     "",
     "calls/writes/429/time: the provider; naive: one call per read, no pacing, 429s retried; bound: the least time the rate limits allow",
     "",
+    ...(r.account ? ["a stack of 10 in a shared account (others: instances of other stacks, half made before, half after)", accountTable(r.account), ""] : []),
+    ...(r.mixed ? [mixedLine(r.mixed), ""] : []),
     "targets",
     ...r.targets.map((t) => `  ${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`),
     "",
@@ -85,8 +106,9 @@ export function formatResults(r: Results): string {
   return lines.join("\n");
 }
 
-/** The issue's targets, judged on the provider's rows. */
-export function judge(rows: Row[], refreshTarget: (n: number) => number): Target[] {
+/** The targets, judged on the provider's rows and the shared-account scenarios. */
+export function judge(results: Pick<Results, "rows" | "account" | "mixed">, refreshTarget: (n: number) => number): Target[] {
+  const rows = results.rows;
   const of = (op: Operation) => rows.filter((r) => r.op === op);
   const refresh = of("refresh").map((r) => ({ r, limit: refreshTarget(r.n) }));
   const create = of("create");
@@ -107,5 +129,26 @@ export function judge(rows: Row[], refreshTarget: (n: number) => number): Target
       pass: diff.every((r) => r.provider.writes === 0 && r.provider.failures === 0),
       detail: diff.map((r) => `N=${r.n}: ${r.provider.writes} writes`).join(", "),
     },
+    ...accountTargets(results.account, results.mixed),
   ];
+}
+
+function accountTargets(account: AccountRow[] | undefined, mixed: MixedRow | undefined): Target[] {
+  const out: Target[] = [];
+  if (account) {
+    out.push({
+      name: "refresh and preview of N instances cost at most min(ceil(N/25)+1, N)+1 calls, whatever else the account holds",
+      pass: account.every((r) => r.refresh.calls <= r.callTarget && r.diff.calls <= r.callTarget && r.refresh.failures + r.diff.failures === 0),
+      detail: account.map((r) => `others=${r.others}: refresh ${r.refresh.calls}, preview ${r.diff.calls} <= ${r.callTarget}`).join("; "),
+    });
+  }
+  if (mixed) {
+    const c = mixed.cost;
+    out.push({
+      name: "a mixed up of 200 existing + 200 new: list calls <= ceil(200/25)+2, time <= 1.15x the bound of its writes, 0 refused",
+      pass: c.listCalls <= mixed.listTarget && c.timeMs <= 1.15 * mixed.boundMs && c.refused === 0 && c.failures === 0,
+      detail: `${c.listCalls} list calls, ${(c.timeMs / mixed.boundMs).toFixed(2)}x, ${c.refused} refused, ${c.failures} failed`,
+    });
+  }
+  return out;
 }

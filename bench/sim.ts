@@ -13,6 +13,8 @@ export interface SimProcess {
   clearLog(): Promise<void>;
   /** Back to the seed state, limits and log cleared. */
   reset(): Promise<void>;
+  /** Puts `count` running instances on the account at once (the control API); their ids. */
+  addInstances(count: number, label: string): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -26,8 +28,10 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
     stdio: ["pipe", "pipe", "inherit"],
   });
   const info = await firstLine(child);
-  const control = async (method: string, route: string): Promise<unknown> => {
-    const res = await fetch(`${info.url}/_sim${route}`, { method });
+  const control = async (method: string, route: string, body?: unknown): Promise<unknown> => {
+    const init: RequestInit = { method };
+    if (body !== undefined) Object.assign(init, { body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const res = await fetch(`${info.url}/_sim${route}`, init);
     if (!res.ok) throw new Error(`simulator control ${method} ${route}: HTTP ${res.status}`);
     return res.json();
   };
@@ -40,6 +44,7 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
     reset: async () => {
       await control("POST", "/reset");
     },
+    addInstances: async (count, label) => ((await control("POST", "/instances", { count, label })) as { ids: number[] }).ids,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -7,7 +7,9 @@ import { offerSeed } from "../domain/offers";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
 import { bodyOf, idParam, optInt } from "../http/validate";
+import { SEED } from "../seed/seed";
 import { stateView } from "../state-view";
+import { build } from "./instance-create";
 import type { OfferState } from "../store/types";
 
 const OFFER_STATES = new Set(["available", "unavailable", "gone"]);
@@ -49,6 +51,28 @@ function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
   return { success: true, id, state };
 }
 
+/**
+ * Adds `count` running instances to the main account at once, spread over the offers: an
+ * account that already holds many instances (other stacks, other tools) without paying the
+ * creation rate limit to set it up.
+ */
+function addInstances(ctx: SimContext, raw: unknown) {
+  const body = bodyOf(raw);
+  const count = optInt(body, "count") ?? 1;
+  if (count < 1 || count > 10_000) throw invalidArgs(`count must be between 1 and 10000 (got ${show(body.count)})`);
+  const label = typeof body.label === "string" ? body.label : "unrelated";
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const offerId = SEED.offerIds[i % SEED.offerIds.length];
+    const inst = build(ctx, { userId: SEED.user.id, offerId, body: { label }, template: undefined, image: "ubuntu:22.04", env: [] });
+    inst.bootStartedAt = 0; // booted long ago: running at once
+    ctx.store.data.instances.push(inst);
+    ids.push(inst.id);
+  }
+  ctx.store.changed();
+  return { success: true, ids };
+}
+
 function setNextBoot(ctx: SimContext, raw: unknown) {
   const body = bodyOf(raw);
   const status = body.actual_status;
@@ -72,6 +96,7 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   );
   app.post<{ Params: { id: string } }>("/_sim/offers/:id", none, (req) => setOfferState(ctx, req.params.id, req.body));
   app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
+  app.post("/_sim/instances", none, (req) => addInstances(ctx, req.body));
   app.get("/_sim/faults", none, () => ({ faults: ctx.faults.list() }));
   app.post("/_sim/faults", none, (req) => {
     const spec = parseFault(bodyOf(req.body));

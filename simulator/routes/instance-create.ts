@@ -84,7 +84,7 @@ function templateEnvOf(fields: Record<string, unknown>): [string, string][] {
   }
 }
 
-interface Resolved {
+export interface Resolved {
   userId: number;
   offerId: number;
   body: Body;
@@ -101,7 +101,7 @@ function takeFinalStatus(ctx: SimContext): string {
   return next.actualStatus;
 }
 
-function build(ctx: SimContext, r: Resolved): InstanceRecord {
+export function build(ctx: SimContext, r: Resolved): InstanceRecord {
   const { body, template: t } = r;
   const tf = t?.fields ?? {};
   const id = ctx.store.nextId("instance");

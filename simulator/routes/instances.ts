@@ -8,10 +8,10 @@ import { invalidArgs, notFound, show } from "../http/errors";
 import { bodyOf, idParam, optString, reqString } from "../http/validate";
 import type { InstanceRecord } from "../store/types";
 import { LABEL_MAX } from "./instance-create";
+import { instancePage } from "./instance-page";
 import { checkPublicKey } from "./ssh-keys";
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
-const PAGE_MAX = 25;
 
 function own(ctx: SimContext, request: IdRequest): InstanceRecord {
   const id = idParam(request.params.id, "instance id");
@@ -23,27 +23,6 @@ function own(ctx: SimContext, request: IdRequest): InstanceRecord {
 function mine(ctx: SimContext, request: FastifyRequest): InstanceRecord[] {
   const userId = account(request).user.id;
   return ctx.store.data.instances.filter((i) => i.userId === userId).sort((a, b) => a.id - b.id);
-}
-
-function page(ctx: SimContext, request: FastifyRequest) {
-  const q = request.query as Record<string, string | undefined>;
-  const limit = q.limit === undefined ? PAGE_MAX : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw invalidArgs(`limit must be a positive integer (got ${show(q.limit)})`);
-  let after = 0;
-  if (q.after_token) {
-    const decoded = Number(Buffer.from(q.after_token, "base64url").toString("utf8"));
-    if (!Number.isInteger(decoded) || decoded <= 0) throw invalidArgs(`after_token is not a token this API returned (got ${show(q.after_token)})`);
-    after = decoded;
-  }
-  const all = mine(ctx, request);
-  const rest = all.filter((i) => i.id > after);
-  const items = rest.slice(0, Math.min(limit, PAGE_MAX));
-  const more = rest.length > items.length;
-  return {
-    instances: items.map((i) => instanceView(ctx, i)),
-    next_token: more ? Buffer.from(String(items[items.length - 1].id)).toString("base64url") : null,
-    total_instances: all.length,
-  };
 }
 
 function startAgain(ctx: SimContext, inst: InstanceRecord): Record<string, unknown> {
@@ -100,7 +79,7 @@ export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
     const list = mine(ctx, req).map((i) => instanceView(ctx, i));
     return { instances_found: list.length, instances: list };
   });
-  app.get("/api/v1/instances", (req) => page(ctx, req));
+  app.get("/api/v1/instances", (req) => instancePage(ctx, req, mine(ctx, req)));
   app.get<{ Params: { id: string } }>("/api/v0/instances/:id", (req) => {
     const id = idParam(req.params.id, "instance id");
     const inst = ctx.store.data.instances.find((i) => i.id === id && i.userId === account(req).user.id);

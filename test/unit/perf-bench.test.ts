@@ -42,14 +42,25 @@ describe("benchmark targets", () => {
 
   it("passes a stack that meets every target", () => {
     const rows = [row("create", { timeMs: 1150 }), row("refresh", { listCalls: 3 }), row("diff", { listCalls: 2 })];
-    expect(judge(rows, refreshCallTarget).map((t) => t.pass)).toEqual([true, true, true]);
+    expect(judge({ rows }, refreshCallTarget).map((t) => t.pass)).toEqual([true, true, true]);
   });
 
   it("fails a create over 1.15x the bound, or with a refusal, and a diff that writes", () => {
-    expect(judge([row("create", { timeMs: 1160 })], refreshCallTarget)[1].pass).toBe(false);
-    expect(judge([row("create", { timeMs: 1000, refused: 1 })], refreshCallTarget)[1].pass).toBe(false);
-    expect(judge([row("refresh", { listCalls: 4 })], refreshCallTarget)[0].pass).toBe(false);
-    expect(judge([row("diff", { writes: 1 })], refreshCallTarget)[2].pass).toBe(false);
+    expect(judge({ rows: [row("create", { timeMs: 1160 })] }, refreshCallTarget)[1].pass).toBe(false);
+    expect(judge({ rows: [row("create", { timeMs: 1000, refused: 1 })] }, refreshCallTarget)[1].pass).toBe(false);
+    expect(judge({ rows: [row("refresh", { listCalls: 4 })] }, refreshCallTarget)[0].pass).toBe(false);
+    expect(judge({ rows: [row("diff", { writes: 1 })] }, refreshCallTarget)[2].pass).toBe(false);
+  });
+
+  it("judges the shared-account scenarios: calls of the stack whatever the account holds, and the mixed up", () => {
+    const account = (others: number, calls: number) => ({ n: 10, others, refresh: cost({ calls }), diff: cost({ calls }), callTarget: 3 });
+    const mixed = (over: Partial<Cost>) => ({ existing: 200, created: 200, cost: cost({ listCalls: 9, timeMs: 1100, ...over }), boundMs: 1000, listTarget: 10 });
+    const ok = judge({ rows: [], account: [account(0, 1), account(500, 3)], mixed: mixed({}) }, refreshCallTarget);
+    expect(ok.slice(3).map((t) => t.pass)).toEqual([true, true]);
+    expect(judge({ rows: [], account: [account(500, 4)] }, refreshCallTarget)[3].pass).toBe(false);
+    expect(judge({ rows: [], mixed: mixed({ listCalls: 11 }) }, refreshCallTarget)[3].pass).toBe(false);
+    expect(judge({ rows: [], mixed: mixed({ timeMs: 1160 }) }, refreshCallTarget)[3].pass).toBe(false);
+    expect(judge({ rows: [], mixed: mixed({ refused: 1 }) }, refreshCallTarget)[3].pass).toBe(false);
   });
 
   it("counts calls, writes, refusals and list calls from a request log", () => {

@@ -1,4 +1,5 @@
 import type { RequestCore } from "../core";
+import { buildInstanceFilters, buildInstanceOrder, type InstanceListColumn, type InstanceListFilters } from "../wire/filters";
 import { ENDPOINTS } from "../endpoints";
 import { NotFoundError, VastValidationError } from "../errors";
 import { registerSecret } from "../redact";
@@ -20,6 +21,14 @@ import type {
   StateChangeResult,
 } from "../types-templates";
 
+export interface InstanceListQuery {
+  /** Instances per page, at most 25 (default 25). */
+  limit?: number;
+  afterToken?: string | null;
+  filters?: InstanceListFilters;
+  orderBy?: ReadonlyArray<[InstanceListColumn, "asc" | "desc"]>;
+}
+
 /** Most characters of an instance label (api-facts: Instances). */
 export const LABEL_LIMIT = 1024;
 
@@ -32,21 +41,33 @@ export class InstancesApi {
     return this.core.request({ endpoint: ENDPOINTS.instancesList, schema: instanceListResponse });
   }
 
-  /** One page of the paged list (`GET /api/v1/instances/`); pass `nextToken` as `afterToken`. */
-  listPage(options: { limit?: number; afterToken?: string | null } = {}): Promise<InstancePage> {
+  /**
+   * One page of the paged list (`GET /api/v1/instances/`, at most 25); pass `nextToken` as
+   * `afterToken`. `filters` and `orderBy` are applied by the service (`select_filters`,
+   * `order_by`); `totalInstances` then counts the instances that match.
+   */
+  async listPage(options: InstanceListQuery = {}): Promise<InstancePage> {
+    let filters: string | undefined;
+    let order: string | undefined;
+    try {
+      filters = options.filters ? JSON.stringify(buildInstanceFilters(options.filters)) : undefined;
+      order = options.orderBy ? JSON.stringify(buildInstanceOrder(options.orderBy)) : undefined;
+    } catch (error) {
+      throw new VastValidationError((error as Error).message);
+    }
     return this.core.request({
       endpoint: ENDPOINTS.instancesListPage,
-      query: { limit: options.limit ?? 25, after_token: options.afterToken ?? undefined },
+      query: { limit: options.limit ?? 25, after_token: options.afterToken ?? undefined, select_filters: filters, order_by: order },
       schema: instancePageResponse,
     });
   }
 
-  /** Every instance, walking the paged list (paced at about one page a second). */
-  async listAll(pageSize = 25): Promise<Instance[]> {
+  /** Every instance (matching `filters`), walking the paged list (paced at about one page a second). */
+  async listAll(pageSize = 25, query: Omit<InstanceListQuery, "limit" | "afterToken"> = {}): Promise<Instance[]> {
     const all: Instance[] = [];
     let afterToken: string | null = null;
     for (let guard = 0; guard < 10_000; guard++) {
-      const page: InstancePage = await this.listPage({ limit: pageSize, afterToken });
+      const page: InstancePage = await this.listPage({ ...query, limit: pageSize, afterToken });
       all.push(...page.instances);
       if (!page.nextToken || page.instances.length === 0 || page.nextToken === afterToken) break;
       afterToken = page.nextToken;

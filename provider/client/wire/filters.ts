@@ -96,6 +96,44 @@ export function buildSelectFilters(filters: TemplateFilters): WireFilters {
   return out;
 }
 
+// ---- the paged instance list -----------------------------------------------------------
+
+/** Columns of the paged instance list that the service filters and sorts on (stored on the contract). */
+export interface InstanceListFilters {
+  id?: Condition<number>;
+  label?: Condition<string>;
+  actualStatus?: Condition<string>;
+  intendedStatus?: Condition<string>;
+  gpuName?: Condition<string>;
+  machineId?: Condition<number>;
+  templateHashId?: Condition<string>;
+}
+
+export type InstanceListColumn = keyof InstanceListFilters;
+
+const INSTANCE_LIST_FIELDS = new Set<string>(["id", "label", "actualStatus", "intendedStatus", "gpuName", "machineId", "templateHashId"]);
+
+/** Typed instance-list filters to `select_filters`; computed columns (dph_total, ...) are refused by the service. */
+export function buildInstanceFilters(filters: InstanceListFilters): WireFilters {
+  const out: WireFilters = {};
+  for (const [field, condition] of Object.entries(filters)) {
+    if (condition === undefined) continue;
+    if (!INSTANCE_LIST_FIELDS.has(field)) {
+      throw new Error(`instance list filter "${field}" is not filterable; use one of ${[...INSTANCE_LIST_FIELDS].join(", ")}`);
+    }
+    out[toSnakeCase(field)] = conditionToWire(field, condition);
+  }
+  return out;
+}
+
+/** Sort directives to `order_by` (the service appends `id` as the tiebreaker). */
+export function buildInstanceOrder(order: ReadonlyArray<[InstanceListColumn, "asc" | "desc"]>): Array<{ col: string; dir: string }> {
+  return order.map(([col, dir]) => {
+    if (!INSTANCE_LIST_FIELDS.has(col)) throw new Error(`instance list order "${col}" is not a sortable column`);
+    return { col: toSnakeCase(col), dir };
+  });
+}
+
 // ---- offers ------------------------------------------------------------------------------
 
 /** GB to MB as the official CLI converts (x1000); the REST API takes MB. */

@@ -1,21 +1,34 @@
 /**
- * The shared reader of live instances: reads and diffs of many instances in one process share
- * walks of the paged list (`GET /api/v1/instances/`, 25 per page), so a refresh of N
- * instances costs about ceil(N/25) list calls instead of N reads.
+ * The shared reader of live instances. Reads and diffs of a stack's instances in one process
+ * share listings of the paged list (`GET /api/v1/instances/`, 25 per page, about one call a
+ * second), filtered by id so that their cost follows the stack's instances, not the account's
+ * (kit/live/id-reader.ts): a refresh of N instances costs about ceil(N/25) list calls whether
+ * the account holds N instances or thousands.
  */
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { readerFor } from "../kit";
-import type { SharedList } from "../kit";
+import { IdReader, liveCacheTtlMs, readerOf } from "../kit";
 
 /** Instances per page of the paged list (the service's maximum). */
 export const INSTANCE_PAGE_SIZE = 25;
 
 /** The shared reader for `client` (default: the process's configured client). */
-export function liveInstances(client: VastClient = getClient()): SharedList<Instance> {
-  return readerFor<Instance>(client, "instances", (c) => ({
-    fetchAll: () => c.instances.listAll(INSTANCE_PAGE_SIZE),
-    fetchOne: (key) => c.instances.get(Number(key)),
-    keyOf: (instance) => String(instance.id),
-  }));
+export function liveInstances(client: VastClient = getClient()): IdReader<Instance> {
+  return readerOf(
+    client,
+    "instances",
+    (c) =>
+      new IdReader<Instance>({
+        walkPage: async (from, token) => {
+          const page = await c.instances.listPage({ limit: INSTANCE_PAGE_SIZE, afterToken: token, filters: { id: { gte: from } }, orderBy: [["id", "asc"]] });
+          return { items: page.instances, next: page.nextToken, total: page.totalInstances };
+        },
+        fetchIds: (ids) => c.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { id: { in: ids } } }),
+        fetchOne: (id) => c.instances.get(id),
+        fetchAll: () => c.instances.listAll(INSTANCE_PAGE_SIZE),
+        idOf: (instance) => instance.id,
+        ttlMs: liveCacheTtlMs,
+        pageSize: INSTANCE_PAGE_SIZE,
+      }),
+  );
 }

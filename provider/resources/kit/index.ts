@@ -7,4 +7,5 @@ export * from "./provider";
 export * from "./create-once";
 export * from "./settings";
 export { SharedList, type SharedListSource, type SharedListStats } from "./live/shared-list";
-export { readerFor } from "./live/readers";
+export { readerFor, readerOf, type Reader } from "./live/readers";
+export { IdReader, type IdListSource, type IdPage } from "./live/id-reader";

@@ -42,9 +42,14 @@ export function numberSetting(name: string, envName: string, fallback: number): 
   return value;
 }
 
-/** How long one listing of live objects serves other reads, ms (default 5000). */
+/**
+ * How long one listing of live objects serves other reads, ms (default 120000). A plugin
+ * process lives for one Pulumi operation: the listing a refresh or the first diffs make serves
+ * the rest of a large `up` instead of expiring while its creates run (writes of the process
+ * itself are never served stale, see kit/live).
+ */
 export function liveCacheTtlMs(): number {
-  return numberSetting("liveCacheTtlMs", "VASTAI_LIVE_CACHE_TTL_MS", 5000);
+  return numberSetting("liveCacheTtlMs", "VASTAI_LIVE_CACHE_TTL_MS", 120_000);
 }
 
 /** Interval between status polls while waiting for an object, ms (default 10000, as the vendor suggests). */

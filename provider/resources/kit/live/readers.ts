@@ -8,12 +8,17 @@ import type { VastClient, WriteKind } from "../../../client";
 import { liveCacheTtlMs } from "../settings";
 import { SharedList, type SharedListSource } from "./shared-list";
 
-const readers = new WeakMap<VastClient, Map<WriteKind, SharedList<unknown>>>();
+/** What the kit needs of a reader: being told of writes. */
+export interface Reader {
+  noteWrite(key?: string): void;
+}
 
-function readersOf(client: VastClient): Map<WriteKind, SharedList<unknown>> {
+const readers = new WeakMap<VastClient, Map<WriteKind, Reader>>();
+
+function readersOf(client: VastClient): Map<WriteKind, Reader> {
   let byKind = readers.get(client);
   if (!byKind) {
-    const created = new Map<WriteKind, SharedList<unknown>>();
+    const created = new Map<WriteKind, Reader>();
     client.onWrite((kind, keys) => {
       const reader = created.get(kind);
       if (!reader) return;
@@ -26,17 +31,22 @@ function readersOf(client: VastClient): Map<WriteKind, SharedList<unknown>> {
   return byKind;
 }
 
-/** The reader of `kind` for `client`, made from `source` on first use (TTL from the settings). */
+/** The reader of `kind` for `client`, made by `make` on first use. */
+export function readerOf<R extends Reader>(client: VastClient, kind: WriteKind, make: (client: VastClient) => R): R {
+  const byKind = readersOf(client);
+  let reader = byKind.get(kind) as R | undefined;
+  if (!reader) {
+    reader = make(client);
+    byKind.set(kind, reader);
+  }
+  return reader;
+}
+
+/** The SharedList of `kind` for `client`, made from `source` on first use (TTL from the settings). */
 export function readerFor<T>(
   client: VastClient,
   kind: WriteKind,
   source: (client: VastClient) => Omit<SharedListSource<T>, "ttlMs"> & Partial<Pick<SharedListSource<T>, "ttlMs">>,
 ): SharedList<T> {
-  const byKind = readersOf(client);
-  let reader = byKind.get(kind) as SharedList<T> | undefined;
-  if (!reader) {
-    reader = new SharedList<T>({ ttlMs: liveCacheTtlMs, ...source(client) });
-    byKind.set(kind, reader as SharedList<unknown>);
-  }
-  return reader;
+  return readerOf(client, kind, (c) => new SharedList<T>({ ttlMs: liveCacheTtlMs, ...source(c) }));
 }

@@ -1,0 +1,259 @@
+/**
+ * A shared reader over a paged list of objects with numeric ids that the service can filter by
+ * id (the v1 instance list: `select_filters` `id: {gte}` or `id: {in}`, ordered by id). A refresh
+ * or a preview asks for the objects of one stack, which may be a few among thousands in the
+ * account, so its cost must follow the number asked for, not the size of the account:
+ *
+ * - asks that arrive while a round of listing is running wait and go together in the next
+ *   round (a plugin asks in waves as the engine's operations finish);
+ * - a round starts a walk at the lowest id asked for, one page of 25 at a time, in id order:
+ *   objects a stack created together have neighbouring ids, so one page usually answers many
+ *   asks, and later asks for higher ids continue the same walk;
+ * - when the ids still wanted lie further ahead than listing them by id would cost (estimated
+ *   from the walk's id density and the service's `total` of matching objects), they are listed
+ *   by id instead (`id: {in: [...]}`), 25 per page.
+ *
+ * Freshness follows SharedList: an object this process wrote is read alone (`fetchOne`) until a
+ * listing that began after the write has seen it; a cached answer serves for `ttlMs`; an
+ * absence seen by a listing that began before the ask is confirmed by a read of its own.
+ */
+import type { SharedListStats } from "./shared-list";
+
+/** One page of a walk: objects with id >= `from`, ascending, after `token`. */
+export interface IdPage<T> {
+  items: T[];
+  next: string | null;
+  /** Objects with id >= `from` in all, when the service says. */
+  total?: number;
+}
+
+export interface IdListSource<T> {
+  walkPage(from: number, token: string | null): Promise<IdPage<T>>;
+  /** The objects among `ids` (absent ones are not there). */
+  fetchIds(ids: number[]): Promise<T[]>;
+  /** One object directly; null when it does not exist. */
+  fetchOne(id: number): Promise<T | null>;
+  /** Every object (a whole walk). */
+  fetchAll(): Promise<T[]>;
+  idOf(item: T): number;
+  ttlMs(): number;
+  /** Objects per page of the service (default 25). */
+  pageSize?: number;
+  /** How long the first asks are gathered before a round starts, ms (default 5). */
+  gatherMs?: number;
+  now?: () => number;
+}
+
+interface Known<T> {
+  item: T | null;
+  /** Sequence number when the listing that saw it started. */
+  seq: number;
+  at: number;
+}
+
+interface CoveredRange {
+  lo: number;
+  hi: number;
+  seq: number;
+  at: number;
+}
+
+interface Walk {
+  from: number;
+  next: string | null;
+  done: boolean;
+  /** Highest id the pages so far cover. */
+  upTo: number;
+  fetched: number;
+  total?: number;
+  startedAt: number;
+}
+
+interface Waiter<T> {
+  id: number;
+  askedAt: number;
+  resolve(value: T | null): void;
+  reject(error: unknown): void;
+}
+
+export class IdReader<T> {
+  private seq = 0;
+  private readonly writes = new Map<number, number>();
+  private writtenAll = 0;
+  private readonly known = new Map<number, Known<T>>();
+  private ranges: CoveredRange[] = [];
+  private walk: Walk | undefined;
+  private waiting: Waiter<T>[] = [];
+  private round: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+  private readonly pageSize: number;
+  readonly stats: SharedListStats = { listings: 0, singleReads: 0, shared: 0 };
+
+  constructor(private readonly source: IdListSource<T>) {
+    this.now = source.now ?? Date.now;
+    this.pageSize = source.pageSize ?? 25;
+  }
+
+  /** The object with this id, or null when it does not exist. */
+  async get(key: string): Promise<T | null> {
+    const id = Number(key);
+    const askedAt = ++this.seq;
+    const written = this.writtenAt(id);
+    const cached = this.cached(id, written);
+    if (cached !== undefined) {
+      this.stats.shared++;
+      return cached.item ?? this.alone(id);
+    }
+    if (written > 0) return this.alone(id);
+    return new Promise<T | null>((resolve, reject) => {
+      this.waiting.push({ id, askedAt, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Every object; with `fresh`, from a listing that starts after this call. */
+  async list(options: { fresh?: boolean } = {}): Promise<T[]> {
+    void options; // every call lists afresh: a whole walk is only asked for after a lost response
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const items = await this.source.fetchAll();
+    const at = this.now();
+    for (const item of items) this.known.set(this.source.idOf(item), { item, seq, at });
+    return items;
+  }
+
+  /** Records that this process changed (or removed) the object; without an id, any object. */
+  noteWrite(key?: string): void {
+    if (key === undefined) this.writtenAll = ++this.seq;
+    else this.writes.set(Number(key), ++this.seq);
+  }
+
+  /** Forgets what was read. */
+  clear(): void {
+    this.known.clear();
+    this.ranges = [];
+    this.walk = undefined;
+  }
+
+  private writtenAt(id: number): number {
+    return Math.max(this.writes.get(id) ?? 0, this.writtenAll);
+  }
+
+  private fresh(at: number): boolean {
+    return this.now() - at <= this.source.ttlMs();
+  }
+
+  /**
+   * What a listing that began after the last write of `id` saw (the object, or null for
+   * absent), if it is fresh or began at `since` or later (the current round, whatever the TTL).
+   */
+  private cached(id: number, written: number, since = Infinity): Known<T> | undefined {
+    const usable = (seq: number, at: number) => seq > written && (seq >= since || this.fresh(at));
+    const k = this.known.get(id);
+    if (k && usable(k.seq, k.at)) return k;
+    const range = this.ranges.find((r) => r.lo <= id && id <= r.hi && usable(r.seq, r.at));
+    return range ? { item: null, seq: range.seq, at: range.at } : undefined;
+  }
+
+  private async alone(id: number): Promise<T | null> {
+    this.stats.singleReads++;
+    return this.source.fetchOne(id);
+  }
+
+  private schedule(): void {
+    if (this.round || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.startRound();
+    }, this.source.gatherMs ?? 5);
+  }
+
+  private startRound(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) return;
+    this.round = this.serve(batch).finally(() => {
+      this.round = undefined;
+      // Asks that came while this round ran go together in the next one.
+      if (this.waiting.length > 0) this.startRound();
+    });
+  }
+
+  private async serve(batch: Waiter<T>[]): Promise<void> {
+    try {
+      const roundSeq = ++this.seq;
+      await this.fill(new Set(batch.map((w) => w.id)), roundSeq);
+      for (const w of batch) {
+        const k = this.cached(w.id, this.writtenAt(w.id), roundSeq);
+        if (k?.item) w.resolve(k.item);
+        // Absent in a listing of this round (it began after the ask): gone. In an older one: confirm.
+        else if (k && k.seq >= roundSeq) w.resolve(null);
+        else this.alone(w.id).then(w.resolve, w.reject);
+      }
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
+  }
+
+  /** Lists until every id in `wanted` is known (present or absent). */
+  private async fill(wanted: Set<number>, roundSeq: number): Promise<void> {
+    const open = () => [...wanted].filter((id) => this.cached(id, this.writtenAt(id), roundSeq) === undefined).sort((a, b) => a - b);
+    for (let ids = open(); ids.length > 0; ids = open()) {
+      const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
+      if (!walk || walk.done || ids[0] < walk.from) {
+        // Ids below a running walk, or after a finished one, are listed by id when that is
+        // cheaper than a new walk from the lowest of them; a new walk otherwise.
+        if (walk && (walk.done || ids[0] < walk.from) && this.byIdIsCheaper(ids, undefined)) await this.listByIds(ids);
+        else await this.walkFrom(ids[0]);
+        continue;
+      }
+      if (this.byIdIsCheaper(ids, walk)) await this.listByIds(ids);
+      else await this.nextPage(walk);
+    }
+  }
+
+  /** Listing `ids` by id costs fewer calls than walking on to the highest of them. */
+  private byIdIsCheaper(ids: number[], walk: Walk | undefined): boolean {
+    const byId = Math.ceil(ids.length / this.pageSize);
+    if (!walk) return byId <= 1;
+    const max = ids[ids.length - 1];
+    const density = walk.fetched > 0 ? Math.max(1, (walk.upTo - walk.from + 1) / walk.fetched) : 1;
+    const ahead = Math.ceil((max - walk.upTo) / density / this.pageSize);
+    const left = walk.total === undefined ? Infinity : Math.ceil(Math.max(0, walk.total - walk.fetched) / this.pageSize);
+    return byId < Math.max(1, Math.min(ahead, left));
+  }
+
+  private async walkFrom(from: number): Promise<void> {
+    this.walk = { from, next: null, done: false, upTo: from - 1, fetched: 0, startedAt: this.now() };
+    await this.nextPage(this.walk);
+  }
+
+  private async nextPage(walk: Walk): Promise<void> {
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const page = await this.source.walkPage(walk.from, walk.next);
+    const at = this.now();
+    for (const item of page.items) this.known.set(this.source.idOf(item), { item, seq, at });
+    const last = page.items.length > 0 ? this.source.idOf(page.items[page.items.length - 1]) : walk.upTo;
+    const done = page.next === null || page.items.length === 0 || page.next === walk.next;
+    this.ranges.push({ lo: walk.upTo + 1, hi: done ? Number.MAX_SAFE_INTEGER : last, seq, at });
+    walk.upTo = done ? Number.MAX_SAFE_INTEGER : last;
+    walk.next = page.next;
+    walk.done = done;
+    walk.fetched += page.items.length;
+    walk.total = page.total ?? walk.total;
+  }
+
+  private async listByIds(ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += this.pageSize) {
+      const chunk = ids.slice(i, i + this.pageSize);
+      const seq = ++this.seq;
+      this.stats.listings++;
+      const items = await this.source.fetchIds(chunk);
+      const at = this.now();
+      for (const id of chunk) this.known.set(id, { item: null, seq, at });
+      for (const item of items) this.known.set(this.source.idOf(item), { item, seq, at });
+    }
+  }
+}
