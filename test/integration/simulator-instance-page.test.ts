@@ -55,7 +55,8 @@ it("treats limit <= 0 as 5 and returns only the selected columns", async () => {
 });
 
 it("refuses filters on computed columns, unknown columns and text that is not JSON (400)", async () => {
-  for (const query of [{ select_filters: JSON.stringify({ dph_total: { lt: 1 } }) }, { select_filters: JSON.stringify({ nope: { eq: 1 } }) }, { select_filters: "{" }, { order_by: JSON.stringify([{ col: "nope" }]) }]) {
+  const queries: Array<Record<string, string>> = [{ select_filters: JSON.stringify({ dph_total: { lt: 1 } }) }, { select_filters: JSON.stringify({ nope: { eq: 1 } }) }, { select_filters: "{" }, { order_by: JSON.stringify([{ col: "nope" }]) }];
+  for (const query of queries) {
     const { status, body } = await page(query);
     expect({ query, status, error: body.error }).toEqual({ query, status: 400, error: "invalid_args" });
   }
