@@ -27,7 +27,8 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
   });
   const info = await firstLine(child);
   const control = async (method: string, route: string): Promise<unknown> => {
-    const res = await fetch(`${info.url}/_sim${route}`, { method });
+    // The simulator takes control writes as JSON only, with or without a body.
+    const res = await fetch(`${info.url}/_sim${route}`, { method, headers: method === "GET" ? {} : { "content-type": "application/json" } });
     if (!res.ok) throw new Error(`simulator control ${method} ${route}: HTTP ${res.status}`);
     return res.json();
   };

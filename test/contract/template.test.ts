@@ -16,7 +16,8 @@ let plugin: ProviderPlugin;
 let provider: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+  // The password must be seen where the client sent it.
+  sim = await startSimulator({ port: 0, logSecrets: true });
   provider = scratchProject().serialized.template;
   plugin = await startPlugin({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl });
 }, 120_000);

@@ -35,12 +35,14 @@ const ENV = {
 };
 
 export async function startRig(profile: Profile, simOptions: SimulatorOptions = {}): Promise<Rig> {
-  const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
+  // The secret scan must see every value sent, where it was sent, unredacted.
+  const sim = await startSimulator({ port: 0, bootMs: 0, logSecrets: true, ...simOptions });
   for (const [name, value] of Object.entries(ENV)) process.env[name] = value(profile);
   const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${sim.url}/_sim${path}`, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      // The simulator takes control writes as JSON only, with or without a body.
+      headers: method === "GET" ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
