@@ -29,8 +29,9 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
   });
   const info = await firstLine(child);
   const control = async (method: string, route: string, body?: unknown): Promise<unknown> => {
-    const init: RequestInit = { method };
-    if (body !== undefined) Object.assign(init, { body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    // The simulator takes control writes as JSON only, with or without a body.
+    const init: RequestInit = { method, headers: method === "GET" ? {} : { "content-type": "application/json" } };
+    if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(`${info.url}/_sim${route}`, init);
     if (!res.ok) throw new Error(`simulator control ${method} ${route}: HTTP ${res.status}`);
     return res.json();

@@ -19,6 +19,25 @@ export interface SimulatorOptions {
   stateFile?: string;
   /** Clock in epoch ms (default Date.now); inject one to step instance boots without sleeping. */
   now?: () => number;
+  /**
+   * Ms a client has to send a whole request, headers and body (default 30000); a connection
+   * still sending after that gets 408 and is closed, so a slow client cannot hold it forever.
+   */
+  requestTimeoutMs?: number;
+  /** Ms an idle keep-alive connection stays open after a response (default 5000). */
+  keepAliveTimeoutMs?: number;
+  /** Ms of socket inactivity after which a connection is closed, 0 = never (default 120000). */
+  idleTimeoutMs?: number;
+  /** Bytes of a request body kept in the request log (default 16384); the rest is cut off. */
+  logBodyBytes?: number;
+  /** Requests kept in the request log; the oldest go first (default 10000). */
+  logEntries?: number;
+  /**
+   * Keep secret values (keys, passwords, env values, private keys) in the request log instead
+   * of `[redacted]` (default false). For test suites that check what a client sends; never
+   * for a simulator other users of the machine can reach.
+   */
+  logSecrets?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -30,6 +49,12 @@ export interface ResolvedOptions {
   latencyMs: number;
   stateFile: string | undefined;
   now: () => number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  idleTimeoutMs: number;
+  logBodyBytes: number;
+  logEntries: number;
+  logSecrets: boolean;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -37,6 +62,13 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) throw new Error(`Simulator option ${name} must be a number >= 0 (got ${value})`);
+  return value;
+}
+
+// A zero here would mean "no limit", which is what these options exist to prevent.
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Simulator option ${name} must be a whole number >= 1 (got ${value})`);
   return value;
 }
 
@@ -60,6 +92,12 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     latencyMs: nonNegative("latencyMs", opts.latencyMs, 0),
     stateFile: opts.stateFile,
     now: opts.now ?? Date.now,
+    requestTimeoutMs: positive("requestTimeoutMs", opts.requestTimeoutMs, 30_000),
+    keepAliveTimeoutMs: positive("keepAliveTimeoutMs", opts.keepAliveTimeoutMs, 5_000),
+    idleTimeoutMs: nonNegative("idleTimeoutMs", opts.idleTimeoutMs, 120_000),
+    logBodyBytes: positive("logBodyBytes", opts.logBodyBytes, 16 * 1024),
+    logEntries: positive("logEntries", opts.logEntries, 10_000),
+    logSecrets: opts.logSecrets ?? false,
   };
 }
 

@@ -2,7 +2,9 @@
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { SimContext } from "./context";
 import { ApiError } from "./http/errors";
+import { registerGuard } from "./http/guard";
 import { registerPipeline, type PipelineOptions } from "./http/pipeline";
+import { pathOf } from "./http/request-log";
 import { registerRoutes } from "./routes";
 
 // The service answers malformed JSON like any bad input; an empty body counts as no body.
@@ -27,7 +29,8 @@ function registerErrorHandlers(app: FastifyInstance): void {
     if (status !== undefined && status >= 400 && status < 500) {
       return reply.code(status).send({ success: false, error: "invalid_args", msg: err.message });
     }
-    process.stderr.write(`simulator: ${request.method} ${request.url} failed: ${err.message}\n`);
+    // The path only: a query string may carry an api_key.
+    process.stderr.write(`simulator: ${request.method} ${pathOf(request.url)} failed: ${err.message}\n`);
     return reply.code(500).send({ success: false, error: "internal_error", msg: "The simulator failed to handle this request" });
   });
   app.setNotFoundHandler((request, reply) => {
@@ -35,15 +38,35 @@ function registerErrorHandlers(app: FastifyInstance): void {
   });
 }
 
-export function buildServer(ctx: SimContext, opts: PipelineOptions): FastifyInstance {
+export interface ServerTimeouts {
+  /** Ms to receive a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** Ms an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Ms of socket inactivity before the connection is closed; 0 = never. */
+  idleTimeoutMs: number;
+}
+
+export function buildServer(ctx: SimContext, opts: PipelineOptions & ServerTimeouts): FastifyInstance {
   const app = Fastify({
     routerOptions: { ignoreTrailingSlash: true },
     // close() must not wait for clients that keep connections open.
     forceCloseConnections: true,
     logger: false,
+    requestTimeout: opts.requestTimeoutMs,
+    keepAliveTimeout: opts.keepAliveTimeoutMs,
+    connectionTimeout: opts.idleTimeoutMs,
+    http: {
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(opts.requestTimeoutMs, 60_000),
+      // Node looks for overdue requests only this often (30 s by default), so a short
+      // request timeout would otherwise be met up to 30 s late.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(opts.requestTimeoutMs / 4))),
+    },
   });
   registerParsers(app);
   registerErrorHandlers(app);
+  registerGuard(app);
   registerPipeline(app, ctx, opts);
   registerRoutes(app, ctx);
   return app;

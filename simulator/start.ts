@@ -4,13 +4,13 @@ import type { SimContext } from "./context";
 import { FaultRegistry } from "./http/faults";
 import { RateLimiter } from "./http/rate-limit";
 import { RequestLog } from "./http/request-log";
-import { resolveOptions, type SimulatorOptions } from "./options";
+import { resolveOptions, type ResolvedOptions, type SimulatorOptions } from "./options";
 import { initialState } from "./seed/initial-state";
 import { DEFAULT_API_KEY, SEED } from "./seed/seed";
 import { buildServer } from "./server";
 import { Sleeper } from "./sleeper";
 import { stateView, type StateView } from "./state-view";
-import { loadState, saveState } from "./store/persistence";
+import { StateFile } from "./store/persistence";
 import { Store } from "./store/store";
 import type { SimData } from "./store/types";
 
@@ -38,14 +38,25 @@ function applyApiKey(data: SimData, apiKey: string | undefined): string {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const opts = resolveOptions(options);
-  const loaded = opts.stateFile ? loadState(opts.stateFile) : undefined;
+  const stateFile = opts.stateFile ? await StateFile.open(opts.stateFile) : undefined;
+  try {
+    return await serve(opts, stateFile);
+  } catch (err) {
+    // A simulator that did not start must not keep the state file from the next one.
+    await stateFile?.close();
+    throw err;
+  }
+}
+
+async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): Promise<Simulator> {
+  const loaded = stateFile?.load();
   const data = loaded ?? initialState(opts.apiKey ?? DEFAULT_API_KEY);
   const apiKey = applyApiKey(data, opts.apiKey);
   const store = new Store(data, opts.now);
   const sleeper = new Sleeper();
   const faults = new FaultRegistry();
   const limiter = new RateLimiter(opts.rateLimits, opts.now);
-  const log = new RequestLog();
+  const log = new RequestLog({ maxEntries: opts.logEntries, maxBodyBytes: opts.logBodyBytes, keepSecrets: opts.logSecrets });
   const ctx: SimContext = {
     store,
     now: opts.now,
@@ -63,13 +74,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   let saved = -1;
   const persist = (): void => {
-    if (opts.stateFile && store.version !== saved) {
-      saveState(opts.stateFile, store.data);
+    if (stateFile && store.version !== saved) {
+      stateFile.save(store.data);
       saved = store.version;
     }
   };
   persist();
-  const app = buildServer(ctx, { latencyMs: opts.latencyMs, persist });
+  const app = buildServer(ctx, {
+    latencyMs: opts.latencyMs,
+    persist,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    keepAliveTimeoutMs: opts.keepAliveTimeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
+  });
   await app.listen({ port: opts.port, host: opts.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -86,7 +103,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       closing ??= (async () => {
         sleeper.cancelAll();
         await app.close();
-        persist();
+        try {
+          persist();
+        } finally {
+          await stateFile?.close();
+        }
       })();
       return closing;
     },

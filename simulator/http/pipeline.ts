@@ -66,7 +66,7 @@ export function registerPipeline(app: FastifyInstance, ctx: SimContext, opts: Pi
 
   app.addHook("preHandler", async (request, reply) => {
     if (!request.sim.api) return;
-    if (request.sim.entry) request.sim.entry.body = request.body ?? null;
+    if (request.sim.entry) ctx.log.setBody(request.sim.entry, request.body);
     const fault = ctx.faults.take(request.method, pathOf(request.url));
     if (fault && (await applyFault(ctx, fault, request, reply))) return reply;
     if (request.is404 || request.routeOptions.config.auth === "none") return;

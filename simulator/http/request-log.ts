@@ -1,9 +1,12 @@
 /**
  * The request log behind `GET /_sim/requests`: what clients sent, in arrival order, with the
- * status they got. The Authorization header is left out so tests can scan everything else a
- * client sent for leaked secrets.
+ * status they got. The Authorization header is left out, and so are the other secrets a
+ * request can carry (see redact.ts) unless `logSecrets` is set; everything else stays so tests
+ * can scan what a client sent for leaked secrets. Bodies are cut to a prefix and the number of
+ * entries is capped, so a long run or a huge upload cannot fill the memory.
  */
 import type { FastifyRequest } from "fastify";
+import { redactBody, redactHeaders, redactQuery } from "./redact";
 
 export interface LoggedRequest {
   method: string;
@@ -12,32 +15,73 @@ export interface LoggedRequest {
   /** Status sent; 0 when the connection was destroyed by a `drop` fault. */
   status: number;
   query: Record<string, unknown>;
-  /** Parsed JSON body (a string for other content types), null when there was none. */
+  /**
+   * Parsed JSON body (a string for other content types), null when there was none. When the
+   * body was longer than `logBodyBytes`, the first `logBodyBytes` bytes of its JSON text.
+   */
   body: unknown;
+  /** Set when the body was cut: its size in bytes as logged whole. */
+  bodyBytes?: number;
+  /** Set when `body` is only the start of the body. */
+  bodyTruncated?: true;
   headers: Record<string, string | string[] | undefined>;
   /** Set when a fault destroyed the connection. */
   dropped?: "before" | "after";
 }
 
-/** Oldest entries are discarded past this many, so long benchmarks stay bounded. */
-const MAX_ENTRIES = 20000;
+export interface RequestLogOptions {
+  /** Entries kept; the oldest are discarded first. */
+  maxEntries: number;
+  /** Bytes of a body kept. */
+  maxBodyBytes: number;
+  /** Keep secret values instead of `[redacted]`. */
+  keepSecrets: boolean;
+}
+
+/** The first `max` bytes of `text`, without a character cut in half. */
+function prefix(text: string, max: number): string {
+  const cut = Buffer.from(text, "utf8").subarray(0, max).toString("utf8");
+  return cut.endsWith("\uFFFD") && !text.startsWith(cut) ? cut.slice(0, -1) : cut;
+}
 
 export class RequestLog {
   private entries: LoggedRequest[] = [];
 
+  constructor(private readonly opts: RequestLogOptions) {}
+
   start(request: FastifyRequest): LoggedRequest {
-    const { authorization: _auth, ...headers } = request.headers;
+    const query = { ...(request.query as Record<string, unknown> | undefined) };
     const entry: LoggedRequest = {
       method: request.method,
       path: pathOf(request.url),
       status: 0,
-      query: { ...(request.query as Record<string, unknown> | undefined) },
+      query: this.opts.keepSecrets ? query : redactQuery(query),
       body: null,
-      headers,
+      headers: redactHeaders(request.headers),
     };
+    if (this.opts.keepSecrets) {
+      const { authorization: _auth, ...headers } = request.headers;
+      entry.headers = headers;
+    }
     this.entries.push(entry);
-    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    if (this.entries.length > this.opts.maxEntries) this.entries.splice(0, this.entries.length - this.opts.maxEntries);
     return entry;
+  }
+
+  /** Records the parsed body: a copy with secrets blanked, cut to `maxBodyBytes`. */
+  setBody(entry: LoggedRequest, body: unknown): void {
+    if (body === undefined || body === null) return;
+    const logged = this.opts.keepSecrets ? body : redactBody(entry.method, entry.path, body);
+    const text = typeof logged === "string" ? logged : JSON.stringify(logged);
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes <= this.opts.maxBodyBytes) {
+      // A copy, so later changes by a handler do not show in the log.
+      entry.body = typeof logged === "string" ? logged : JSON.parse(text);
+      return;
+    }
+    entry.body = prefix(text, this.opts.maxBodyBytes);
+    entry.bodyBytes = bytes;
+    entry.bodyTruncated = true;
   }
 
   list(): LoggedRequest[] {

@@ -1,5 +1,6 @@
 /**
- * Control API for tests and demos under `/_sim` (no auth; the server listens on loopback only).
+ * Control API for tests and demos under `/_sim` (no auth: the server listens on loopback only,
+ * and http/guard.ts keeps web pages out).
  */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";

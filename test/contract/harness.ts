@@ -109,7 +109,8 @@ export function useContract(kind: string, options: ContractOptions = {}): Contra
   const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${running(sim).url}/_sim${path}`, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      // The simulator takes control writes as JSON only, with or without a body.
+      headers: method === "GET" ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return res.json();

@@ -11,7 +11,8 @@ import { testSmallLoader, useContract } from "./harness";
 type Props = Record<string, unknown>;
 const PASSWORD = "contract-registry-token-51c2";
 
-const fx = useContract("template");
+// The password must be seen where the client sent it: the simulator logs secrets here.
+const fx = useContract("template", { simulator: { logSecrets: true } });
 
 /** Template calls since the log was last cleared; clears it. */
 async function templateCalls(): Promise<LoggedRequest[]> {

@@ -32,7 +32,8 @@ export interface Harness {
 export const FAST_RETRY: Partial<ClientOptions> = { backoff: { baseMs: 2, capMs: 5 } };
 
 export async function startHarness(simOptions: SimulatorOptions = {}, clientOptions: Partial<ClientOptions> = {}): Promise<Harness> {
-  const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
+  // These tests check what the client sends, secret fields included.
+  const sim = await startSimulator({ port: 0, bootMs: 0, logSecrets: true, ...simOptions });
   const clientWith = (options: Partial<ClientOptions>) =>
     createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: false, ...FAST_RETRY, ...clientOptions, ...options });
   const control = (method: string, path: string, body?: unknown) => simControl(sim.url, method, path, body);

@@ -56,10 +56,12 @@ describe("state file", () => {
       const saved = JSON.parse(fs.readFileSync(file, "utf8"));
       expect(saved.format).toBe("pulumi-vastai-simulator-state");
       expect(saved.data.instances.map((i: { label: string }) => i.label)).toEqual(["live"]);
-      expect(fs.readdirSync(path.dirname(file))).toEqual(["state.json"]);
+      // Beside the file only its lock, held while the simulator runs; no temporary file.
+      expect(fs.readdirSync(path.dirname(file)).filter((n) => !n.startsWith(".state.json.lock"))).toEqual(["state.json"]);
     } finally {
       await sim.close();
     }
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["state.json"]);
   });
 
   it("uses an explicitly given key over the saved one", async () => {

@@ -58,7 +58,9 @@ export async function openSimulator(options: SimulatorOptions = {}): Promise<Sim
   return {
     sim,
     call: (method, path, body, opts = {}) => send(sim.url + path, method, body, opts, sim.apiKey),
-    control: (method, path, body) => send(sim.url + path, method, body, { key: null }, sim.apiKey),
+    // Control writes must be JSON (the simulator refuses others), even without a body.
+    control: (method, path, body) =>
+      send(sim.url + path, method, body, { key: null, headers: method === "GET" ? {} : { "content-type": "application/json" } }, sim.apiKey),
     run: (path, body, opts = {}) => send(sim.runUrl + path, "POST", body, opts, sim.apiKey),
     close: () => sim.close(),
   };

@@ -4,7 +4,8 @@
 export async function simControl<T = unknown>(simUrl: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${simUrl}/_sim${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    // The simulator takes control writes as JSON only, with or without a body.
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -34,7 +34,8 @@ export interface Rig {
 
 
 export async function startRig(profile: Profile, simOptions: SimulatorOptions = {}): Promise<Rig> {
-  const sim = await startSimulator({ port: 0, bootMs: 0, ...simOptions });
+  // The secret scan must see every value sent, where it was sent, unredacted.
+  const sim = await startSimulator({ port: 0, bootMs: 0, logSecrets: true, ...simOptions });
   const control = <T>(method: string, path: string, body?: unknown): Promise<T> => simControl<T>(sim.url, method, path, body);
   const clientSettings = (extra: Partial<ClientOptions> = {}): Partial<ClientOptions> => ({
     apiKey: sim.apiKey,

@@ -1,0 +1,117 @@
+/**
+ * The shape a state file must have before the simulator serves from it: a file that parses
+ * as JSON but holds, say, a string where a list belongs would otherwise start a server that
+ * answers 500 to every call. Mirrors types.ts; the compile-time check below keeps them in step.
+ */
+import { z } from "zod";
+import type { SimData } from "./types";
+
+const id = z.number().int();
+const time = z.number();
+
+const user = z.object({
+  id,
+  email: z.string(),
+  username: z.string(),
+  approvedForSubaccounts: z.boolean(),
+  parentId: id.nullable(),
+});
+
+const apiKey = z.object({
+  id,
+  userId: id,
+  name: z.string(),
+  key: z.string().min(1),
+  permissions: z.record(z.string(), z.boolean()).nullable(),
+  primary: z.boolean(),
+  createdAt: time,
+  deletedAt: time.nullable(),
+});
+
+const sshKey = z.object({ id, userId: id, publicKey: z.string(), createdAt: time });
+
+const secret = z.object({ userId: id, name: z.string(), value: z.string() });
+
+const template = z.object({
+  id,
+  hashId: z.string(),
+  creatorId: id,
+  createdAt: time,
+  countCreated: z.number().int().nonnegative(),
+  recentCreateDate: time.nullable(),
+  recommended: z.boolean(),
+  fields: z.record(z.string(), z.unknown()),
+});
+
+const instance = z.object({
+  id,
+  userId: id,
+  offerId: id,
+  machineId: id,
+  createdAt: time,
+  bootStartedAt: time,
+  finalStatus: z.string(),
+  statusOverride: z.object({ value: z.string().nullable() }).nullable(),
+  intendedStatus: z.string(),
+  startQueued: z.boolean(),
+  label: z.string().nullable(),
+  imageUuid: z.string(),
+  templateHashId: z.string().nullable(),
+  templateId: id.nullable(),
+  env: z.array(z.tuple([z.string(), z.string()])),
+  onstart: z.string().nullable(),
+  runtype: z.string(),
+  argsStr: z.string().nullable(),
+  diskSpace: z.number(),
+  vm: z.boolean(),
+  sshPort: id,
+  sshKeyIds: z.array(id),
+  extraFilters: z.record(z.string(), z.unknown()),
+  volumeInfo: z.record(z.string(), z.unknown()).nullable(),
+  bidPrice: z.number().nullable(),
+});
+
+const maintenance = z.object({
+  id,
+  machineId: id,
+  userId: id,
+  startTime: time,
+  durationHours: z.number(),
+  category: z.string(),
+  reason: z.string(),
+  createdAt: time,
+  cancelledAt: time.nullable(),
+});
+
+const nextId = z.number().int().positive();
+
+export const simDataSchema = z.object({
+  users: z.array(user),
+  apiKeys: z.array(apiKey),
+  sshKeys: z.array(sshKey),
+  secrets: z.array(secret),
+  templates: z.array(template),
+  instances: z.array(instance),
+  maintenances: z.array(maintenance),
+  offerStates: z.record(z.string(), z.enum(["available", "unavailable", "gone"])),
+  nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
+  nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
+});
+
+export const stateFileSchema = z.object({
+  format: z.literal("pulumi-vastai-simulator-state"),
+  version: z.literal(1),
+  data: simDataSchema,
+});
+
+// Fails to compile when types.ts and this schema drift apart, in either direction.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inStep: Same<z.infer<typeof simDataSchema>, SimData> = true;
+void inStep;
+
+/** `data.apiKeys[0].id` from zod's path. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  return out || "(the whole file)";
+}
