@@ -49,6 +49,17 @@ export function conditionToWire(field: string, condition: unknown, scale?: (v: n
   return out;
 }
 
+/** Typed filters of one list to `select_filters`, refusing fields the list does not filter on. */
+function selectFilters(filters: object, fields: ReadonlySet<string>, what: string, refusal: string): WireFilters {
+  const out: WireFilters = {};
+  for (const [field, condition] of Object.entries(filters)) {
+    if (condition === undefined) continue;
+    if (!fields.has(field)) throw new Error(`${what} "${field}" is not ${refusal}; use one of ${[...fields].join(", ")}`);
+    out[toSnakeCase(field)] = conditionToWire(field, condition);
+  }
+  return out;
+}
+
 // ---- templates ---------------------------------------------------------------------------
 
 /** Fields usable in template search (spec: Template, select_filters). */
@@ -85,15 +96,7 @@ const TEMPLATE_FIELDS: ReadonlySet<string> = new Set([
  * mistake with an empty result rather than an error (spec: Templates).
  */
 export function buildSelectFilters(filters: TemplateFilters): WireFilters {
-  const out: WireFilters = {};
-  for (const [field, condition] of Object.entries(filters)) {
-    if (condition === undefined) continue;
-    if (!TEMPLATE_FIELDS.has(field)) {
-      throw new Error(`template filter "${field}" is not searchable; use one of ${[...TEMPLATE_FIELDS].join(", ")}`);
-    }
-    out[toSnakeCase(field)] = conditionToWire(field, condition);
-  }
-  return out;
+  return selectFilters(filters, TEMPLATE_FIELDS, "template filter", "searchable");
 }
 
 // ---- the paged instance list -----------------------------------------------------------
@@ -115,15 +118,7 @@ const INSTANCE_LIST_FIELDS = new Set<string>(["id", "label", "actualStatus", "in
 
 /** Typed instance-list filters to `select_filters`; computed columns (dph_total, ...) are refused by the service. */
 export function buildInstanceFilters(filters: InstanceListFilters): WireFilters {
-  const out: WireFilters = {};
-  for (const [field, condition] of Object.entries(filters)) {
-    if (condition === undefined) continue;
-    if (!INSTANCE_LIST_FIELDS.has(field)) {
-      throw new Error(`instance list filter "${field}" is not filterable; use one of ${[...INSTANCE_LIST_FIELDS].join(", ")}`);
-    }
-    out[toSnakeCase(field)] = conditionToWire(field, condition);
-  }
-  return out;
+  return selectFilters(filters, INSTANCE_LIST_FIELDS, "instance list filter", "filterable");
 }
 
 /** Sort directives to `order_by` (the service appends `id` as the tiebreaker). */
