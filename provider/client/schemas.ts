@@ -3,7 +3,7 @@
  * Only this module and schemas-*.ts speak snake_case.
  */
 import { z } from "zod";
-import { anyBoolean, anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean } from "./schema-helpers";
+import { Rows, anyBoolean, anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean, rowsOf } from "./schema-helpers";
 import type { Template, TemplateCreateResult, TemplateInput } from "./types-templates";
 
 // ---- templates -------------------------------------------------------------------------
@@ -69,8 +69,12 @@ export const templateSchema: z.ZodType<Template> = mapped(
   }),
 );
 
-/** Template fields to the wire; `full` fills the registry fields the API requires with "". */
-export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record<string, unknown> {
+/**
+ * Template fields to the wire. `create` is a new template: it is private unless `private:
+ * false` is given (the vendor's client does the same, and an env may hold tokens). The registry
+ * login fields are sent only when set: the service requires only `name` and `image`.
+ */
+export function templateToWire(t: Partial<TemplateInput>, create: boolean): Record<string, unknown> {
   const wire: Record<string, unknown> = {
     name: t.name,
     image: t.image,
@@ -86,14 +90,14 @@ export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record
     jup_direct: t.jupDirect,
     jupyter_dir: t.jupyterDir,
     use_jupyter_lab: t.useJupyterLab,
-    docker_login_repo: t.dockerLoginRepo ?? (full ? "" : undefined),
-    docker_login_user: t.dockerLoginUser ?? (full ? "" : undefined),
-    docker_login_pass: t.dockerLoginPass ?? (full ? "" : undefined),
+    docker_login_repo: t.dockerLoginRepo,
+    docker_login_user: t.dockerLoginUser,
+    docker_login_pass: t.dockerLoginPass,
     href: t.href,
     repo: t.repo,
     extra_filters: t.extraFilters,
     recommended_disk_space: t.recommendedDiskSpace,
-    private: t.private,
+    private: t.private ?? (create ? true : undefined),
     volume_info: t.volumeInfo,
   };
   return dropUndefined(wire);
@@ -112,9 +116,18 @@ export const templateEditResponse: z.ZodType<Template> = z
   .looseObject({ template: templateSchema })
   .transform((r) => r.template);
 
-/** Search: `{templates: [...]}`; no match may come as `{success: false, msg}` without a list. */
-export const templateSearchResponse: z.ZodType<Template[]> = z
-  .looseObject({ templates: z.array(templateSchema).nullish() })
-  .transform((r) => r.templates ?? []);
+/**
+ * Search: `{templates: [...]}`; no match may come as `{success: false, msg}` without a list.
+ * Public rows are other people's: one that does not validate (a null `hash_id`) is skipped.
+ */
+export const templateSearchResponse: z.ZodType<Rows<Template>> = z
+  .looseObject({ templates: rowsOf(templateSchema).nullish() })
+  .transform((r) => r.templates ?? { items: [], skipped: 0 });
 
 export const successResponse = z.looseObject({ success: optBoolean }).transform((r) => r.success !== false);
+
+/**
+ * A 2xx that only acknowledges: `{success}`, an empty body, or a JSON string such as
+ * `"Successfully Deleted API Key"` (the service's answer to an API key delete).
+ */
+export const acknowledgedResponse: z.ZodType<boolean> = z.union([z.string().transform(() => true), z.null().transform(() => true), successResponse]);
