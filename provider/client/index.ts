@@ -21,6 +21,7 @@ export type * from "./types-account";
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem } from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi } from "./areas/instances";
+export { DEFAULT_TEMPLATE_PRIVATE } from "./schemas";
 export { OffersApi, DEFAULT_OFFER_FILTERS, DEFAULT_OFFER_ORDER, DEFAULT_ALLOCATED_STORAGE_GB } from "./areas/offers";
 export type { OfferSearch } from "./areas/offers";
 export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";

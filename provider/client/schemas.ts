@@ -70,11 +70,18 @@ export const templateSchema: z.ZodType<Template> = mapped(
 );
 
 /**
- * Template fields to the wire. `create` is a new template: it is private unless `private:
- * false` is given (the vendor's client does the same, and an env may hold tokens). The registry
- * login fields are sent only when set: the service requires only `name` and `image`.
+ * Whether a new template is private when the caller does not say: the vendor's client creates
+ * private templates, and a template's env may hold tokens. The client sends `private` only when
+ * given, because a caller that compares the service's record with its inputs (the Template
+ * resource) must apply the same default on its side.
  */
-export function templateToWire(t: Partial<TemplateInput>, create: boolean): Record<string, unknown> {
+export const DEFAULT_TEMPLATE_PRIVATE = true;
+
+/**
+ * Template fields to the wire. The registry login fields are sent only when set: the service
+ * requires only `name` and `image`.
+ */
+export function templateToWire(t: Partial<TemplateInput>): Record<string, unknown> {
   const wire: Record<string, unknown> = {
     name: t.name,
     image: t.image,
@@ -97,7 +104,7 @@ export function templateToWire(t: Partial<TemplateInput>, create: boolean): Reco
     repo: t.repo,
     extra_filters: t.extraFilters,
     recommended_disk_space: t.recommendedDiskSpace,
-    private: t.private ?? (create ? true : undefined),
+    private: t.private,
     volume_info: t.volumeInfo,
   };
   return dropUndefined(wire);

@@ -1,6 +1,8 @@
 /**
  * SSH public keys of the account (api-facts: SSH keys). The list is a bare array whose items
  * carry the key text in `key`; a new key is also added to the account's running instances.
+ * A deleted key is soft-deleted: its row stays in the list with `deleted_at` set. An account
+ * that never had a key is answered 404 "No SSH keys found for the user." (vendor document).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
@@ -21,24 +23,35 @@ export function checkPublicKey(text: string): string {
   return key;
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
 function keyView(k: SshKeyRecord): Record<string, unknown> {
-  return { id: k.id, user_id: k.userId, key: k.publicKey, public_key: k.publicKey, created_at: k.createdAt / 1000, deleted_at: null };
+  return {
+    id: k.id,
+    user_id: k.userId,
+    key: k.publicKey,
+    public_key: k.publicKey,
+    created_at: iso(k.createdAt),
+    deleted_at: k.deletedAt ? iso(k.deletedAt) : null,
+  };
 }
 
 function own(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>): SshKeyRecord {
   const id = idParam(request.params.id, "ssh key id");
-  const key = ctx.store.data.sshKeys.find((k) => k.id === id && k.userId === account(request).user.id);
+  const key = ctx.store.data.sshKeys.find((k) => k.id === id && k.userId === account(request).user.id && !k.deletedAt);
   if (!key) throw apiError(400, "no_ssh_key", `No SSH key with id ${id} on this account`);
   return key;
 }
 
 export function registerSshKeys(app: FastifyInstance, ctx: SimContext): void {
-  app.get("/api/v0/ssh", (req) =>
-    ctx.store.data.sshKeys.filter((k) => k.userId === account(req).user.id).map((k) => {
+  app.get("/api/v0/ssh/", (req, reply) => {
+    const rows = ctx.store.data.sshKeys.filter((k) => k.userId === account(req).user.id);
+    if (rows.length === 0) return reply.code(404).send({ success: false, error: "not_found", msg: "No SSH keys found for the user." });
+    return rows.map((k) => {
       const { public_key: _dup, ...item } = keyView(k);
       return item;
-    }),
-  );
+    });
+  });
 
   app.post("/api/v0/ssh", (req) => {
     const userId = account(req).user.id;
@@ -63,7 +76,7 @@ export function registerSshKeys(app: FastifyInstance, ctx: SimContext): void {
 
   app.delete<{ Params: { id: string } }>("/api/v0/ssh/:id", (req) => {
     const key = own(ctx, req);
-    ctx.store.data.sshKeys = ctx.store.data.sshKeys.filter((k) => k !== key);
+    key.deletedAt = ctx.now();
     for (const inst of ctx.store.data.instances) inst.sshKeyIds = inst.sshKeyIds.filter((id) => id !== key.id);
     ctx.store.changed();
     return { success: true };

@@ -30,8 +30,8 @@ export class CopyApi {
    * does whenever neither side is local. Ids are instance ids or `C.<id>`. Not resent after a
    * lost response (a second copy would run).
    */
-  copyDirect(input: CopyDirectInput): Promise<RsyncResult> {
-    return this.core.request({
+  async copyDirect(input: CopyDirectInput): Promise<RsyncResult> {
+    return await this.core.request({
       endpoint: ENDPOINTS.copyDirect,
       body: {
         client_id: "me",

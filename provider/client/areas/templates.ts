@@ -41,7 +41,7 @@ export class TemplatesApi {
   }
 
   /**
-   * Create a template; private unless `private: false` is given. When the service already holds the same content it returns that
+   * Create a template. `private` is sent only when given (see DEFAULT_TEMPLATE_PRIVATE). When the service already holds the same content it returns that
    * template with `existing: true` (adopt it). Not resent if the response is lost: search by
    * name, or call again (identical content is answered with the existing template).
    */
@@ -49,7 +49,7 @@ export class TemplatesApi {
     registerSecret(template.dockerLoginPass);
     return this.core.request({
       endpoint: ENDPOINTS.templatesCreate,
-      body: templateToWire(template, true),
+      body: templateToWire(template),
       schema: templateCreateResponse,
       // success=false with a template is "Existing Template Found"; without one it is a failure.
       acceptOperationFailure: (body) => body.template !== undefined && body.template !== null,
@@ -61,7 +61,7 @@ export class TemplatesApi {
     registerSecret(changes.dockerLoginPass);
     return this.core.request({
       endpoint: ENDPOINTS.templatesEdit,
-      body: { ...templateToWire(changes, false), hash_id: hashId },
+      body: { ...templateToWire(changes), hash_id: hashId },
       schema: templateEditResponse,
     });
   }
