@@ -43,8 +43,8 @@ function keyView(k: ApiKeyRecord): Record<string, unknown> {
     name: k.name,
     key: null,
     user_id: k.userId,
-    // The service lists the scopes as `rights` (JSON text); null for a full-access key.
-    rights: k.permissions === null ? null : JSON.stringify(k.permissions),
+    // The service lists the scopes as `rights` (JSON text); a full-access key has none to list.
+    ...(k.permissions === null ? {} : { rights: JSON.stringify(k.permissions) }),
     primary: k.primary,
     created_at: k.createdAt / 1000,
   };
