@@ -177,7 +177,7 @@ describe("instance list", () => {
   });
 
   const page = (q: Record<string, unknown>) =>
-    h.call("GET", `/api/v1/instances/?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]))}`);
+    h.call("GET", `/api/v1/instances/?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]))}`);
 
   it("reads a page size of 0 or less as 5 (vendor document)", async () => {
     for (let i = 0; i < 7; i++) await create({ image: "ubuntu", label: `n${i}` });
