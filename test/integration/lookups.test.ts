@@ -80,6 +80,23 @@ describe("searchOffers", () => {
     expect((await lastRequest("/api/v0/bundles")).body).toMatchObject({ gpu_ram: { gte: 80000 }, order: [["dph_total", "asc"]] });
   });
 
+  it("applies the vendor client's defaults: no rented or unverified offer unless asked, score order, priced disk", async () => {
+    const rented = SEED.offerIds[0];
+    await h.control("POST", `/offers/${rented}`, { state: "unavailable" });
+    const offers = await searchOffers({ allocatedStorageGb: 100 });
+    expect(offers.map((o) => o.id)).not.toContain(rented);
+    expect(offers.every((o) => o.rented === false && o.raw.verified === true)).toBe(true);
+    expect((await lastRequest("/api/v0/bundles")).body).toMatchObject({
+      verified: { eq: true },
+      external: { eq: false },
+      rentable: { eq: true },
+      rented: { eq: false },
+      order: [["score", "desc"]],
+      allocated_storage: 100,
+    });
+    expect((await searchOffers({ noDefaults: true })).map((o) => o.id)).toContain(rented);
+  });
+
   it("has an Output variant", async () => {
     const offers = await valueOf(searchOffersOutput({ filters: { gpuName: "RTX 3090", numGpus: 1 } }));
     expect(offers.map((o) => o.id)).toEqual([700005]);
