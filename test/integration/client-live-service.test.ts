@@ -114,6 +114,17 @@ describe("routes and redirects", () => {
   });
 });
 
+describe("subaccount key regeneration", () => {
+  it("keeps every new key when the service sends a null email (the response is the only copy)", async () => {
+    const body = { success: true, regenerated_keys: [{ user_id: 10002, email: null, derived_key: "new-key-1" }, { user_id: 10003, derived_key: "new-key-2" }] };
+    await h.fault({ method: "PUT", path: "/api/v0/subaccounts/regenerate_keys/", status: 200, body });
+    await expect(h.client.subaccounts.regenerateKeys({ all: true })).resolves.toEqual([
+      { userId: 10002, email: "", derivedKey: "new-key-1" },
+      { userId: 10003, email: "", derivedKey: "new-key-2" },
+    ]);
+  });
+});
+
 describe("templates", () => {
   it("skips a public row that does not validate (null hash_id) and logs the count, keeping the rest", async () => {
     const good = { id: 7, hash_id: "abc123", name: "ok", image: "ubuntu" };
