@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { account } from "../http/auth";
 import { apiError, invalidArgs } from "../http/errors";
-import { bodyOf, idParam, reqString } from "../http/validate";
+import { bodyOf, idParam, optString, reqString } from "../http/validate";
 import type { SshKeyRecord } from "../store/types";
 
 const KEY_TYPES = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
@@ -55,7 +55,10 @@ export function registerSshKeys(app: FastifyInstance, ctx: SimContext): void {
 
   app.post("/api/v0/ssh", (req) => {
     const userId = account(req).user.id;
-    const text = checkPublicKey(reqString(bodyOf(req.body), "ssh_key"));
+    const given = optString(bodyOf(req.body), "ssh_key");
+    // The vendor document's refusal of a create without a key.
+    if (given === undefined || given.trim() === "") throw apiError(400, "no_ssh_key", "No ssh key provided");
+    const text = checkPublicKey(given);
     const key: SshKeyRecord = { id: ctx.store.nextId("sshKey"), userId, publicKey: text, createdAt: ctx.now() };
     ctx.store.data.sshKeys.push(key);
     for (const inst of ctx.store.data.instances) {

@@ -70,6 +70,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("users.current", () => client.users.current());
 
     await run("sshKeys.list (none)", () => client.sshKeys.list());
+    await fails("sshKeys.create (not a key)", () => client.sshKeys.create("not a key"));
     const key = await run("sshKeys.create", () => client.sshKeys.create(KEY_A));
     await run("sshKeys.list", () => client.sshKeys.list());
     await run("sshKeys.update", () => client.sshKeys.update(key.id, KEY_B));
@@ -83,6 +84,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await fails("secrets.add (existing)", () => client.secrets.add("HF_TOKEN", "again"));
 
     const apiKey = await run("apiKeys.create", () => client.apiKeys.create({ name: "reader", permissions: { api: { instance_read: {}, user_read: {} } } }));
+    await fails("apiKeys.create (unknown scope)", () => client.apiKeys.create({ name: "bad", permissions: { api: { instance_admin: {} } } }));
     await run("apiKeys.list", () => client.apiKeys.list());
     await run("apiKeys.delete", () => client.apiKeys.delete(apiKey.id));
     await run("apiKeys.delete (gone)", () => client.apiKeys.delete(apiKey.id));
@@ -90,6 +92,8 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("subaccounts.regenerateKeys", () => client.subaccounts.regenerateKeys({ subaccountUserId: SEED.subaccounts[0].userId }));
 
     await run("templates.search", () => client.templates.search({ name: "Ubuntu SSH" }));
+    await run("templates.search (none)", () => client.templates.search({ name: "no such template" }));
+    await fails("templates.create (no image)", () => client.templates.create({ name: "broken", image: "" }));
     const created = await run("templates.create", () =>
       client.templates.create({ name: "conformance", image: "ubuntu", tag: "22.04", env: "-e MODE=fast -p 8000:8000", runtype: "ssh", private: true }),
     );
@@ -103,6 +107,8 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
       client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-a", env: { MODE: "fast", "-p 8000:8000": "1" }, disk: 40 }),
     );
     const b = await run("instances.create", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-b" }));
+    await fails("instances.create (no such offer)", () => client.instances.create(1, { image: "ubuntu:22.04" }));
+    await fails("instances.setLabel (no such instance)", () => client.instances.setLabel(999_999, "x"));
     await run("instances.list", () => client.instances.list());
     await run("instances.listPage", () => client.instances.listPage({ limit: 5 }));
     await run("instances.get", () => client.instances.get(a.id));

@@ -50,6 +50,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("instance-env-object", "PUT /api/v0/asks/{id}/", "request", "/env", "the schema types env as a Docker flag string; the vendor's client and api-facts send an object {KEY: value, \"-p A:B\": \"1\"}; the client sends the object (the simulator takes both)"),
 
   // ---- responses ---------------------------------------------------------------------------
+  known("ssh-key-malformed", "POST /api/v0/ssh/", "response", "/error", "the document lists only `no_ssh_key` (no key given) for a 400; a key that is not an OpenSSH public key is refused by the simulator with `invalid_args` naming the rule, a case the document does not cover"),
   known("instance-extra-env", "GET /api/v0/instances/{id}/", "response", "/instances/extra_env/*", "the one-instance schema types extra_env as strings while the paged list (same document) and api-facts give [key, value] pairs; the simulator gives pairs"),
   known("instance-ports", "GET /api/v0/instances/{id}/", "response", "/instances/ports", "the one-instance schema types ports as an array while the paged list (same document) gives the Docker object {\"22/tcp\": [{HostIp, HostPort}]}; the simulator gives the object"),
   known("instance-onstart-null", "GET /api/v1/instances/", "response", "/instances/*/onstart", "the simulator answers null for an instance created without onstart; the document types it as a string (example only). The client reads both (null stays null)"),

@@ -37,6 +37,12 @@ describe("SSH keys", () => {
     expect((await h.call("GET", "/api/v0/ssh")).body[0].key).toBe(RSA_KEY);
   });
 
+  it("answers a create without a key 400 no_ssh_key, as the vendor document", async () => {
+    const r = await h.call("POST", "/api/v0/ssh/", {});
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, error: "no_ssh_key", msg: "No ssh key provided" });
+  });
+
   it("deletes a key, and answers 400 no_ssh_key for an unknown id", async () => {
     const c = await h.call("POST", "/api/v0/ssh/", { ssh_key: ED25519_KEY });
     expect((await h.call("DELETE", `/api/v0/ssh/${c.body.key.id}`)).body).toEqual({ success: true });
