@@ -84,7 +84,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await fails("secrets.add (existing)", () => client.secrets.add("HF_TOKEN", "again"));
 
     const apiKey = await run("apiKeys.create", () => client.apiKeys.create({ name: "reader", permissions: { api: { instance_read: {}, user_read: {} } } }));
-    await fails("apiKeys.create (unknown scope)", () => client.apiKeys.create({ name: "bad", permissions: { api: { instance_admin: {} } } }));
+    await fails("apiKeys.create (unknown scope)", () => client.apiKeys.create({ name: "bad", permissions: JSON.parse('{"api": {"instance_admin": {}}}') }));
     await run("apiKeys.list", () => client.apiKeys.list());
     await run("apiKeys.delete", () => client.apiKeys.delete(apiKey.id));
     await run("apiKeys.delete (gone)", () => client.apiKeys.delete(apiKey.id));
