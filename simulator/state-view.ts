@@ -12,7 +12,7 @@ export interface StateView {
   templates: Record<string, unknown>[];
   sshKeys: { id: number; user_id: number; key: string; created_at: number }[];
   secrets: { user_id: number; name: string }[];
-  apiKeys: { id: number; user_id: number; name: string; permissions: Record<string, boolean> | null; primary: boolean }[];
+  apiKeys: { id: number; user_id: number; name: string; permissions: Record<string, unknown> | null; primary: boolean }[];
   maintenances: Record<string, unknown>[];
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
@@ -23,7 +23,7 @@ export function stateView(ctx: SimContext): StateView {
   return {
     instances: d.instances.map((i) => ({ user_id: i.userId, ssh_key_ids: [...i.sshKeyIds], ...instanceView(ctx, i) })),
     templates: d.templates.map((t) => templateView(t)),
-    sshKeys: d.sshKeys.map((k) => ({ id: k.id, user_id: k.userId, key: k.publicKey, created_at: k.createdAt / 1000 })),
+    sshKeys: d.sshKeys.filter((k) => !k.deletedAt).map((k) => ({ id: k.id, user_id: k.userId, key: k.publicKey, created_at: k.createdAt / 1000 })),
     secrets: d.secrets.map((s) => ({ user_id: s.userId, name: s.name })),
     apiKeys: d.apiKeys
       .filter((k) => k.deletedAt === null)

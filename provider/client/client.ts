@@ -104,15 +104,15 @@ export class VastClient {
     this.core = core;
     this.apiUrl = apiUrl;
     this.runUrl = runUrl;
-    this.templates = new TemplatesApi(core);
+    this.templates = new TemplatesApi(core, options.logger);
     this.instances = new InstancesApi(core);
-    this.offers = new OffersApi(core);
+    this.offers = new OffersApi(core, options.logger);
     this.sshKeys = new SshKeysApi(core);
     this.secrets = new SecretsApi(core);
     this.apiKeys = new ApiKeysApi(core);
     this.subaccounts = new SubaccountsApi(core);
     this.users = new UsersApi(core);
-    this.machines = new MachinesApi(core);
+    this.machines = new MachinesApi(core, async () => (await this.users.current()).id);
     this.copy = new CopyApi(core);
     this.bundles = new BundlesApi(core);
     this.serverless = new ServerlessApi(core, apiKey);

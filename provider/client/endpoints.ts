@@ -1,6 +1,8 @@
 /**
  * Every endpoint the client calls, with whether a resend is safe and its default pacing
- * interval. Paths follow the official client (trailing slash on most; the service accepts both).
+ * interval. Paths are the service's route table form: the trailing slash wherever the service's
+ * routes have one (a slashless path may be answered with a redirect, which the transport follows
+ * only when it keeps the method).
  *
  * `idempotent: false` marks calls that may create or change something in a way a second send
  * would repeat (a second instance, a second key, another rotation). When their response is lost
@@ -58,14 +60,14 @@ export const ENDPOINTS = {
   instancesAttachSshKey: ep("POST", "/api/v0/instances/{id}/ssh/", true, STRICT),
 
   offersSearch: ep("POST", "/api/v0/bundles/", true, ANY),
-  bundlesAccept: ep("PUT", "/api/v0/bundles/{id}", false, ANY),
+  bundlesAccept: ep("PUT", "/api/v0/bundles/{id}/", false, ANY),
 
   sshKeysCreate: ep("POST", "/api/v0/ssh/", false, STRICT),
   sshKeysList: ep("GET", "/api/v0/ssh/", true, STRICT),
   sshKeysUpdate: ep("PUT", "/api/v0/ssh/{id}/", true, STRICT),
-  sshKeysDelete: ep("DELETE", "/api/v0/ssh/{id}", true, STRICT),
+  sshKeysDelete: ep("DELETE", "/api/v0/ssh/{id}/", true, STRICT),
 
-  secretsList: ep("GET", "/api/v0/secrets", true, ANY),
+  secretsList: ep("GET", "/api/v0/secrets/", true, ANY),
   secretsAdd: ep("POST", "/api/v0/secrets/", false, ANY),
   secretsUpdate: ep("PUT", "/api/v0/secrets/", true, ANY),
   secretsDelete: ep("DELETE", "/api/v0/secrets/", true, ANY),
@@ -77,19 +79,20 @@ export const ENDPOINTS = {
   usersCurrent: ep("GET", "/api/v0/users/current/", true, ANY),
 
   // Each call rotates keys again, and the lost response would hold the only copy of them.
-  subaccountsRegenerateKeys: ep("PUT", "/api/v0/subaccounts/regenerate_keys", false, STRICT),
+  subaccountsRegenerateKeys: ep("PUT", "/api/v0/subaccounts/regenerate_keys/", false, STRICT),
 
   machinesList: ep("GET", "/api/v0/machines/", true, ANY),
-  machinesGet: ep("GET", "/api/v0/machines/{machine_id}", true, ANY),
+  machinesGet: ep("GET", "/api/v0/machines/{machine_id}/", true, ANY),
   maintenancesSchedule: ep("POST", "/api/v0/machines/maintenances/batch", false, STRICT),
   maintenancesList: ep("GET", "/api/v0/machines/maintenances", true, ANY),
   maintenancesCancel: ep("DELETE", "/api/v0/machines/maintenances/batch", true, STRICT),
 
   copyRsync: ep("PUT", "/api/v0/commands/rsync/", false, ANY),
+  copyDirect: ep("PUT", "/api/v0/commands/copy_direct/", false, ANY),
 
   workerGroupLogs: ep("POST", "/get_workergroup_logs", true, STRICT, "run"),
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),
-  autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler", true, ANY),
+  autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY),
   earningsChart: ep("GET", "/api/v1/user/earnings/chart", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 

@@ -124,6 +124,26 @@ export class VastOperationError extends VastError implements CallSite {
   }
 }
 
+/**
+ * HTTP 200 whose body is a bare error string instead of the documented object (the worker-group
+ * logs endpoint answers an unknown group or a bad key this way). `serverMessage` is the text.
+ */
+export class VastErrorTextError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly serverMessage: string;
+
+  constructor(site: CallSite, serverMessage: string) {
+    const text = scrub(serverMessage);
+    super(`${site.method} ${site.path} failed: the service answered HTTP 200 with an error message instead of a result: ${text}`);
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.serverMessage = text;
+  }
+}
+
 /** The arguments given to a client method are not valid; nothing was sent. */
 export class VastValidationError extends VastError {}
 

@@ -63,3 +63,34 @@ export function mapped<Shape extends z.ZodRawShape, Out>(
     return map(result.data, raw);
   }) as unknown as z.ZodType<Out>;
 }
+
+/** A list read row by row: rows that do not validate are counted, never fatal to the list. */
+export interface Rows<T> {
+  items: T[];
+  /** Rows left out because they did not validate. */
+  skipped: number;
+  /** The first problem met, for the debug log (a field path and rule, never a value). */
+  firstProblem?: string;
+}
+
+/**
+ * For market lists (public templates, offers) where one odd row of someone else's must not
+ * hide the rest. Not for lists that prove an object of the caller's exists: a skipped row
+ * there would read as "gone".
+ */
+export function rowsOf<T>(item: z.ZodType<T>): z.ZodType<Rows<T>> {
+  return z.array(z.unknown()).transform((rows) => {
+    const out: Rows<T> = { items: [], skipped: 0 };
+    for (const row of rows) {
+      const parsed = item.safeParse(row);
+      if (parsed.success) {
+        out.items.push(parsed.data);
+        continue;
+      }
+      out.skipped++;
+      const issue = parsed.error.issues[0];
+      out.firstProblem ??= issue ? `${issue.path.map(String).join(".") || "(row)"}: ${issue.message}` : "invalid row";
+    }
+    return out;
+  }) as unknown as z.ZodType<Rows<T>>;
+}

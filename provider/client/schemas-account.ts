@@ -1,7 +1,7 @@
 /** Wire schemas (snake_case) of SSH keys, secrets, API keys and subaccount keys. */
 import { z } from "zod";
-import { anyNumber, anyRecord, idNumber, mapped, optBoolean, optString, timestampLike, withoutSecrets } from "./schema-helpers";
-import type { ApiKey, CreatedApiKey, CurrentUser, RegeneratedKey, SecretList, SshKey } from "./types-account";
+import { anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean, optString, timestampLike, withoutSecrets } from "./schema-helpers";
+import type { ApiKey, ApiKeyPermissions, CreatedApiKey, CurrentUser, RegeneratedKey, SecretList, SshKey } from "./types-account";
 
 // ---- SSH keys ----------------------------------------------------------------------------
 
@@ -14,17 +14,29 @@ export const sshKeySchema: z.ZodType<SshKey> = mapped(
     ssh_key: optString,
     user_id: anyNumber,
     created_at: timestampLike,
+    deleted_at: timestampLike,
   },
-  (k): SshKey => ({ id: k.id, publicKey: k.public_key ?? k.key ?? k.ssh_key ?? "", userId: k.user_id, createdAt: k.created_at }),
+  (k): SshKey => ({
+    id: k.id,
+    publicKey: k.public_key ?? k.key ?? k.ssh_key ?? "",
+    userId: k.user_id,
+    createdAt: k.created_at,
+    deletedAt: k.deleted_at ?? null,
+  }),
 );
+
+/** A key with a `deleted_at` time is soft-deleted: for every caller it is gone. */
+const liveKeys = (keys: SshKey[]): SshKey[] => keys.filter((k) => k.deletedAt === null || k.deletedAt === undefined);
 
 export const sshKeyCreateResponse: z.ZodType<SshKey> = z.looseObject({ key: sshKeySchema }).transform((r) => r.key);
 
-/** A bare array (api-facts), or the same under `ssh_keys`. */
-export const sshKeyListResponse: z.ZodType<SshKey[]> = z.union([
-  z.array(sshKeySchema),
-  z.looseObject({ ssh_keys: z.array(sshKeySchema) }).transform((r) => r.ssh_keys),
-]);
+/** A bare array (api-facts), or the same under `ssh_keys`; soft-deleted keys are left out. */
+export const sshKeyListResponse: z.ZodType<SshKey[]> = z
+  .union([z.array(sshKeySchema), z.looseObject({ ssh_keys: z.array(sshKeySchema) }).transform((r) => r.ssh_keys)])
+  .transform(liveKeys);
+
+/** The 404 message of `GET /api/v0/ssh/` for an account without keys: an empty list, not an error. */
+export const NO_SSH_KEYS_MESSAGE = /no ssh keys found/i;
 
 // ---- secrets -----------------------------------------------------------------------------
 
@@ -36,9 +48,33 @@ export const secretListResponse: z.ZodType<SecretList> = z
 
 const permissions = anyRecord;
 
+/**
+ * The list carries the key's scopes as `rights`: a permission object, or the same as JSON text
+ * (the document types it as a string). Text that is not a JSON object reads as no scopes.
+ */
+const rights = z
+  .unknown()
+  .optional()
+  .transform((v): ApiKeyPermissions | undefined => {
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as ApiKeyPermissions;
+    if (typeof v !== "string") return undefined;
+    try {
+      const parsed: unknown = JSON.parse(v);
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as ApiKeyPermissions) : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+
 export const apiKeySchema: z.ZodType<ApiKey> = mapped(
-  { id: idNumber, name: optString, permissions, created_at: timestampLike },
-  (k, raw): ApiKey => ({ id: k.id, name: k.name, permissions: k.permissions ?? null, createdAt: k.created_at, raw: withoutSecrets(raw, ["key"]) }),
+  { id: idNumber, name: optString, permissions, rights, created_at: timestampLike },
+  (k, raw): ApiKey => ({
+    id: k.id,
+    name: k.name,
+    permissions: k.permissions ?? k.rights ?? null,
+    createdAt: k.created_at,
+    raw: withoutSecrets(raw, ["key"]),
+  }),
 );
 
 export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([
@@ -62,6 +98,8 @@ export const currentUserSchema: z.ZodType<CurrentUser> = mapped(
 export const regenerateKeysResponse: z.ZodType<RegeneratedKey[]> = z
   .looseObject({
     success: optBoolean,
-    regenerated_keys: z.array(z.looseObject({ user_id: idNumber, email: z.string(), derived_key: z.string() })),
+    // The response is the only copy of the new keys: only what identifies a key and the key
+    // itself are strict, so an odd descriptive field (a null email) never loses a key.
+    regenerated_keys: z.array(z.looseObject({ user_id: idNumber, email: anyString, derived_key: z.string().min(1) })),
   })
-  .transform((r) => r.regenerated_keys.map((k) => ({ userId: k.user_id, email: k.email, derivedKey: k.derived_key })));
+  .transform((r) => r.regenerated_keys.map((k) => ({ userId: k.user_id, email: k.email ?? "", derivedKey: k.derived_key })));

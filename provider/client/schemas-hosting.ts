@@ -97,11 +97,18 @@ export const rsyncResponse: z.ZodType<RsyncResult> = z
   .looseObject({ success: z.boolean(), dst_port: optNumber, dst_addr: optString, src_port: optNumber, src_addr: optString })
   .transform((r) => ({ success: r.success, dstPort: r.dst_port, dstAddr: r.dst_addr, srcPort: r.src_port, srcAddr: r.src_addr }));
 
+/** `{success, msg}`; the message is informational. */
+export const copyDirectResponse: z.ZodType<RsyncResult> = z.looseObject({ success: z.boolean() }).transform((r) => ({ success: r.success }));
+
 export const bundleAcceptResponse: z.ZodType<Record<string, unknown>> = record;
 
 // ---- serverless, deployments, autoscaler, earnings ---------------------------------------
 
-export const workerGroupLogsResponse: z.ZodType<string> = z.looseObject({ logs: z.string() }).transform((r) => r.logs);
+/** `{logs}`, or (documented as such) a bare error string at HTTP 200. */
+export const workerGroupLogsResponse: z.ZodType<{ logs: string } | { errorText: string }> = z.union([
+  z.looseObject({ logs: z.string() }).transform((r) => ({ logs: r.logs })),
+  z.string().transform((errorText) => ({ errorText })),
+]);
 
 export const deploymentVersionsResponse: z.ZodType<DeploymentVersion[]> = z
   .looseObject({

@@ -1,6 +1,7 @@
 /** Wire schemas (snake_case) of instances and offers, mapped to the public types. */
 import { z } from "zod";
 import {
+  Rows,
   anyBoolean,
   anyNumber,
   anyString,
@@ -11,6 +12,7 @@ import {
   optBoolean,
   optNumber,
   optString,
+  rowsOf,
   withoutSecrets,
 } from "./schema-helpers";
 import { dropUndefined } from "./schemas";
@@ -165,6 +167,5 @@ export const offerSchema: z.ZodType<Offer> = mapped(
   }),
 );
 
-export const offerSearchResponse: z.ZodType<Offer[]> = z
-  .looseObject({ offers: z.array(offerSchema) })
-  .transform((r) => r.offers);
+/** Offers are other people's machines: a row that does not validate is skipped, not fatal. */
+export const offerSearchResponse: z.ZodType<Rows<Offer>> = z.looseObject({ offers: rowsOf(offerSchema) }).transform((r) => r.offers);

@@ -3,7 +3,7 @@
  * Only this module and schemas-*.ts speak snake_case.
  */
 import { z } from "zod";
-import { anyBoolean, anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean } from "./schema-helpers";
+import { Rows, anyBoolean, anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean, rowsOf } from "./schema-helpers";
 import type { Template, TemplateCreateResult, TemplateInput } from "./types-templates";
 import { parseEnvFlags, templateEnvFlags } from "./wire/env";
 
@@ -81,8 +81,19 @@ export const templateSchema: z.ZodType<Template> = mapped(
   }),
 );
 
-/** Template fields to the wire; `full` fills the registry fields the API requires with "". */
-export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record<string, unknown> {
+/**
+ * Whether a new template is private when the caller does not say: the vendor's client creates
+ * private templates, and a template's env may hold tokens. The client sends `private` only when
+ * given, because a caller that compares the service's record with its inputs (the Template
+ * resource) must apply the same default on its side.
+ */
+export const DEFAULT_TEMPLATE_PRIVATE = true;
+
+/**
+ * Template fields to the wire. The registry login fields are sent only when set: the service
+ * requires only `name` and `image`.
+ */
+export function templateToWire(t: Partial<TemplateInput>): Record<string, unknown> {
   const wire: Record<string, unknown> = {
     name: t.name,
     image: t.image,
@@ -98,9 +109,9 @@ export function templateToWire(t: Partial<TemplateInput>, full: boolean): Record
     jup_direct: t.jupDirect,
     jupyter_dir: t.jupyterDir,
     use_jupyter_lab: t.useJupyterLab,
-    docker_login_repo: t.dockerLoginRepo ?? (full ? "" : undefined),
-    docker_login_user: t.dockerLoginUser ?? (full ? "" : undefined),
-    docker_login_pass: t.dockerLoginPass ?? (full ? "" : undefined),
+    docker_login_repo: t.dockerLoginRepo,
+    docker_login_user: t.dockerLoginUser,
+    docker_login_pass: t.dockerLoginPass,
     href: t.href,
     repo: t.repo,
     extra_filters: t.extraFilters,
@@ -124,9 +135,18 @@ export const templateEditResponse: z.ZodType<Template> = z
   .looseObject({ template: templateSchema })
   .transform((r) => r.template);
 
-/** Search: `{templates: [...]}`; no match may come as `{success: false, msg}` without a list. */
-export const templateSearchResponse: z.ZodType<Template[]> = z
-  .looseObject({ templates: z.array(templateSchema).nullish() })
-  .transform((r) => r.templates ?? []);
+/**
+ * Search: `{templates: [...]}`; no match may come as `{success: false, msg}` without a list.
+ * Public rows are other people's: one that does not validate (a null `hash_id`) is skipped.
+ */
+export const templateSearchResponse: z.ZodType<Rows<Template>> = z
+  .looseObject({ templates: rowsOf(templateSchema).nullish() })
+  .transform((r) => r.templates ?? { items: [], skipped: 0 });
 
 export const successResponse = z.looseObject({ success: optBoolean }).transform((r) => r.success !== false);
+
+/**
+ * A 2xx that only acknowledges: `{success}`, an empty body, or a JSON string such as
+ * `"Successfully Deleted API Key"` (the service's answer to an API key delete).
+ */
+export const acknowledgedResponse: z.ZodType<boolean> = z.union([z.string().transform(() => true), z.null().transform(() => true), successResponse]);

@@ -60,6 +60,20 @@ const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOST
 /** got timeout events that happen before the request is written. */
 const NOT_SENT_TIMEOUT_EVENTS = new Set(["lookup", "connect", "secureConnect"]);
 
+/**
+ * Follow a redirect only when it keeps the method (and so the body) and stays on the same
+ * origin: a route moved to its trailing-slash form answers 301/307/308. A 303 turns a write into
+ * a GET, and another origin would not get the key, so both come back as they are.
+ */
+export function followsRedirect(method: string, from: string, status: number, location: string | undefined): boolean {
+  if (!location) return false;
+  if (status === 303 && method !== "GET") return false;
+  if (![301, 302, 303, 307, 308].includes(status)) return false;
+  const a = new URL(from);
+  const b = new URL(location, from);
+  return a.protocol === b.protocol && a.host === b.host;
+}
+
 function classify(error: unknown): TransportFailure {
   const e = error as { code?: string; name?: string; event?: string; message?: string };
   const message = e.message ?? String(error);
@@ -82,7 +96,10 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
       timeout: { connect: Math.min(exchange.timeoutMs, 30_000), request: exchange.timeoutMs },
       retry: { limit: 0 },
       throwHttpErrors: false,
-      followRedirect: false,
+      followRedirect: (response) =>
+        followsRedirect(exchange.method, response.url, response.statusCode, response.headers.location),
+      methodRewriting: false,
+      maxRedirects: 3,
       responseType: "text",
       agent: exchange.freshConnection ? fresh : keepAlive,
     });

@@ -6,13 +6,51 @@ export interface SshKey {
   publicKey: string;
   userId?: number;
   createdAt?: string | number | null;
+  /** When the key was soft-deleted; lists leave such keys out, so this is null there. */
+  deletedAt?: string | number | null;
 }
 
 /** Secret names mapped to a masked value (asterisks) or null when empty. Values never come back. */
 export type SecretList = Record<string, string | null>;
 
+/** The service's rule for an account environment variable name (upper-cased by the service). */
+export const SECRET_KEY_PATTERN = /^[a-zA-Z_]\w*$/;
+/** The service's rule for a value: letters, digits, `_`, `-` and `.`, at least one. */
+export const SECRET_VALUE_PATTERN = /^[a-zA-Z0-9_\-.]+$/;
+
+/**
+ * Why a value breaks SECRET_VALUE_PATTERN, naming the rule and the offending characters but
+ * never the value (it is a secret); undefined when it is valid.
+ */
+export function secretValueProblem(value: string): string | undefined {
+  if (SECRET_VALUE_PATTERN.test(value)) return undefined;
+  if (value === "") return "must not be empty (the service requires at least one character)";
+  const bad = [...new Set(value.replace(/[a-zA-Z0-9_\-.]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
+  return `may hold only letters, digits, "_", "-" and "." (found ${bad})`;
+}
+
+/**
+ * The service's permission scopes of an API key. A permission object names the scopes it
+ * grants, for example `{api: {instance_read: {}, user_read: {}}}` as the vendor's permission
+ * files do.
+ */
+export const API_KEY_SCOPES = [
+  "instance_read",
+  "instance_write",
+  "user_read",
+  "user_write",
+  "billing_read",
+  "billing_write",
+  "machine_read",
+  "machine_write",
+  "misc",
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface ApiKeyPermissions {
-  [flag: string]: unknown;
+  /** Scopes granted, each with its constraints (an empty object: no constraint). */
+  api?: Partial<Record<ApiKeyScope, Record<string, unknown>>>;
+  [field: string]: unknown;
 }
 
 export interface ApiKey {
@@ -53,6 +91,7 @@ export type RegenerateKeysInput = { subaccountUserId: number } | { all: true };
 
 export interface RegeneratedKey {
   userId: number;
+  /** "" when the service sends none (null or another type). */
   email: string;
   /** The new key value (secret). */
   derivedKey: string;
@@ -119,6 +158,14 @@ export interface RsyncInput {
   srcId?: string | number;
   /** Destination instance id; omit it for a copy to the local machine (the result then has `srcAddr`/`srcPort`). */
   dstId?: string | number;
+  srcPath: string;
+  dstPath: string;
+}
+
+/** An instance-to-instance copy. Ids are instance ids, or the vendor's `C.<id>` form. */
+export interface CopyDirectInput {
+  srcId: string | number;
+  dstId: string | number;
   srcPath: string;
   dstPath: string;
 }

@@ -68,11 +68,11 @@ export interface TemplateInput {
   jupDirect?: boolean;
   jupyterDir?: string | null;
   useJupyterLab?: boolean;
-  /** Private registry URL; sent as "" when not given. */
+  /** Private registry URL; not sent when not given. */
   dockerLoginRepo?: string;
-  /** Registry user; sent as "" when not given. */
+  /** Registry user; not sent when not given. */
   dockerLoginUser?: string;
-  /** Registry access token (secret); sent as "" when not given. */
+  /** Registry access token (secret); not sent when not given. */
   dockerLoginPass?: string;
   href?: string;
   repo?: string;

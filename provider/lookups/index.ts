@@ -5,6 +5,7 @@
  */
 export type { LookupOptions, InputsOf } from "./common";
 export { CLI_DEFAULT_OFFER_FILTERS, type TemplateFilters, type OfferFilters, type OfferQuery } from "../client/wire/filters";
+export type { OfferSearch } from "../client/areas/offers";
 export type { AcceptBundleInput, AutoscalerTemplates, DeploymentVersion, EarningsChart, Machine } from "../client/types-account";
 export { getTemplates, getTemplatesOutput, searchOffers, searchOffersOutput, getInstances, getInstancesOutput, acceptBundle } from "./market";
 export { getSecrets, getSecretsOutput, type SecretInfo } from "./account";

@@ -2,7 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Offer, Template, Instance } from "../client/types-templates";
 import type { AcceptBundleInput } from "../client/types-account";
-import type { OfferQuery, TemplateFilters } from "../client/wire/filters";
+import type { OfferSearch } from "../client/areas/offers";
+import type { TemplateFilters } from "../client/wire/filters";
 import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
 
 /**
@@ -19,12 +20,14 @@ export const getTemplatesOutput = outputVariant(getTemplates);
 
 /**
  * Offers matching a query, for example
- * `searchOffers({ filters: { gpuName: "RTX 4090", gpuRamGb: { gte: 24 } }, order: [["dphTotal", "asc"]], limit: 5 })`.
+ * `searchOffers({ filters: { gpuName: "RTX 4090", gpuRamGb: { gte: 24 } }, order: [["dphTotal", "asc"]], limit: 5, allocatedStorageGb: 50 })`.
  * Sizes are in GB with the unit in the name (`gpuRamGb` is sent as `gpu_ram` in MB, as the
- * REST API wants). No filters are implied: add `CLI_DEFAULT_OFFER_FILTERS` for verified,
- * rentable, unrented offers as the command-line tool shows.
+ * REST API wants). As the vendor's command-line tool: only verified, non-external, rentable,
+ * unrented offers unless a filter on the same field says otherwise (`noDefaults: true` drops
+ * them), best score first unless `order` is given, and prices for `allocatedStorageGb` of disk
+ * (default 5 GB).
  */
-export function searchOffers(query: OfferQuery = {}, options?: LookupOptions): Promise<Offer[]> {
+export function searchOffers(query: OfferSearch = {}, options?: LookupOptions): Promise<Offer[]> {
   return clientOf(options).offers.search(query);
 }
 export const searchOffersOutput = outputVariant(searchOffers);

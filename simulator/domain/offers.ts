@@ -12,9 +12,24 @@ export function offerState(store: Store, id: number): OfferState {
   return store.data.offerStates[String(id)] ?? "available";
 }
 
-export function offerView(store: Store, o: OfferSeed): Record<string, unknown> {
+/** Disk priced into `dph_total` when a search names none, GB (the service's default). */
+export const DEFAULT_ALLOCATED_STORAGE_GB = 8;
+/** $ per GB per month of disk, as the offers' `storage_cost`. */
+export const STORAGE_COST_PER_GB_MONTH = 0.15;
+const HOURS_PER_MONTH = 30 * 24;
+
+/**
+ * An offer as the search shows it. The seed's price is the total at the default 8 GB of disk;
+ * `allocatedStorageGb` moves `dph_total` by the storage price of the difference, as the
+ * service prices the disk the instance will have.
+ */
+export function offerView(store: Store, o: OfferSeed, allocatedStorageGb = DEFAULT_ALLOCATED_STORAGE_GB): Record<string, unknown> {
   const machine = machineById(o.machineId);
-  const rentable = offerState(store, o.id) === "available";
+  const state = offerState(store, o.id);
+  const rentable = state === "available";
+  const storagePerHour = (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * allocatedStorageGb;
+  const basePerHour = o.dphTotal - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * DEFAULT_ALLOCATED_STORAGE_GB;
+  const dphTotal = Math.round((basePerHour + storagePerHour) * 1e6) / 1e6;
   return {
     id: o.id,
     ask_contract_id: o.id,
@@ -28,8 +43,13 @@ export function offerView(store: Store, o: OfferSeed): Record<string, unknown> {
     cpu_cores: 16 * o.numGpus,
     cpu_ram: 65536 * o.numGpus,
     disk_space: o.diskSpace,
-    dph_total: o.dphTotal,
-    dph_base: o.dphTotal,
+    dph_total: dphTotal,
+    dph_base: Math.round(basePerHour * 1e6) / 1e6,
+    storage_cost: STORAGE_COST_PER_GB_MONTH,
+    storage_total_cost: Math.round(storagePerHour * 1e6) / 1e6,
+    allocated_storage: allocatedStorageGb,
+    // Deep-learning performance per dollar, the vendor's default sort key.
+    score: Math.round((o.reliability * o.numGpus * o.gpuRam) / 1000 / o.dphTotal) / 100,
     min_bid: Math.round(o.dphTotal * 60) / 100,
     reliability: o.reliability,
     reliability2: o.reliability,
@@ -43,7 +63,8 @@ export function offerView(store: Store, o: OfferSeed): Record<string, unknown> {
     public_ipaddr: machine?.publicIp,
     external: false,
     rentable,
-    rented: false,
+    // An offer that cannot start now is one another renter holds.
+    rented: state === "unavailable",
   };
 }
 

@@ -42,10 +42,8 @@ export function completeTemplate(fields: Record<string, unknown>): Record<string
   for (const f of ["name", "image"]) {
     if (typeof fields[f] !== "string" || fields[f] === "") throw invalidArgs(`${f} is required and must be a non-empty string`);
   }
-  for (const f of REGISTRY) {
-    if (typeof fields[f] !== "string") {
-      throw invalidArgs(`${f} is required (a string; send "" when the image needs no registry login)`);
-    }
-  }
-  return { ...TEMPLATE_DEFAULTS, ...fields };
+  // Only name and image are required (vendor document); the vendor's client leaves the
+  // registry login fields out when the image needs none.
+  const registry = Object.fromEntries(REGISTRY.map((f) => [f, typeof fields[f] === "string" ? fields[f] : ""]));
+  return { ...TEMPLATE_DEFAULTS, ...registry, ...fields };
 }

@@ -6,9 +6,43 @@ import type { FastifyRequest } from "fastify";
 import type { Account, SimContext } from "../context";
 import { ApiError, apiError } from "./errors";
 
-/** Flags a key may carry. A key created without permissions has all of them. */
-export const PERMISSION_FLAGS = ["manage_instances", "manage_billing", "user_read", "user_write"] as const;
-export type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
+/**
+ * The service's permission scopes. A key created without permissions has all of them; a
+ * scoped key sends `{api: {<scope>: {...constraints}}}` and has the scopes it names.
+ */
+export const SCOPES = [
+  "instance_read",
+  "instance_write",
+  "user_read",
+  "user_write",
+  "billing_read",
+  "billing_write",
+  "machine_read",
+  "machine_write",
+  "misc",
+] as const;
+export type PermissionFlag = (typeof SCOPES)[number];
+
+/**
+ * Flat flags of this project's earlier permission form, read as the scopes they meant. The
+ * service knows only the scope form; these stay accepted until the ApiKey resource maps its
+ * input to scopes (test/conformance/README.md lists the difference).
+ */
+export const LEGACY_FLAGS: Readonly<Record<string, readonly PermissionFlag[]>> = {
+  manage_instances: ["instance_read", "instance_write"],
+  manage_billing: ["billing_read", "billing_write"],
+  user_read: ["user_read"],
+  user_write: ["user_write"],
+};
+
+/** Scopes a permission object grants. */
+export function scopesOf(permissions: Record<string, unknown>): Set<string> {
+  const api = permissions.api;
+  if (api && typeof api === "object" && !Array.isArray(api)) return new Set(Object.keys(api));
+  const out = new Set<string>();
+  for (const [flag, on] of Object.entries(permissions)) if (on === true) for (const s of LEGACY_FLAGS[flag] ?? []) out.add(s);
+  return out;
+}
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -48,7 +82,7 @@ export function account(request: FastifyRequest): Account {
 }
 
 export function hasPermission(acc: Account, flag: PermissionFlag): boolean {
-  return acc.key.permissions === null || acc.key.permissions[flag] === true;
+  return acc.key.permissions === null || scopesOf(acc.key.permissions).has(flag);
 }
 
 /** 403 for a scoped key without the flag a write needs. */

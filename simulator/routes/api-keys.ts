@@ -6,7 +6,8 @@ import { randomBytes } from "crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { account } from "../http/auth";
-import { apiError, invalidArgs, notFound, show } from "../http/errors";
+import { SCOPES, LEGACY_FLAGS } from "../http/auth";
+import { apiError, notFound, show } from "../http/errors";
 import { bodyOf, idParam, optObject, optString } from "../http/validate";
 import type { ApiKeyRecord, Permissions } from "../store/types";
 
@@ -14,13 +15,26 @@ export function newKeyValue(): string {
   return randomBytes(32).toString("hex");
 }
 
+const invalidPermissions = (msg: string) => apiError(400, "invalid_permissions", msg);
+
+/** `{api: {<scope>: {constraints}}}` with the service's scopes (or the earlier flat flags). */
 function permissionsOf(request: FastifyRequest): Permissions | null {
   const p = optObject(bodyOf(request.body), "permissions");
   if (p === undefined) return null;
-  for (const [flag, v] of Object.entries(p)) {
-    if (typeof v !== "boolean") throw invalidArgs(`permissions.${flag} must be true or false (got ${show(v)})`);
+  if ("api" in p) {
+    const api = p.api;
+    if (!api || typeof api !== "object" || Array.isArray(api)) throw invalidPermissions(`permissions.api must be an object of scopes (got ${show(api)})`);
+    for (const [scope, v] of Object.entries(api)) {
+      if (!(SCOPES as readonly string[]).includes(scope)) throw invalidPermissions(`permissions.api.${scope} is not a scope; scopes are ${SCOPES.join(", ")}`);
+      if (!v || typeof v !== "object" || Array.isArray(v)) throw invalidPermissions(`permissions.api.${scope} must be an object of constraints, {} for none (got ${show(v)})`);
+    }
+    return p;
   }
-  return p as Permissions;
+  for (const [flag, v] of Object.entries(p)) {
+    if (!(flag in LEGACY_FLAGS)) throw invalidPermissions(`permissions.${flag} is not known; send {"api": {<scope>: {}}} with scopes ${SCOPES.join(", ")}`);
+    if (typeof v !== "boolean") throw invalidPermissions(`permissions.${flag} must be true or false (got ${show(v)})`);
+  }
+  return p;
 }
 
 function keyView(k: ApiKeyRecord): Record<string, unknown> {
@@ -28,7 +42,9 @@ function keyView(k: ApiKeyRecord): Record<string, unknown> {
     id: k.id,
     name: k.name,
     key: null,
-    permissions: k.permissions,
+    user_id: k.userId,
+    // The service lists the scopes as `rights` (JSON text); a full-access key has none to list.
+    ...(k.permissions === null ? {} : { rights: JSON.stringify(k.permissions) }),
     primary: k.primary,
     created_at: k.createdAt / 1000,
   };
@@ -62,8 +78,10 @@ function remove(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   if (k.primary) throw apiError(400, "invalid_args", "The primary API key cannot be deleted");
   k.deletedAt = ctx.now();
   ctx.store.changed();
-  return { success: true };
 }
+
+/** The service acknowledges a delete with a bare JSON string. */
+export const API_KEY_DELETED = "Successfully Deleted API Key";
 
 export function registerApiKeys(app: FastifyInstance, ctx: SimContext): void {
   app.post("/api/v0/auth/apikeys", (req) => create(ctx, req));
@@ -71,5 +89,8 @@ export function registerApiKeys(app: FastifyInstance, ctx: SimContext): void {
     const userId = account(req).user.id;
     return { apikeys: ctx.store.data.apiKeys.filter((k) => k.userId === userId && k.deletedAt === null).map(keyView) };
   });
-  app.delete<{ Params: { id: string } }>("/api/v0/auth/apikeys/:id", (req) => remove(ctx, req));
+  app.delete<{ Params: { id: string } }>("/api/v0/auth/apikeys/:id/", (req, reply) => {
+    remove(ctx, req);
+    return reply.type("application/json").send(JSON.stringify(API_KEY_DELETED));
+  });
 }

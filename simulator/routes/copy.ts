@@ -1,10 +1,14 @@
 /**
- * Remote rsync between instance containers (spec: PUT /api/v0/commands/rsync). Validation
- * failures are answered with HTTP 200 and `{success: false, error: "invalid_args", msg}`.
+ * Remote rsync between instance containers (spec: PUT /api/v0/commands/rsync), and the direct
+ * instance-to-instance copy the vendor's client uses when neither side is local
+ * (`PUT /api/v0/commands/copy_direct/`). Rsync validation failures are answered with HTTP 200
+ * and `{success: false, error: "invalid_args", msg}`; copy_direct answers them with 400 and an
+ * unknown instance with 404 `no_such_user`, as the vendor document lists.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { requirePermission } from "../http/auth";
+import { apiError } from "../http/errors";
 import { bodyOf, type Body } from "../http/validate";
 import { machineById } from "../seed/machines";
 import type { InstanceRecord } from "../store/types";
@@ -24,10 +28,27 @@ function validPath(v: unknown): boolean {
   return typeof v === "string" && v.trim() !== "" && v.length <= 4096 && !SHELL_CHARS.test(v) && !hasControlChar(v);
 }
 
+/** An instance id, bare or in the vendor's container form `C.<id>`. */
 function idOf(body: Body, field: string): string | undefined {
   const v = body[field];
-  if (v === undefined || v === null || v === "") return undefined;
-  return String(v);
+  if (v === undefined || v === null || v === "" || v === "local") return undefined;
+  const text = String(v);
+  const m = /^C\.(\d+)$/.exec(text);
+  return m ? m[1] : text;
+}
+
+function copyDirect(ctx: SimContext, request: FastifyRequest) {
+  const userId = requirePermission(request, "instance_write").user.id;
+  const body = bodyOf(request.body);
+  const refuse = (msg: string) => apiError(400, "invalid_args", msg);
+  if (!validPath(body.src_path)) throw refuse("Invalid src_path.");
+  if (!validPath(body.dst_path)) throw refuse("Invalid dst_path.");
+  const srcId = idOf(body, "src_id");
+  const dstId = idOf(body, "dst_id");
+  if (srcId === undefined || dstId === undefined) throw refuse("copy_direct copies between two instances: give src_id and dst_id.");
+  const mine = (id: string) => ctx.store.data.instances.some((i) => String(i.id) === id && i.userId === userId);
+  if (!mine(srcId) || !mine(dstId)) throw apiError(404, "no_such_user", "No such user.");
+  return { success: true, msg: "Remote to Remote copy initiated - check instance status bar for progress updates (~30 seconds delayed)." };
 }
 
 function endpoint(inst: InstanceRecord | undefined) {
@@ -36,7 +57,7 @@ function endpoint(inst: InstanceRecord | undefined) {
 }
 
 function rsync(ctx: SimContext, request: FastifyRequest) {
-  const userId = requirePermission(request, "manage_instances").user.id;
+  const userId = requirePermission(request, "instance_write").user.id;
   const body = bodyOf(request.body);
   if (!validPath(body.src_path)) return failed("Invalid src_path.");
   if (!validPath(body.dst_path)) return failed("Invalid dst_path.");
@@ -57,4 +78,5 @@ function rsync(ctx: SimContext, request: FastifyRequest) {
 
 export function registerCopy(app: FastifyInstance, ctx: SimContext): void {
   app.put("/api/v0/commands/rsync", (req) => rsync(ctx, req));
+  app.put("/api/v0/commands/copy_direct/", (req) => copyDirect(ctx, req));
 }

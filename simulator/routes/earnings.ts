@@ -20,7 +20,7 @@ function seconds(q: Record<string, string | undefined>, name: string, fallback: 
 }
 
 function chart(ctx: SimContext, request: FastifyRequest) {
-  const userId = requirePermission(request, "manage_billing").user.id;
+  const userId = requirePermission(request, "billing_read").user.id;
   const q = request.query as Record<string, string | undefined>;
   const bucket = q.bucket ?? "day";
   const size = BUCKETS[bucket];

@@ -16,7 +16,19 @@ import { checkVolumeInfo } from "./volume-info";
 export const ONSTART_MAX = 4048;
 export const LABEL_MAX = 1024;
 
+/**
+ * The request env: the vendor document's Docker flag string (`-e K=V -p 8000:8000`), or the
+ * object the vendor's client sends (`{"K": "V", "-p 8000:8000": "1"}`).
+ */
 function envObject(body: Body): Record<string, string> {
+  if (typeof body.env === "string") {
+    try {
+      return Object.fromEntries(parseEnvFlags(body.env));
+    } catch (err) {
+      if (err instanceof EnvFlagError) throw invalidArgs(`env must be Docker flags like "-e VAR=value -p 8080:8080": ${err.message}`);
+      throw err;
+    }
+  }
   const env = optObject(body, "env") ?? {};
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
@@ -130,7 +142,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
     diskSpace: optNumber(body, "disk") ?? (tf.recommended_disk_space as number | undefined) ?? 8,
     vm: optBool(body, "vm") ?? false,
     sshPort: 10000 + (id % 50000),
-    sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === r.userId).map((k) => k.id),
+    sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === r.userId && !k.deletedAt).map((k) => k.id),
     // Merged by key, the request winning (spec: Precedence 3).
     extraFilters: { ...((tf.extra_filters as object | undefined) ?? {}), ...(optObject(body, "extra_filters") ?? {}) },
     volumeInfo: optObject(body, "volume_info") ?? null,
@@ -139,7 +151,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
 }
 
 function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>) {
-  const acc = requirePermission(request, "manage_instances");
+  const acc = requirePermission(request, "instance_write");
   const offerId = idParam(request.params.id, "offer id");
   const body = bodyOf(request.body);
   checkBody(body);
@@ -148,7 +160,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   if (!image) throw invalidArgs("image is required when no template_hash_id is given");
   // Template entries stay, request entries win on conflicts (spec: Precedence 2).
   const env = mergeEnv(templateEnvOf(template?.fields ?? {}), envObject(body));
-  if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id)) {
+  if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id && !k.deletedAt)) {
     throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
   }
   checkOffer(ctx, offerId);

@@ -12,7 +12,8 @@ import { OFFER_SEEDS } from "../seed/offers";
 
 // Query keys that are not field filters.
 const CONTROL_KEYS = new Set(["order", "type", "limit", "allocated_storage", "disable_bundling", "extra_ids"]);
-const TYPES = new Set(["on-demand", "bid", "reserved", "ask"]);
+// The document spells on-demand `ondemand`; the vendor's client sends `on-demand`.
+const TYPES = new Set(["on-demand", "ondemand", "bid", "reserved", "ask"]);
 
 function readerFor(view: Record<string, unknown>): FieldReader {
   return (field) => {
@@ -45,13 +46,16 @@ function search(ctx: SimContext, raw: unknown): { offers: Record<string, unknown
   if (typeof type !== "string" || !TYPES.has(type)) throw invalidArgs(`type must be on-demand, bid or reserved (got ${show(type)})`);
   const limit = optNumber(query, "limit");
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw invalidArgs(`limit must be a positive integer (got ${limit})`);
-  const filters: Body = { rentable: { eq: true } };
+  const storage = optNumber(query, "allocated_storage");
+  if (storage !== undefined && !(storage > 0)) throw invalidArgs(`allocated_storage must be a positive number of GB (got ${storage})`);
+  // No implicit filters: the service answers what is asked (the vendor's client adds its own).
+  const filters: Body = {};
   for (const [k, v] of Object.entries(query)) if (!CONTROL_KEYS.has(k)) filters[k] = v;
   const order = orderOf(query);
   let offers: Record<string, unknown>[];
   try {
     offers = OFFER_SEEDS.filter((o) => ctx.store.data.offerStates[String(o.id)] !== "gone")
-      .map((o) => offerView(ctx.store, o))
+      .map((o) => offerView(ctx.store, o, storage))
       .filter((v) => matches(readerFor(v), filters));
   } catch (err) {
     if (err instanceof FilterError) throw invalidArgs(`Invalid query: ${err.message}`);

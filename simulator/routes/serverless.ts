@@ -14,6 +14,10 @@ export const RUN_PREFIX = "/run";
 const TAIL_DEFAULT = 100;
 const TAIL_MAX = 10000;
 
+/**
+ * An unknown group (or one of another account) is answered HTTP 200 with a bare error string,
+ * as the vendor document shows.
+ */
 function logs(request: FastifyRequest) {
   const userId = account(request).user.id;
   const body = bodyOf(request.body);
@@ -24,7 +28,7 @@ function logs(request: FastifyRequest) {
     throw new ApiError(400, { error_msg: `tail must be an integer from 1 to ${TAIL_MAX} (got ${show(tail)})` });
   }
   const group = workerGroupById(id as number);
-  if (!group || group.ownerId !== userId) throw new ApiError(404, { error_msg: `Worker group ${id} not found` });
+  if (!group || group.ownerId !== userId) return `authenticate_workergroup_apikey: invalid api_key or workergroup ${id} not found`;
   return { logs: group.lines.slice(-(tail as number)).join("\n") };
 }
 
@@ -48,11 +52,13 @@ function autoscaler(request: FastifyRequest<{ Params: { user_id: string } }>) {
 }
 
 export function registerServerless(app: FastifyInstance, _ctx: SimContext): void {
-  app.post(
-    `${RUN_PREFIX}/get_workergroup_logs`,
-    { config: { auth: "bearer-or-body", errorShape: "error_msg" } },
-    (req) => logs(req),
-  );
+  // The documented route, and the one the vendor's client calls: both serve the same logs.
+  for (const route of ["/get_workergroup_logs", "/get_autogroup_logs/"]) {
+    app.post(`${RUN_PREFIX}${route}`, { config: { auth: "bearer-or-body", errorShape: "error_msg" } }, (req, reply) => {
+      const answer = logs(req);
+      return typeof answer === "string" ? reply.type("application/json").send(JSON.stringify(answer)) : answer;
+    });
+  }
   app.get<{ Params: { id: string } }>("/api/v0/deployment/:id/versions", (req) => versions(req));
   app.get<{ Params: { user_id: string } }>("/api/v0/users/:user_id/templates/autoscaler", (req) => autoscaler(req));
 }

@@ -22,13 +22,13 @@ const apiKey = z.object({
   userId: id,
   name: z.string(),
   key: z.string().min(1),
-  permissions: z.record(z.string(), z.boolean()).nullable(),
+  permissions: z.record(z.string(), z.unknown()).nullable(),
   primary: z.boolean(),
   createdAt: time,
   deletedAt: time.nullable(),
 });
 
-const sshKey = z.object({ id, userId: id, publicKey: z.string(), createdAt: time });
+const sshKey = z.object({ id, userId: id, publicKey: z.string(), createdAt: time, deletedAt: time.nullable().optional() });
 
 const secret = z.object({ userId: id, name: z.string(), value: z.string() });
 

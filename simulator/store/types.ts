@@ -15,7 +15,8 @@ export interface UserRecord {
 }
 
 /** Flags a scoped key carries; `null` on a key means full access. */
-export type Permissions = Record<string, boolean>;
+/** As sent: `{api: {<scope>: {...}}}`, or the earlier flat flags `{manage_instances: true}`. */
+export type Permissions = Record<string, unknown>;
 
 export interface ApiKeyRecord {
   id: number;
@@ -34,6 +35,8 @@ export interface SshKeyRecord {
   userId: number;
   publicKey: string;
   createdAt: number;
+  /** Set when deleted: the service keeps the row (soft delete) and lists it with `deleted_at`. */
+  deletedAt?: number | null;
 }
 
 export interface SecretRecord {

@@ -91,7 +91,7 @@ test("SubaccountKeyRotation: one target only, new keys as outputs, the service's
 
   const inputs = (await fx.plugin.check(u, {}, withProvider("subaccountKeyRotation", { subaccountUserId: 99999 }))).inputs;
   await expect(fx.plugin.create(u, inputs)).rejects.toThrow(
-    "SubaccountKeyRotation: regenerating the key of subaccount 99999 failed: PUT /api/v0/subaccounts/regenerate_keys failed: HTTP 404 not_found: Subaccount not found.",
+    "SubaccountKeyRotation: regenerating the key of subaccount 99999 failed: PUT /api/v0/subaccounts/regenerate_keys/ failed: HTTP 404 not_found: Subaccount not found.",
   );
 });
 

@@ -57,8 +57,8 @@ test("create -> read -> update in place -> delete", async () => {
     "POST /api/v0/ssh/ 200",
     "GET /api/v0/ssh/ 200",
     `PUT /api/v0/ssh/${id}/ 200`,
-    `DELETE /api/v0/ssh/${id} 200`,
+    `DELETE /api/v0/ssh/${id}/ 200`,
     "GET /api/v0/ssh/ 200",
-    `DELETE /api/v0/ssh/${id} 400`,
+    `DELETE /api/v0/ssh/${id}/ 400`,
   ]);
 }, 30_000);

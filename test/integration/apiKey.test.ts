@@ -37,7 +37,7 @@ it("passes flags it does not know to the service, which judges them", async () =
   const news = { name: "odd", permissions: { custom_flag: "yes" } };
   expect((await apiKey.check({}, news)).failures).toEqual([]);
   const message = await failureOf(apiKey.create(news));
-  expect(message).toMatch(/^ApiKey "odd": creating the key failed: POST \/api\/v0\/auth\/apikeys\/ failed: HTTP 400 invalid_args: permissions.custom_flag must be true or false/);
+  expect(message).toMatch(/^ApiKey "odd": creating the key failed: POST \/api\/v0\/auth\/apikeys\/ failed: HTTP 400 invalid_permissions: permissions.custom_flag is not known/);
 });
 
 it("read keeps the value from state and sees the key's name and permissions", async () => {
@@ -59,7 +59,7 @@ it("a deleted key stops working at once (401)", async () => {
   await apiKey.delete(id, outs);
   const e = await holder.secrets.list().catch((x) => x);
   expect(e).toBeInstanceOf(AuthenticationError);
-  expect(e.message).toMatch(/^GET \/api\/v0\/secrets failed: HTTP 401 unauthorized: Invalid API key: it is unknown, was deleted or was reset\./);
+  expect(e.message).toMatch(/^GET \/api\/v0\/secrets\/ failed: HTTP 401 unauthorized: Invalid API key: it is unknown, was deleted or was reset\./);
   expect(e.message).not.toContain(outs.key);
   expect((await h.client.apiKeys.list()).map((k) => k.id)).not.toContain(Number(id));
 });

@@ -1,6 +1,6 @@
 /** Machines, maintenance, copy, serverless, deployments, autoscaler and earnings over HTTP. */
 import { SEED } from "pulumi-vastai/simulator";
-import { BadRequestError, NotFoundError, VastApiError, VastOperationError } from "../../provider/client";
+import { BadRequestError, VastApiError, VastOperationError } from "../../provider/client";
 import { useSimulator } from "../support/simulator";
 
 const h = useSimulator();
@@ -80,9 +80,9 @@ describe("serverless", () => {
   });
 
   it("reads the {error_msg} failure shape", async () => {
-    const e = await h.client.serverless.workerGroupLogs({ workerGroupId: 424242 }).catch((x) => x);
-    expect(e).toBeInstanceOf(NotFoundError);
-    expect(e.serverMessage).toBe("Worker group 424242 not found");
+    const e = await h.client.serverless.workerGroupLogs({ workerGroupId: SEED.workerGroup.id, tail: 0 }).catch((x) => x);
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect(e.serverMessage).toMatch(/^tail must be an integer from 1 to 10000/);
     expect(e.message).not.toContain(h.sim.apiKey);
   });
 

@@ -1,6 +1,6 @@
 /** Templates and offers over HTTP. */
 import { SEED } from "pulumi-vastai/simulator";
-import { AuthenticationError, VastOperationError, VastValidationError } from "../../provider/client";
+import { AuthenticationError, DEFAULT_TEMPLATE_PRIVATE, VastOperationError, VastValidationError } from "../../provider/client";
 import { formatEnvFlags } from "../../provider/client/wire/env";
 import { CLI_DEFAULT_OFFER_FILTERS, MB_PER_GB } from "../../provider/client/wire/filters";
 import { useSimulator } from "../support/simulator";
@@ -11,12 +11,22 @@ const base = { name: "it-template", image: "pytorch/pytorch", tag: "2.4.0", env:
 const baseFlags = formatEnvFlags({ env: base.env, ports: base.ports });
 
 describe("templates", () => {
-  it("creates a template and sends empty registry fields the API requires", async () => {
+  it("creates a template without the registry login fields the service does not require", async () => {
     const { template, existing } = await h.client.templates.create({ ...base, recommendedDiskSpace: 40, runtype: "ssh", sshDirect: true });
     expect(existing).toBe(false);
     expect(template).toMatchObject({ id: expect.any(Number), hashId: expect.any(String), name: "it-template", recommendedDiskSpace: 40, sshDirect: true, envFlags: baseFlags, env: base.env, ports: base.ports });
     const sent = (await h.requests()).find((r) => r.method === "POST" && r.path === "/api/v0/template/");
-    expect(sent?.body).toMatchObject({ docker_login_repo: "", docker_login_user: "", docker_login_pass: "", recommended_disk_space: 40, ssh_direct: true, env: baseFlags });
+    expect(sent?.body).toMatchObject({ recommended_disk_space: 40, ssh_direct: true, env: baseFlags });
+    expect(sent?.body).toMatchObject({ recommended_disk_space: 40, ssh_direct: true });
+    expect(sent?.body).not.toHaveProperty("docker_login_repo");
+    expect(sent?.body).not.toHaveProperty("docker_login_pass");
+  });
+
+  it("sends private as given, in both directions", async () => {
+    const a = await h.client.templates.create({ ...base, name: "private-one", private: true });
+    const b = await h.client.templates.create({ ...base, name: "public-one", private: false });
+    expect([a.template.private, b.template.private]).toEqual([true, false]);
+    expect(DEFAULT_TEMPLATE_PRIVATE).toBe(true);
   });
 
   it("adopts the existing template when the same content is created again", async () => {

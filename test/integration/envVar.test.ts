@@ -20,12 +20,11 @@ it("creates the variable under its upper-case name, updates its value in place a
   expect(created).toEqual({ id: "HF_TOKEN", outs: { key: "HF_TOKEN", value: SECRET } });
   expect(await h.client.secrets.list()).toEqual({ HF_TOKEN: expect.stringMatching(/^\*+$/) });
 
-  const news = await planned({ key: "hf_token", value: "" });
+  const news = await planned({ key: "hf_token", value: "another-value.2" });
   expect(await envVar.diff("HF_TOKEN", created.outs, news)).toMatchObject({ changes: true, replaces: [] });
   const updated = await envVar.update("HF_TOKEN", created.outs, news);
-  expect(updated.outs).toEqual({ key: "HF_TOKEN", value: "" });
-  // The service shows an emptied variable as null.
-  expect(await h.client.secrets.list()).toEqual({ HF_TOKEN: null });
+  expect(updated.outs).toEqual({ key: "HF_TOKEN", value: "another-value.2" });
+  expect((await h.requests()).filter((r) => r.method === "PUT").map((r) => r.body)).toEqual([{ key: "HF_TOKEN", value: "another-value.2" }]);
 
   await envVar.delete("HF_TOKEN", updated.outs!);
   expect(await h.client.secrets.list()).toEqual({});
@@ -43,9 +42,10 @@ it("reports a variable deleted outside Pulumi as gone (empty id)", async () => {
   expect(await envVar.read(id, outs)).toEqual({ id: "" });
 });
 
-it("shows a value emptied outside Pulumi as drift", async () => {
+it("shows a value the service lists as empty (null) as drift", async () => {
   const { id, outs } = await envVar.create(await planned({ key: "TOKEN", value: SECRET }));
-  await h.client.secrets.update("TOKEN", "");
+  // The service refuses to store an empty value; a list that shows one anyway is still read.
+  await h.fault({ method: "GET", path: "/api/v0/secrets/", status: 200, body: { success: true, secrets: { TOKEN: null } } });
   const read = await envVar.read(id, outs);
   expect(read.inputs).toEqual({ key: "TOKEN", value: "" });
 });
@@ -74,6 +74,6 @@ it("names the limit of 16 when the account is full, without the value", async ()
 it("quotes the service when a variable of that name already exists", async () => {
   await h.client.secrets.add("TOKEN", "v");
   const message = await failureOf(envVar.create(await planned({ key: "token", value: SECRET })));
-  expect(message).toMatch(/^EnvVar TOKEN: adding the variable failed: POST \/api\/v0\/secrets\/ failed: HTTP 400 already_exists: Environment variable TOKEN already exists/);
+  expect(message).toMatch(/^EnvVar TOKEN: adding the variable failed: POST \/api\/v0\/secrets\/ failed: HTTP 400 existing_key: Environment variable TOKEN already exists/);
   expect(message).not.toContain(SECRET);
 });

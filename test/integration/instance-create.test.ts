@@ -47,12 +47,13 @@ it("rents the cheapest offer matching the filters", async () => {
 });
 
 it("tries the next match when the cheapest offer is gone (404) or cannot start (410)", async () => {
-  await h.fault({ method: "PUT", path: "/api/v0/asks/700005", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700005 is available." } });
-  await h.fault({ method: "PUT", path: "/api/v0/asks/700006", status: 410, body: { success: false, error: "no_such_ask", msg: "No ask by id 700006 is available." } });
-  const { outs } = await createChecked({ offer: { gpuName: "RTX 3090" }, image: "x" });
-  expect(outs.offerId).toBe(700007);
+  // Verified offers only by default (the vendor client's filters): 700001, 700002, 700003 ... by price.
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700001", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700001 is available." } });
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700002", status: 410, body: { success: false, error: "no_such_ask", msg: "No ask by id 700002 is available." } });
+  const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" });
+  expect(outs.offerId).toBe(700003);
   const tried = (await h.requests()).filter((r) => CREATE_PATH.test(r.path)).map((r) => r.path);
-  expect(tried).toEqual(["/api/v0/asks/700005/", "/api/v0/asks/700006/", "/api/v0/asks/700007/"]);
+  expect(tried).toEqual(["/api/v0/asks/700001/", "/api/v0/asks/700002/", "/api/v0/asks/700003/"]);
   expect(liveInstancesOf(h)).toHaveLength(1);
 });
 

@@ -72,6 +72,23 @@ describe("searchOffers", () => {
     expect((await lastRequest("/api/v0/bundles")).body).toMatchObject({ gpu_ram: { gte: 80000 }, order: [["dph_total", "asc"]] });
   });
 
+  it("applies the vendor client's defaults: no rented or unverified offer unless asked, score order, priced disk", async () => {
+    const rented = SEED.offerIds[0];
+    await h.control("POST", `/offers/${rented}`, { state: "unavailable" });
+    const offers = await searchOffers({ allocatedStorageGb: 100 });
+    expect(offers.map((o) => o.id)).not.toContain(rented);
+    expect(offers.every((o) => o.rented === false && o.raw.verified === true)).toBe(true);
+    expect((await lastRequest("/api/v0/bundles")).body).toMatchObject({
+      verified: { eq: true },
+      external: { eq: false },
+      rentable: { eq: true },
+      rented: { eq: false },
+      order: [["score", "desc"]],
+      allocated_storage: 100,
+    });
+    expect((await searchOffers({ noDefaults: true })).map((o) => o.id)).toContain(rented);
+  });
+
   it("has an Output variant", async () => {
     const offers = await valueOf(searchOffersOutput({ filters: { gpuName: "RTX 3090", numGpus: 1 } }));
     expect(offers.map((o) => o.id)).toEqual([700005]);
@@ -104,7 +121,8 @@ describe("getMachine", () => {
 
 it("getSecrets returns names and whether each is set, never values", async () => {
   await h.client.secrets.add("hf_token", "value-that-stays-hidden");
-  await h.client.secrets.add("EMPTY", "");
+  // The service stores no empty value; a list that shows one (null) is read as not set.
+  await h.fault({ method: "GET", path: "/api/v0/secrets/", status: 200, body: { success: true, secrets: { EMPTY: null, HF_TOKEN: "********" } } });
   const secrets = await getSecrets();
   expect(secrets).toEqual([
     { name: "EMPTY", isSet: false },
@@ -162,8 +180,9 @@ describe("getWorkerGroupLogs", () => {
   });
 
   it("shows the service's {error_msg} message for an unknown group", async () => {
-    expect(await failureOf(getWorkerGroupLogs({ workerGroupId: 999 }))).toMatch(
-      /^POST \/get_workergroup_logs failed: HTTP 404: Worker group 999 not found\./,
+    expect(await failureOf(getWorkerGroupLogs({ workerGroupId: 999 }))).toBe(
+      "POST /get_workergroup_logs failed: the service answered HTTP 200 with an error message instead of a result: " +
+        "authenticate_workergroup_apikey: invalid api_key or workergroup 999 not found",
     );
   });
 });

@@ -33,10 +33,17 @@ describe("SSH keys", () => {
     expect((await h.call("GET", "/api/v0/ssh")).body[0].key).toBe(RSA_KEY);
   });
 
+  it("answers a create without a key 400 no_ssh_key, as the vendor document", async () => {
+    const r = await h.call("POST", "/api/v0/ssh/", {});
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, error: "no_ssh_key", msg: "No ssh key provided" });
+  });
+
   it("deletes a key, and answers 400 no_ssh_key for an unknown id", async () => {
     const c = await h.call("POST", "/api/v0/ssh/", { ssh_key: ED25519_KEY });
     expect((await h.call("DELETE", `/api/v0/ssh/${c.body.key.id}`)).body).toEqual({ success: true });
-    expect((await h.call("GET", "/api/v0/ssh/")).body).toEqual([]);
+    // Soft delete: the row stays in the list with deleted_at set.
+    expect((await h.call("GET", "/api/v0/ssh/")).body).toEqual([expect.objectContaining({ id: c.body.key.id, deleted_at: expect.any(String) })]);
     const again = await h.call("DELETE", `/api/v0/ssh/${c.body.key.id}/`);
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ success: false, error: "no_ssh_key" });
@@ -52,17 +59,18 @@ describe("SSH keys", () => {
   it("keeps each account's keys apart", async () => {
     await h.call("POST", "/api/v0/ssh/", { ssh_key: ED25519_KEY });
     const other = await h.call("GET", "/api/v0/ssh/", undefined, { key: SEED.unapprovedUser.apiKey });
-    expect(other.body).toEqual([]);
+    // An account without keys is answered 404, as the vendor document says.
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ msg: "No SSH keys found for the user." });
   });
 });
 
 describe("secrets", () => {
-  it("upper-cases names and lists masked values, null for an empty one", async () => {
+  it("upper-cases names and lists masked values", async () => {
     expect((await h.call("POST", "/api/v0/secrets/", { key: "hf_token", value: "hf_abcdef123456" })).status).toBe(200);
-    expect((await h.call("POST", "/api/v0/secrets", { key: "EMPTY_ONE", value: "" })).status).toBe(200);
-    const r = await h.call("GET", "/api/v0/secrets");
+    const r = await h.call("GET", "/api/v0/secrets/");
     expect(r.body.success).toBe(true);
-    expect(r.body.secrets).toEqual({ HF_TOKEN: expect.stringMatching(/^\*+$/), EMPTY_ONE: null });
+    expect(r.body.secrets).toEqual({ HF_TOKEN: expect.stringMatching(/^\*+$/) });
     expect(r.text).not.toContain("hf_abcdef123456");
   });
 

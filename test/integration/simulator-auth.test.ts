@@ -12,7 +12,7 @@ describe("bearer authentication", () => {
   });
 
   it("rejects an unknown key with 401", async () => {
-    const r = await h.call("GET", "/api/v0/ssh/", undefined, { key: "not-a-key-of-anyone" });
+    const r = await h.call("GET", "/api/v0/users/current/", undefined, { key: "not-a-key-of-anyone" });
     expect(r.status).toBe(401);
   });
 
@@ -27,8 +27,8 @@ describe("bearer authentication", () => {
     const other = await openSimulator({ apiKey: "custom-key-123" });
     try {
       expect(other.sim.apiKey).toBe("custom-key-123");
-      expect((await other.call("GET", "/api/v0/ssh/")).status).toBe(200);
-      expect((await other.call("GET", "/api/v0/ssh/", undefined, { key: SEED.apiKey })).status).toBe(401);
+      expect((await other.call("GET", "/api/v0/users/current/")).status).toBe(200);
+      expect((await other.call("GET", "/api/v0/users/current/", undefined, { key: SEED.apiKey })).status).toBe(401);
     } finally {
       await other.close();
     }
@@ -43,14 +43,16 @@ describe("API keys", () => {
     const list = await h.call("GET", "/api/v0/auth/apikeys/");
     const item = list.body.apikeys.find((k: { id: number }) => k.id === c.body.id);
     expect(item).toMatchObject({ name: "ci", key: null });
-    expect((await h.call("GET", "/api/v0/ssh/", undefined, { key: c.body.key })).status).toBe(200);
+    expect((await h.call("GET", "/api/v0/users/current/", undefined, { key: c.body.key })).status).toBe(200);
   });
 
   it("stops a deleted key at once with 401", async () => {
     const c = await h.call("POST", "/api/v0/auth/apikeys", { name: "temp" });
     const d = await h.call("DELETE", `/api/v0/auth/apikeys/${c.body.id}/`);
-    expect(d.body).toEqual({ success: true });
-    expect((await h.call("GET", "/api/v0/ssh/", undefined, { key: c.body.key })).status).toBe(401);
+    // The service acknowledges with a bare JSON string, not an object.
+    expect(d.status).toBe(200);
+    expect(d.body).toBe("Successfully Deleted API Key");
+    expect((await h.call("GET", "/api/v0/users/current/", undefined, { key: c.body.key })).status).toBe(401);
     const list = await h.call("GET", "/api/v0/auth/apikeys/");
     expect(list.body.apikeys.map((k: { id: number }) => k.id)).not.toContain(c.body.id);
   });
@@ -61,7 +63,7 @@ describe("API keys", () => {
     const d = await h.call("DELETE", `/api/v0/auth/apikeys/${primary.id}`);
     expect(d.status).toBe(400);
     expect(d.body.msg).toMatch(/primary/);
-    expect((await h.call("GET", "/api/v0/ssh/")).status).toBe(200);
+    expect((await h.call("GET", "/api/v0/users/current/")).status).toBe(200);
   });
 
   it("answers 404 for deleting a key id that does not exist", async () => {
@@ -76,7 +78,7 @@ describe("API keys", () => {
 });
 
 describe("scoped keys", () => {
-  async function scoped(permissions: Record<string, boolean>): Promise<string> {
+  async function scoped(permissions: Record<string, unknown>): Promise<string> {
     const r = await h.call("POST", "/api/v0/auth/apikeys/", { name: "scoped", permissions });
     expect(r.body.permissions).toEqual(permissions);
     return r.body.key;
@@ -85,18 +87,18 @@ describe("scoped keys", () => {
   it("gives a key without user_read an empty template search", async () => {
     const full = await h.call("GET", "/api/v0/template/");
     expect(full.body.templates.length).toBeGreaterThan(0);
-    const key = await scoped({ manage_instances: true });
+    const key = await scoped({ api: { instance_read: {}, instance_write: {} } });
     const r = await h.call("GET", "/api/v0/template/", undefined, { key });
     expect(r.status).toBe(200);
     expect(r.body.templates ?? []).toEqual([]);
   });
 
-  it("refuses instance writes to a key without manage_instances", async () => {
+  it("refuses instance writes to a key without instance_write", async () => {
     const created = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu:22.04" });
-    const key = await scoped({ user_read: true });
+    const key = await scoped({ api: { user_read: {}, instance_read: {} } });
     const create = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu:22.04" }, { key });
     expect(create.status).toBe(403);
-    expect(create.body.msg).toContain("manage_instances");
+    expect(create.body.msg).toContain("instance_write");
     const label = await h.call("PUT", `/api/v0/instances/${created.body.new_contract}/`, { label: "x" }, { key });
     expect(label.status).toBe(403);
     const del = await h.call("DELETE", `/api/v0/instances/${created.body.new_contract}/`, {}, { key });
@@ -106,18 +108,40 @@ describe("scoped keys", () => {
     expect(state.body.instances[0].label).toBeNull();
   });
 
-  it("lets a key with manage_instances create instances", async () => {
+  it("lets a key with instance_write create instances", async () => {
+    const key = await scoped({ api: { instance_write: {} } });
+    const r = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu:22.04" }, { key });
+    expect(r.status).toBe(200);
+    expect(r.body.new_contract).toEqual(expect.any(Number));
+  });
+
+  it("still reads the earlier flat flags as the scopes they meant (manage_instances: instance read and write)", async () => {
     const key = await scoped({ manage_instances: true });
     const r = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu:22.04" }, { key });
     expect(r.status).toBe(200);
     expect(r.body.new_contract).toEqual(expect.any(Number));
   });
 
-  it("refuses the earnings chart to a key without manage_billing", async () => {
-    const key = await scoped({ manage_instances: true, user_read: true });
+  it("refuses the earnings chart to a key without billing_read", async () => {
+    const key = await scoped({ api: { instance_read: {}, instance_write: {}, user_read: {} } });
     const r = await h.call("GET", "/api/v1/user/earnings/chart", undefined, { key });
     expect(r.status).toBe(403);
-    expect(r.body).toMatchObject({ error: "forbidden", msg: expect.stringContaining("manage_billing") });
+    expect(r.body).toMatchObject({ error: "forbidden", msg: expect.stringContaining("billing_read") });
+  });
+
+  it("refuses a scope the service does not have with 400 invalid_permissions, naming the scopes", async () => {
+    const r = await h.call("POST", "/api/v0/auth/apikeys/", { name: "x", permissions: { api: { instance_admin: {} } } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: "invalid_permissions", msg: expect.stringContaining("instance_read, instance_write, user_read") });
+  });
+
+  it("lists a scoped key's scopes as rights (JSON text), as the service does", async () => {
+    const permissions = { api: { machine_read: {}, misc: {} } };
+    const c = await h.call("POST", "/api/v0/auth/apikeys/", { name: "hosting", permissions });
+    const list = await h.call("GET", "/api/v0/auth/apikeys/");
+    const item = list.body.apikeys.find((k: { id: number }) => k.id === c.body.id);
+    expect(JSON.parse(item.rights)).toEqual(permissions);
+    expect(item.user_id).toBe(SEED.user.id);
   });
 });
 
@@ -139,7 +163,7 @@ describe("PUT /api/v0/subaccounts/regenerate_keys", () => {
     const r = await h.call("PUT", "/api/v0/subaccounts/regenerate_keys/", { regenerate_all: true });
     expect(r.status).toBe(200);
     expect(r.body.regenerated_keys.map((k: { user_id: number }) => k.user_id).sort()).toEqual([subA.userId, subB.userId]);
-    expect((await h.call("GET", "/api/v0/ssh", undefined, { key: subB.apiKey })).status).toBe(401);
+    expect((await h.call("GET", "/api/v0/users/current", undefined, { key: subB.apiKey })).status).toBe(401);
   });
 
   it.each([

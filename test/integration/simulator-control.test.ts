@@ -48,11 +48,11 @@ describe("faults", () => {
   });
 
   it("waits delayMs before answering, long enough for a client timeout", async () => {
-    await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/ssh", delayMs: 400 });
-    await expect(h.call("GET", "/api/v0/ssh/", undefined, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
-    await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/ssh", delayMs: 60 });
+    await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/users/current", delayMs: 400 });
+    await expect(h.call("GET", "/api/v0/users/current/", undefined, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/users/current", delayMs: 60 });
     const t0 = performance.now();
-    expect((await h.call("GET", "/api/v0/ssh/")).status).toBe(200);
+    expect((await h.call("GET", "/api/v0/users/current/")).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(55);
   });
 
@@ -101,8 +101,8 @@ describe("request log", () => {
   });
 
   it("leaves control calls out and clears with DELETE", async () => {
-    await h.call("GET", "/api/v0/ssh/");
-    expect((await h.control("GET", "/_sim/requests")).body.map((e: { path: string }) => e.path)).toEqual(["/api/v0/ssh/"]);
+    await h.call("GET", "/api/v0/users/current/");
+    expect((await h.control("GET", "/_sim/requests")).body.map((e: { path: string }) => e.path)).toEqual(["/api/v0/users/current/"]);
     await h.control("DELETE", "/_sim/requests");
     expect((await h.control("GET", "/_sim/requests")).body).toEqual([]);
   });
@@ -132,7 +132,7 @@ describe("trailing slashes", () => {
   const routes: [string, string][] = [
     ["PUT", "/api/v0/subaccounts/regenerate_keys"], ["GET", "/api/v0/users/current"],
     ["POST", "/api/v0/auth/apikeys"], ["GET", "/api/v0/auth/apikeys"], ["DELETE", "/api/v0/auth/apikeys/999"],
-    ["POST", "/api/v0/ssh"], ["GET", "/api/v0/ssh"], ["PUT", "/api/v0/ssh/999"], ["DELETE", "/api/v0/ssh/999"],
+    ["POST", "/api/v0/ssh"], ["GET", "/api/v0/users/current"], ["PUT", "/api/v0/ssh/999"], ["DELETE", "/api/v0/ssh/999"],
     ["GET", "/api/v0/secrets"], ["POST", "/api/v0/secrets"], ["PUT", "/api/v0/secrets"], ["DELETE", "/api/v0/secrets"],
     ["GET", "/api/v0/template"], ["POST", "/api/v0/template"], ["PUT", "/api/v0/template"], ["DELETE", "/api/v0/template"],
     ["GET", `/api/v0/users/${SEED.user.id}/templates/autoscaler`], ["GET", "/api/v1/user/earnings/chart"],
@@ -181,17 +181,17 @@ describe("rate limits", () => {
 
   it("limits per key and per endpoint", async () => {
     clock.advance(10_000);
-    expect((await limited.call("GET", "/api/v0/ssh/")).status).toBe(200);
-    expect((await limited.call("GET", "/api/v0/ssh/", undefined, { key: SEED.unapprovedUser.apiKey })).status).toBe(200);
+    expect((await limited.call("GET", "/api/v0/users/current/")).status).toBe(200);
+    expect((await limited.call("GET", "/api/v0/users/current/", undefined, { key: SEED.unapprovedUser.apiKey })).status).toBe(200);
     expect((await limited.call("GET", "/api/v0/secrets/")).status).toBe(200);
-    expect((await limited.call("GET", "/api/v0/ssh")).status).toBe(429);
+    expect((await limited.call("GET", "/api/v0/users/current")).status).toBe(429);
   });
 
   it("takes a table of intervals in ms keyed by METHOD and route", async () => {
-    const custom = await openSimulator({ rateLimits: { "GET /api/v0/ssh": 500 }, now: clock.now });
+    const custom = await openSimulator({ rateLimits: { "GET /api/v0/users/current": 500 }, now: clock.now });
     try {
-      expect((await custom.call("GET", "/api/v0/ssh/")).status).toBe(200);
-      const refused = await custom.call("GET", "/api/v0/ssh/");
+      expect((await custom.call("GET", "/api/v0/users/current/")).status).toBe(200);
+      const refused = await custom.call("GET", "/api/v0/users/current/");
       expect(refused.text).toBe("API requests too frequent: endpoint threshold=0.5");
       for (let i = 0; i < 3; i++) expect((await custom.call("GET", "/api/v0/secrets/")).status).toBe(200);
     } finally {
@@ -211,7 +211,7 @@ describe("options", () => {
     const slow = await openSimulator({ latencyMs: 80 });
     try {
       const t0 = performance.now();
-      expect((await slow.call("GET", "/api/v0/ssh/")).status).toBe(200);
+      expect((await slow.call("GET", "/api/v0/users/current/")).status).toBe(200);
       expect(performance.now() - t0).toBeGreaterThanOrEqual(75);
     } finally {
       await slow.close();

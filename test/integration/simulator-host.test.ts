@@ -133,9 +133,10 @@ describe("serverless", () => {
     expect(noKey.body).toEqual({ error_msg: expect.any(String) });
     const badKey = await h.run("/get_workergroup_logs", { id: SEED.workerGroup.id, api_key: "nope" }, { key: null });
     expect(badKey.status).toBe(401);
+    // An unknown group is answered HTTP 200 with a bare error string (vendor document).
     const missing = await h.run("/get_workergroup_logs", { id: 9999 });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error_msg: "Worker group 9999 not found" });
+    expect(missing.status).toBe(200);
+    expect(missing.body).toBe("authenticate_workergroup_apikey: invalid api_key or workergroup 9999 not found");
     const badTail = await h.run("/get_workergroup_logs", { id: SEED.workerGroup.id, tail: -1 });
     expect(badTail.status).toBe(400);
     expect(badTail.body.error_msg).toContain("tail");

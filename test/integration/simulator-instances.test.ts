@@ -48,6 +48,12 @@ describe("instance creation", () => {
     expect((await read(body.new_contract)).actual_status).toBe("running");
   });
 
+  it("takes env as the vendor document's Docker flag string too", async () => {
+    const r = await create({ image: "ubuntu", env: "-e MODE=fast -p 8000:8000" });
+    expect(r.status).toBe(200);
+    expect((await read(r.body.new_contract)).extra_env).toEqual([["MODE", "fast"], ["-p 8000:8000", "1"]]);
+  });
+
   it("merges the template env under the request env, the request winning on conflicts", async () => {
     const t = await h.call("POST", "/api/v0/template/", {
       name: "svc", image: "vllm/vllm-openai", tag: "v1", onstart: "echo tpl", recommended_disk_space: 40,
@@ -93,6 +99,7 @@ describe("instance creation", () => {
 
   it.each([
     [{ image: "ubuntu", env: ["A=1"] }, "env"],
+    [{ image: "ubuntu", env: "-e A='unterminated" }, "env"],
     [{ image: "ubuntu", target_state: "paused" }, "target_state"],
     [{ image: "ubuntu", volume_info: { create_new: true, volume_id: 1, mount_path: "/data" } }, "volume_info.size"],
     [{ template_hash_id: "0".repeat(32) }, "template_hash_id"],
@@ -163,6 +170,45 @@ describe("instance list", () => {
     expect(p2.body.instances.map((i: { label: string }) => i.label)).toEqual(["n25", "n26", "n27", "n28", "n29"]);
     expect(p2.body.next_token).toBeNull();
     expect((await h.call("GET", "/api/v1/instances/?after_token=garbage")).status).toBe(400);
+  });
+
+  const page = (q: Record<string, unknown>) =>
+    h.call("GET", `/api/v1/instances/?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]))}`);
+
+  it("reads a page size of 0 or less as 5 (vendor document)", async () => {
+    for (let i = 0; i < 7; i++) await create({ image: "ubuntu", label: `n${i}` });
+    expect((await page({ limit: 0 })).body.instances).toHaveLength(5);
+    expect((await page({ limit: -3 })).body.instances).toHaveLength(5);
+  });
+
+  it("filters by select_filters on a stored column such as label, and refuses computed columns", async () => {
+    for (const label of ["a", "b", "a"]) await create({ image: "ubuntu", label });
+    const r = await page({ select_filters: { label: { eq: "a" } } });
+    expect(r.body.instances.map((i: { label: string }) => i.label)).toEqual(["a", "a"]);
+    expect(r.body).toMatchObject({ success: true, instances_found: 2, total_instances: 2, label_counts: { a: 2 } });
+    expect((await page({ select_filters: { label: { in: ["b"] } } })).body.instances).toHaveLength(1);
+    const computed = await page({ select_filters: { dph_total: { lt: 1 } } });
+    expect(computed.status).toBe(400);
+    expect(computed.body.msg).toContain("dph_total");
+  });
+
+  it("sorts by order_by with id as the last tiebreaker, and pages in that order", async () => {
+    for (const label of ["m", "z", "a", "z", "b"]) await create({ image: "ubuntu", label });
+    const order = [{ col: "label", dir: "desc" }];
+    const p1 = await page({ order_by: order, limit: 3 });
+    const p2 = await page({ order_by: order, limit: 3, after_token: p1.body.next_token });
+    const rows = [...p1.body.instances, ...p2.body.instances].map((i: { id: number; label: string }) => [i.label, i.id]);
+    expect(rows.map(([l]) => l)).toEqual(["z", "z", "m", "b", "a"]);
+    const zIds = rows.filter(([l]) => l === "z").map(([, id]) => id as number);
+    expect(zIds).toEqual([...zIds].sort((x, y) => x - y));
+    expect(p2.body.next_token).toBeNull();
+    expect((await page({ order_by: [{ col: "no_such_column", dir: "asc" }] })).status).toBe(400);
+  });
+
+  it("returns only select_cols, unknown ones as null", async () => {
+    await create({ image: "ubuntu", label: "x" });
+    const r = await page({ select_cols: ["id", "label", "not_a_column"] });
+    expect(r.body.instances).toEqual([{ id: expect.any(Number), label: "x", not_a_column: null }]);
   });
 });
 

@@ -57,15 +57,38 @@ describe("offer search POST /api/v0/bundles/", () => {
     expect(r.body.msg).toContain("about");
   });
 
-  it("hides an offer that is gone and shows an unavailable one as not rentable", async () => {
+  it("hides an offer that is gone and shows an unavailable one as rented, not rentable", async () => {
     const [a, b] = SEED.offerIds;
     await h.control("POST", `/_sim/offers/${a}`, { state: "gone" });
     await h.control("POST", `/_sim/offers/${b}`, { state: "unavailable" });
-    const ids = (await offers({})).map((o) => o.id);
+    const ids = (await offers({ rentable: { eq: true }, rented: { eq: false } })).map((o) => o.id);
     expect(ids).not.toContain(a);
     expect(ids).not.toContain(b);
-    const all = await offers({ rentable: { in: [true, false] } });
-    expect(all.find((o) => o.id === b)).toMatchObject({ rentable: false });
+    // The service adds no implicit filters: a query without them shows the rented offer too.
+    const all = await offers({});
+    expect(all.map((o) => o.id)).not.toContain(a);
+    expect(all.find((o) => o.id === b)).toMatchObject({ rentable: false, rented: true });
+  });
+
+  it("prices the disk asked for (allocated_storage, default 8 GB) into dph_total", async () => {
+    const id = SEED.offerIds[0];
+    const at = async (storage?: number) => {
+      const r = await h.call("POST", "/api/v0/bundles/", { id: { eq: id }, ...(storage === undefined ? {} : { allocated_storage: storage }) });
+      return r.body.offers[0] as { dph_total: number; storage_cost: number };
+    };
+    const eight = await at();
+    const big = await at(508);
+    expect(await at(8)).toEqual(eight);
+    // 500 GB more at storage_cost $/GB/month, per hour of a 30-day month.
+    expect(big.dph_total - eight.dph_total).toBeCloseTo((500 * eight.storage_cost) / 720, 5);
+    expect((await h.call("POST", "/api/v0/bundles/", { allocated_storage: -1 })).status).toBe(400);
+  });
+
+  it("orders by score when asked, as the vendor's client does by default", async () => {
+    const r = await h.call("POST", "/api/v0/bundles/", { order: [["score", "desc"]] });
+    const scores = r.body.offers.map((o: { score: number }) => o.score);
+    expect(scores.length).toBeGreaterThan(3);
+    expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
   });
 });
 

@@ -40,7 +40,7 @@ describe("state file", () => {
       const state = second.state();
       expect(state.templates.map((t) => t.hash_id)).toContain(tpl.body.template.hash_id);
       expect(state.secrets).toEqual([{ user_id: SEED.user.id, name: "TOKEN" }]);
-      expect((await call(second.url, key.body.key, "GET", "/api/v0/ssh/")).status).toBe(200);
+      expect((await call(second.url, key.body.key, "GET", "/api/v0/users/current/")).status).toBe(200);
       const next = await call(second.url, second.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu" });
       expect(next.body.new_contract).toBe(inst.body.new_contract + 1);
     } finally {
@@ -69,8 +69,8 @@ describe("state file", () => {
     await (await startSimulator({ port: 0, stateFile: file, apiKey: "old-key-12345" })).close();
     const sim = await startSimulator({ port: 0, stateFile: file, apiKey: "new-key-12345" });
     try {
-      expect((await call(sim.url, "new-key-12345", "GET", "/api/v0/ssh/")).status).toBe(200);
-      expect((await call(sim.url, "old-key-12345", "GET", "/api/v0/ssh/")).status).toBe(401);
+      expect((await call(sim.url, "new-key-12345", "GET", "/api/v0/users/current/")).status).toBe(200);
+      expect((await call(sim.url, "old-key-12345", "GET", "/api/v0/users/current/")).status).toBe(401);
     } finally {
       await sim.close();
     }

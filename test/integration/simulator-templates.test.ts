@@ -43,7 +43,6 @@ describe("template create", () => {
   it.each([
     [{ ...base, name: undefined }, "name"],
     [{ ...base, image: "" }, "image"],
-    [{ ...base, docker_login_pass: undefined }, "docker_login_pass"],
     [{ ...base, runtype: "vnc" }, "runtype"],
     [{ ...base, env: "-e A='unterminated" }, "env"],
     [{ ...base, recommended_disk_space: -1 }, "recommended_disk_space"],
@@ -51,6 +50,12 @@ describe("template create", () => {
     const r = await h.call("POST", "/api/v0/template/", body);
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: "invalid_args", msg: expect.stringContaining(field) });
+  });
+
+  it("creates a template from name and image alone, without the registry login fields (vendor document)", async () => {
+    const r = await h.call("POST", "/api/v0/template/", { name: "minimal", image: "ubuntu" });
+    expect(r.status).toBe(200);
+    expect(r.body.template).toMatchObject({ name: "minimal", image: "ubuntu", docker_login_repo: "" });
   });
 });
 

@@ -85,8 +85,8 @@ describe("SshKey lifecycle over HTTP", () => {
     await expect(provider.delete(id, outs)).resolves.toBeUndefined();
     const deletes = (await sshCalls()).filter((r) => r.method === "DELETE");
     expect(deletes.map((r) => [r.path, r.status])).toEqual([
-      [`/api/v0/ssh/${id}`, 200],
-      [`/api/v0/ssh/${id}`, 400],
+      [`/api/v0/ssh/${id}/`, 200],
+      [`/api/v0/ssh/${id}/`, 400],
     ]);
   });
 

@@ -11,7 +11,7 @@ import { useSimulator } from "../support/simulator";
 const rotation = drive(providers.subaccountKeyRotation);
 const [buildBot, ciRunner] = SEED.subaccounts;
 const PREFIX = "SubaccountKeyRotation: regenerating the key of";
-const CALL = "PUT /api/v0/subaccounts/regenerate_keys failed:";
+const CALL = "PUT /api/v0/subaccounts/regenerate_keys/ failed:";
 
 const h = useSimulator({ providers: true });
 

@@ -64,7 +64,7 @@ describe("Template class", () => {
     const inputs = Object.fromEntries(Object.entries(args.inputs).map(([k, v]) => [k, unwrap(v)]));
     const checked = await templateImpl.check({}, inputs);
     expect(checked.failures).toEqual([]);
-    const flags = templateToWire(toClientTemplate(checked.inputs), false).env as string;
+    const flags = templateToWire(toClientTemplate(checked.inputs)).env as string;
     expect(flags).toBe(`-e EMPTY= -e GREETING="hello 'world'" -e PATH_EXTRA='/opt/bin:$PATH' -p 22:22 -p 8080:8080 -p 5000:5001/udp`);
     const liveTemplate: LiveTemplate = templateSchema.parse({ id: 41, hash_id: "hash-1", name: "trainer", image: "pytorch/pytorch", env: flags });
     const back = inputsFromLive(liveTemplate, checked.inputs);

@@ -11,7 +11,7 @@ import { provider as templateImpl } from "../../provider/resources/template/prov
 const base = { name: "trainer", image: "pytorch/pytorch", tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 };
 
 /** The flag string the client sends for these template fields. */
-const wireEnv = (t: Partial<TemplateInput>) => templateToWire(t, false).env;
+const wireEnv = (t: Partial<TemplateInput>) => templateToWire(t).env;
 
 /** The env fields of a live template whose flag string is `text`, as the client reads them. */
 const flags = (text: string): Partial<LiveTemplate> => {
@@ -35,7 +35,7 @@ describe("Template inputs to the client", () => {
     expect(wireEnv(t)).toBe(`-e EMPTY= -e MSG='hello world' -e QUOTE="it's" -p 8080:8080 -p 22:22`);
     expect(t.recommendedDiskSpace).toBe(20);
     expect(t).not.toHaveProperty("recommendedDiskSpaceGb");
-    expect(templateToWire(t, false)).not.toHaveProperty("ports");
+    expect(templateToWire(t)).not.toHaveProperty("ports");
   });
 
   it("writes variables in name order, so the same env always gives the same string", () => {

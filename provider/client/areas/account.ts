@@ -1,11 +1,12 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
-import { BadRequestError, NotFoundError } from "../errors";
+import { BadRequestError, NotFoundError, VastValidationError } from "../errors";
 import { registerSecret } from "../redact";
-import { successResponse } from "../schemas";
+import { acknowledgedResponse, successResponse } from "../schemas";
 import {
   apiKeyCreateResponse,
   apiKeyListResponse,
+  NO_SSH_KEYS_MESSAGE,
   currentUserSchema,
   regenerateKeysResponse,
   secretListResponse,
@@ -22,6 +23,7 @@ import type {
   SecretList,
   SshKey,
 } from "../types-account";
+import { secretValueProblem } from "../types-account";
 import type { DeleteResult } from "../types-templates";
 
 /** Run a delete; "not found" answers (`isGone`) mean the object was already gone. */
@@ -35,6 +37,11 @@ async function deleteIdempotent(run: () => Promise<unknown>, isGone: (e: unknown
   }
 }
 
+function checkSecretValue(key: string, value: string): void {
+  const problem = typeof value === "string" ? secretValueProblem(value) : "must be a string";
+  if (problem) throw new VastValidationError(`secret ${key}: value ${problem}`);
+}
+
 /** SSH public keys of the account (separate from API keys). */
 export class SshKeysApi {
   constructor(private readonly core: RequestCore) {}
@@ -44,8 +51,15 @@ export class SshKeysApi {
     return this.core.request({ endpoint: ENDPOINTS.sshKeysCreate, body: { ssh_key: publicKey }, schema: sshKeyCreateResponse });
   }
 
-  list(): Promise<SshKey[]> {
-    return this.core.request({ endpoint: ENDPOINTS.sshKeysList, schema: sshKeyListResponse });
+  /** Live keys of the account; soft-deleted ones (`deleted_at` set) are left out. */
+  async list(): Promise<SshKey[]> {
+    try {
+      return await this.core.request({ endpoint: ENDPOINTS.sshKeysList, schema: sshKeyListResponse });
+    } catch (error) {
+      // An account without keys is answered 404 "No SSH keys found for the user.".
+      if (error instanceof NotFoundError && NO_SSH_KEYS_MESSAGE.test(error.serverMessage ?? "")) return [];
+      throw error;
+    }
   }
 
   /** Replace the key text of key `id`. */
@@ -56,7 +70,7 @@ export class SshKeysApi {
   /** Remove a key; an unknown id (400 `no_ssh_key` or 404) resolves `{alreadyGone: true}`. */
   delete(id: number): Promise<DeleteResult> {
     return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: successResponse }),
+      () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: acknowledgedResponse }),
       (e) => e instanceof NotFoundError || (e instanceof BadRequestError && e.code === "no_ssh_key"),
     );
   }
@@ -71,22 +85,31 @@ export class SecretsApi {
     return this.core.request({ endpoint: ENDPOINTS.secretsList, schema: secretListResponse });
   }
 
-  /** Add a secret. The server upper-cases names; at most 16 per account. */
+  /**
+   * Add a secret. The server upper-cases names; at most 16 per account. The value must match
+   * SECRET_VALUE_PATTERN (checked here, so a refusal never echoes it); an existing name is
+   * refused with `existing_key`.
+   */
   async add(key: string, value: string): Promise<void> {
     registerSecret(value);
+    checkSecretValue(key, value);
     await this.core.request({ endpoint: ENDPOINTS.secretsAdd, body: { key, value }, schema: successResponse });
   }
 
+  /** Change a value (rules as `add`); an unknown name is refused with `nonexistent_key`. */
   async update(key: string, value: string): Promise<void> {
     registerSecret(value);
+    checkSecretValue(key, value);
     await this.core.request({ endpoint: ENDPOINTS.secretsUpdate, body: { key, value }, schema: successResponse });
   }
 
-  /** Delete; an unknown name (`Environment variable not found`) resolves `{alreadyGone: true}`. */
+  /** Delete; an unknown name (400 `nonexistent_key`) resolves `{alreadyGone: true}`. */
   delete(key: string): Promise<DeleteResult> {
     return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: successResponse }),
-      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && /not found/i.test(e.serverMessage ?? "")),
+      () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: acknowledgedResponse }),
+      (e) =>
+        e instanceof NotFoundError ||
+        (e instanceof BadRequestError && (e.code === "nonexistent_key" || /not found/i.test(e.serverMessage ?? ""))),
     );
   }
 }
@@ -111,10 +134,13 @@ export class ApiKeysApi {
     return this.core.request({ endpoint: ENDPOINTS.apiKeysList, schema: apiKeyListResponse });
   }
 
-  /** Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400). */
+  /**
+   * Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400).
+   * The service answers a JSON string (`"Successfully Deleted API Key"`): any 2xx is success.
+   */
   delete(id: number): Promise<DeleteResult> {
     return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: successResponse }),
+      () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse }),
       (e) => e instanceof NotFoundError,
     );
   }

@@ -78,7 +78,8 @@ export class InstancesApi {
   /** One instance, or null when it is gone (404, `{instances: null}` or `{}`). */
   async get(id: number): Promise<Instance | null> {
     try {
-      return await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, schema: instanceGetResponse });
+      // `owner=me` as the vendor's client sends: the read is of the caller's own instance.
+      return await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, query: { owner: "me" }, schema: instanceGetResponse });
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;

@@ -26,16 +26,39 @@ function checkBatch(field: string, ids: readonly number[]): void {
 
 /** Machines the caller hosts, and their maintenance windows. */
 export class MachinesApi {
-  constructor(private readonly core: RequestCore) {}
+  private userId?: Promise<number>;
 
-  list(): Promise<Machine[]> {
-    return this.core.request({ endpoint: ENDPOINTS.machinesList, schema: machineListResponse });
+  constructor(
+    private readonly core: RequestCore,
+    /** The caller's user id (`GET /api/v0/users/current/`), asked for once per client. */
+    private readonly currentUserId: () => Promise<number>,
+  ) {}
+
+  /**
+   * Machines the caller hosts. The service documents `user_id` as a required query parameter
+   * of this list; without `userId` the caller's own id is looked up once and sent.
+   */
+  async list(userId?: number): Promise<Machine[]> {
+    let id = userId;
+    if (id === undefined) {
+      this.userId ??= this.currentUserId().catch((error: unknown) => {
+        this.userId = undefined;
+        throw error;
+      });
+      id = await this.userId;
+    }
+    return this.core.request({ endpoint: ENDPOINTS.machinesList, query: { user_id: id }, schema: machineListResponse });
   }
 
   /** Details of one machine the caller owns; null when there is none. */
   async get(machineId: number): Promise<Machine | null> {
     try {
-      return await this.core.request({ endpoint: ENDPOINTS.machinesGet, params: { machine_id: machineId }, schema: machineGetResponse });
+      return await this.core.request({
+        endpoint: ENDPOINTS.machinesGet,
+        params: { machine_id: machineId },
+        query: { owner: "me" },
+        schema: machineGetResponse,
+      });
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -66,7 +89,7 @@ export class MachinesApi {
   listMaintenances(machineIds: readonly number[]): Promise<MaintenanceWindow[]> {
     return this.core.request({
       endpoint: ENDPOINTS.maintenancesList,
-      query: { machine_ids: JSON.stringify(machineIds) },
+      query: { owner: "me", machine_ids: JSON.stringify(machineIds) },
       schema: maintenanceListResponse,
     });
   }

@@ -1,16 +1,19 @@
 import type { RequestCore } from "../core";
-import { ENDPOINTS } from "../endpoints";
+import { ENDPOINTS, endpointKey, fillRoute } from "../endpoints";
+import { VastErrorTextError, VastValidationError } from "../errors";
 import {
   autoscalerTemplatesResponse,
   bundleAcceptResponse,
   deploymentVersionsResponse,
   earningsChartResponse,
+  copyDirectResponse,
   rsyncResponse,
   workerGroupLogsResponse,
 } from "../schemas-hosting";
 import type {
   AcceptBundleInput,
   AutoscalerTemplates,
+  CopyDirectInput,
   DeploymentVersion,
   EarningsChart,
   RsyncInput,
@@ -21,6 +24,25 @@ import type {
 /** Copying data between instances. */
 export class CopyApi {
   constructor(private readonly core: RequestCore) {}
+
+  /**
+   * Copy between two instances (`PUT /api/v0/commands/copy_direct/`), as the vendor's client
+   * does whenever neither side is local. Ids are instance ids or `C.<id>`. Not resent after a
+   * lost response (a second copy would run).
+   */
+  async copyDirect(input: CopyDirectInput): Promise<RsyncResult> {
+    return await this.core.request({
+      endpoint: ENDPOINTS.copyDirect,
+      body: {
+        client_id: "me",
+        src_id: containerLocation("srcId", input.srcId),
+        dst_id: containerLocation("dstId", input.dstId),
+        src_path: input.srcPath,
+        dst_path: input.dstPath,
+      },
+      schema: copyDirectResponse,
+    });
+  }
 
   /**
    * Start a remote rsync between two instance containers. An invalid path is answered with
@@ -40,6 +62,14 @@ export class CopyApi {
       schema: rsyncResponse,
     });
   }
+}
+
+/** `C.<id>` (the vendor's container form) or a bare instance id, to the wire form `C.<id>`. */
+export function containerLocation(field: string, id: string | number): string {
+  const text = String(id).trim();
+  const m = /^(?:C\.)?(\d+)$/.exec(text);
+  if (!m || Number(m[1]) < 1) throw new VastValidationError(`${field} must be an instance id or "C.<instance id>", got ${JSON.stringify(text)}`);
+  return `C.${m[1]}`;
 }
 
 /** Bundle (grouped ask) offers. */
@@ -67,12 +97,19 @@ export class ServerlessApi {
     private readonly apiKey: string,
   ) {}
 
-  /** Recent log output of a worker group. The key goes in the Bearer header and the `api_key` body field. */
+  /**
+   * Recent log output of a worker group, from the documented `POST /get_workergroup_logs`
+   * (the vendor's client calls `/get_autogroup_logs/`). The key goes in the Bearer header and
+   * the `api_key` body field. An error the service sends as a bare string at HTTP 200 (unknown
+   * group, bad key) throws VastErrorTextError carrying that text.
+   */
   async workerGroupLogs(input: WorkerGroupLogsInput): Promise<{ logs: string }> {
     const body: Record<string, unknown> = { id: input.workerGroupId, api_key: this.apiKey };
     if (input.tail !== undefined) body.tail = input.tail;
-    const logs = await this.core.request({ endpoint: ENDPOINTS.workerGroupLogs, body, schema: workerGroupLogsResponse });
-    return { logs };
+    const e = ENDPOINTS.workerGroupLogs;
+    const answer = await this.core.request({ endpoint: e, body, schema: workerGroupLogsResponse });
+    if ("errorText" in answer) throw new VastErrorTextError({ method: e.method, path: fillRoute(e.route), endpoint: endpointKey(e) }, answer.errorText);
+    return { logs: answer.logs };
   }
 }
 

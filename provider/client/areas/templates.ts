@@ -1,4 +1,4 @@
-import type { RequestCore } from "../core";
+import type { Logger, RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
 import { registerSecret } from "../redact";
@@ -8,7 +8,10 @@ import { TemplateFilters, WireFilters, buildSelectFilters } from "../wire/filter
 
 /** Templates: reusable instance-creation presets. */
 export class TemplatesApi {
-  constructor(private readonly core: RequestCore) {}
+  constructor(
+    private readonly core: RequestCore,
+    private readonly logger?: Logger,
+  ) {}
 
   /**
    * Search templates. Typed filters are converted with util/filters `buildSelectFilters`
@@ -21,19 +24,24 @@ export class TemplatesApi {
     } catch (error) {
       throw new VastValidationError((error as Error).message);
     }
-    return this.core.request({
+    const rows = await this.core.request({
       endpoint: ENDPOINTS.templatesSearch,
-      query: { select_filters: JSON.stringify(wire) },
+      // All columns, as the vendor's client asks: the default column set is not fixed.
+      query: { select_cols: JSON.stringify(["*"]), select_filters: JSON.stringify(wire) },
       schema: templateSearchResponse,
       // "No templates found" comes as success=false: an empty result, not a failure. Any other
       // refusal (one with an error code) is a failure: read as "none", it would drop live
       // templates from state.
       acceptOperationFailure: (body) => /no templates? found/i.test(String(body.msg ?? "")) || (!body.error && Array.isArray(body.templates)),
     });
+    if (rows.skipped > 0) {
+      this.logger?.debug?.(`GET ${ENDPOINTS.templatesSearch.route}: skipped ${rows.skipped} template row(s) that did not validate (first: ${rows.firstProblem})`);
+    }
+    return rows.items;
   }
 
   /**
-   * Create a template. When the service already holds the same content it returns that
+   * Create a template. `private` is sent only when given (see DEFAULT_TEMPLATE_PRIVATE). When the service already holds the same content it returns that
    * template with `existing: true` (adopt it). Not resent if the response is lost: search by
    * name, or call again (identical content is answered with the existing template).
    */
@@ -41,7 +49,7 @@ export class TemplatesApi {
     registerSecret(template.dockerLoginPass);
     return this.core.request({
       endpoint: ENDPOINTS.templatesCreate,
-      body: templateToWire(template, true),
+      body: templateToWire(template),
       schema: templateCreateResponse,
       // success=false with a template is "Existing Template Found"; without one it is a failure.
       acceptOperationFailure: (body) => body.template !== undefined && body.template !== null,
@@ -53,7 +61,7 @@ export class TemplatesApi {
     registerSecret(changes.dockerLoginPass);
     return this.core.request({
       endpoint: ENDPOINTS.templatesEdit,
-      body: { ...templateToWire(changes, false), hash_id: hashId },
+      body: { ...templateToWire(changes), hash_id: hashId },
       schema: templateEditResponse,
     });
   }

@@ -1,0 +1,146 @@
+/**
+ * Drives every endpoint the client calls against the simulator, recording each exchange as it
+ * crossed the wire (a transport hook around the real got transport).
+ */
+import { SEED, startSimulator, type Simulator } from "pulumi-vastai/simulator";
+import { createClient, type VastClient } from "../../provider/client";
+import { gotTransport, type Exchange, type ExchangeResult, type Transport } from "../../provider/client/transport";
+
+export interface Recorded {
+  method: string;
+  /** Path on its base URL (the run URL's prefix removed), without the query. */
+  path: string;
+  query: Record<string, string>;
+  requestBody: unknown;
+  status: number;
+  responseBody: unknown;
+  /** Which client call made it, for messages. */
+  step: string;
+}
+
+const KEY_A = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIConformanceKeyA conformance@test";
+const KEY_B = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIConformanceKeyB conformance@test";
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Recorded[] }> {
+  const sim = await startSimulator({ port: 0, bootMs: 0 });
+  const recorded: Recorded[] = [];
+  let step = "";
+  const transport: Transport = async (exchange: Exchange): Promise<ExchangeResult> => {
+    const result = await gotTransport(exchange);
+    const url = new URL(exchange.url);
+    const runPath = new URL(sim.runUrl).pathname.replace(/\/+$/, "");
+    const onRun = exchange.url.startsWith(sim.runUrl);
+    recorded.push({
+      method: exchange.method,
+      path: onRun ? url.pathname.slice(runPath.length) || "/" : url.pathname,
+      query: Object.fromEntries(url.searchParams.entries()),
+      requestBody: parseJson(exchange.body),
+      status: result.status,
+      responseBody: parseJson(result.body),
+      step,
+    });
+    return result;
+  };
+  transport.ready = gotTransport.ready;
+  const client: VastClient = createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: false, transport, maxAttempts: 1 });
+  const run = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
+    step = name;
+    return call();
+  };
+  const fails = async (name: string, call: () => Promise<unknown>) => {
+    step = name;
+    await call().then(
+      () => {
+        throw new Error(`${name}: expected the service to refuse`);
+      },
+      () => undefined,
+    );
+  };
+
+  try {
+    await run("users.current", () => client.users.current());
+
+    await run("sshKeys.list (none)", () => client.sshKeys.list());
+    await fails("sshKeys.create (not a key)", () => client.sshKeys.create("not a key"));
+    const key = await run("sshKeys.create", () => client.sshKeys.create(KEY_A));
+    await run("sshKeys.list", () => client.sshKeys.list());
+    await run("sshKeys.update", () => client.sshKeys.update(key.id, KEY_B));
+
+    await run("secrets.add", () => client.secrets.add("HF_TOKEN", "hf_abc.123-x"));
+    await run("secrets.list", () => client.secrets.list());
+    await run("secrets.update", () => client.secrets.update("HF_TOKEN", "hf_def.456"));
+    await run("secrets.delete", () => client.secrets.delete("HF_TOKEN"));
+    await run("secrets.delete (unknown)", () => client.secrets.delete("HF_TOKEN"));
+    await run("secrets.add", () => client.secrets.add("HF_TOKEN", "again"));
+    await fails("secrets.add (existing)", () => client.secrets.add("HF_TOKEN", "again"));
+
+    const apiKey = await run("apiKeys.create", () => client.apiKeys.create({ name: "reader", permissions: { api: { instance_read: {}, user_read: {} } } }));
+    await fails("apiKeys.create (unknown scope)", () => client.apiKeys.create({ name: "bad", permissions: JSON.parse('{"api": {"instance_admin": {}}}') }));
+    await run("apiKeys.list", () => client.apiKeys.list());
+    await run("apiKeys.delete", () => client.apiKeys.delete(apiKey.id));
+    await run("apiKeys.delete (gone)", () => client.apiKeys.delete(apiKey.id));
+
+    await run("subaccounts.regenerateKeys", () => client.subaccounts.regenerateKeys({ subaccountUserId: SEED.subaccounts[0].userId }));
+
+    await run("templates.search", () => client.templates.search({ name: "Ubuntu SSH" }));
+    await run("templates.search (none)", () => client.templates.search({ name: "no such template" }));
+    await fails("templates.create (no image)", () => client.templates.create({ name: "broken", image: "" }));
+    const created = await run("templates.create", () =>
+      client.templates.create({ name: "conformance", image: "ubuntu", tag: "22.04", env: { MODE: "fast" }, ports: ["8000:8000"], runtype: "ssh", private: true }),
+    );
+    const edited = await run("templates.edit", () => client.templates.edit(created.template.hashId, { desc: "edited" }));
+    await run("templates.delete", () => client.templates.delete(edited.id as number));
+
+    const offers = await run("offers.search", () => client.offers.search({ filters: { gpuName: "RTX 4090" }, allocatedStorageGb: 40, limit: 5 }));
+    await run("bundles.accept", () => client.bundles.accept(offers[0].id, { price: 0.5, maxStart: 10, minDuration: 3600 }));
+
+    const a = await run("instances.create", () =>
+      client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-a", env: { MODE: "fast" }, ports: ["8000:8000"], disk: 40 }),
+    );
+    const b = await run("instances.create", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-b" }));
+    await fails("instances.create (no such offer)", () => client.instances.create(1, { image: "ubuntu:22.04" }));
+    await fails("instances.setLabel (no such instance)", () => client.instances.setLabel(999_999, "x"));
+    await run("instances.list", () => client.instances.list());
+    await run("instances.listPage", () => client.instances.listPage({ limit: 5 }));
+    await run("instances.get", () => client.instances.get(a.id));
+    await run("instances.setLabel", () => client.instances.setLabel(a.id, "conf-a2"));
+    await run("instances.stop", () => client.instances.stop(a.id));
+    await run("instances.start", () => client.instances.start(a.id));
+    await run("instances.attachSshKey", () => client.instances.attachSshKey(a.id, KEY_A));
+    await run("copy.rsync", () => client.copy.rsync({ srcId: a.id, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
+    await run("copy.copyDirect", () => client.copy.copyDirect({ srcId: `C.${a.id}`, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
+    await run("instances.destroy", () => client.instances.destroy(a.id));
+    await run("instances.destroy (gone)", () => client.instances.destroy(a.id));
+
+    await run("sshKeys.delete", () => client.sshKeys.delete(key.id));
+    await run("sshKeys.delete (gone)", () => client.sshKeys.delete(key.id));
+
+    const machineId = SEED.hostedMachineIds[0];
+    await run("machines.list", () => client.machines.list());
+    await run("machines.get", () => client.machines.get(machineId));
+    await run("machines.scheduleMaintenance", () =>
+      client.machines.scheduleMaintenance({ machineIds: [machineId], startTime: Math.floor(Date.now() / 1000) + 86_400, durationHours: 2, category: "gpu" }),
+    );
+    const windows = await run("machines.listMaintenances", () => client.machines.listMaintenances([machineId]));
+    await run("machines.cancelMaintenances", () => client.machines.cancelMaintenances(windows.map((w) => w.id)));
+
+    await run("serverless.workerGroupLogs", () => client.serverless.workerGroupLogs({ workerGroupId: SEED.workerGroup.id, tail: 5 }));
+    await fails("serverless.workerGroupLogs (unknown group)", () => client.serverless.workerGroupLogs({ workerGroupId: 999_999 }));
+    await run("deployments.versions", () => client.deployments.versions(SEED.deployment.id));
+    await run("autoscaler.templates", () => client.autoscaler.templates(SEED.user.id));
+    await run("earnings.chart", () => client.earnings.chart());
+  } catch (error) {
+    await sim.close();
+    throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });
+  }
+  return { sim, recorded };
+}
