@@ -29,7 +29,7 @@ new EnvVar("region", { key: "default_region", value: config.get("region") ?? "eu
 // example to this month) and the next `pulumi up` replaces the key with a new one.
 const ciKey = new ApiKey("ci", {
   name: "ci-deployer",
-  permissions: { manage_instances: true, manage_billing: false, user_read: true },
+  permissions: { instances: "write", user: "read" },
   rotateOn: config.get("ciKeyRotation") ?? "2025-01",
 });
 

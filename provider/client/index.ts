@@ -19,7 +19,7 @@ export type { Transport, Exchange, ExchangeResult } from "./transport";
 export { registerSecret, scrub } from "./redact";
 export type * from "./types-templates";
 export type * from "./types-account";
-export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem } from "./types-account";
+export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi, LABEL_LIMIT, type InstanceListQuery } from "./areas/instances";
 export { DEFAULT_TEMPLATE_PRIVATE } from "./schemas";

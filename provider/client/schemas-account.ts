@@ -1,7 +1,7 @@
 /** Wire schemas (snake_case) of SSH keys, secrets, API keys and subaccount keys. */
 import { z } from "zod";
 import { anyNumber, anyRecord, anyString, idNumber, mapped, optBoolean, optString, timestampLike, withoutSecrets } from "./schema-helpers";
-import type { ApiKey, ApiKeyPermissions, CreatedApiKey, CurrentUser, RegeneratedKey, SecretList, SshKey } from "./types-account";
+import { scopesOfPermissions, type ApiKey, type ApiKeyPermissions, type CreatedApiKey, type CurrentUser, type RegeneratedKey, type SecretList, type SshKey } from "./types-account";
 
 // ---- SSH keys ----------------------------------------------------------------------------
 
@@ -72,6 +72,7 @@ export const apiKeySchema: z.ZodType<ApiKey> = mapped(
     id: k.id,
     name: k.name,
     permissions: k.permissions ?? k.rights ?? null,
+    scopes: scopesOfPermissions(k.permissions ?? k.rights),
     createdAt: k.created_at,
     raw: withoutSecrets(raw, ["key"]),
   }),
@@ -84,7 +85,7 @@ export const apiKeyListResponse: z.ZodType<ApiKey[]> = z.union([
 
 export const apiKeyCreateResponse: z.ZodType<CreatedApiKey> = z
   .looseObject({ id: idNumber, key: z.string().min(1), permissions })
-  .transform((r) => ({ id: r.id, key: r.key, permissions: r.permissions ?? null }));
+  .transform((r) => ({ id: r.id, key: r.key, permissions: r.permissions ?? null, scopes: scopesOfPermissions(r.permissions) }));
 
 // ---- users -------------------------------------------------------------------------------
 

@@ -19,14 +19,14 @@ export const SECRET_KEY_PATTERN = /^[a-zA-Z_]\w*$/;
 export const SECRET_VALUE_PATTERN = /^[a-zA-Z0-9_\-.]+$/;
 
 /**
- * Why a value breaks SECRET_VALUE_PATTERN, naming the rule and the offending characters but
- * never the value (it is a secret); undefined when it is valid.
+ * Why a value breaks SECRET_VALUE_PATTERN, naming the rule but nothing of the value (it is a
+ * secret: not even which characters it holds); undefined when it is valid.
  */
 export function secretValueProblem(value: string): string | undefined {
   if (SECRET_VALUE_PATTERN.test(value)) return undefined;
   if (value === "") return "must not be empty (the service requires at least one character)";
-  const bad = [...new Set(value.replace(/[a-zA-Z0-9_\-.]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
-  return `may hold only letters, digits, "_", "-" and "." (found ${bad})`;
+  const bad = value.replace(/[a-zA-Z0-9_\-.]/g, "").length;
+  return `may hold only letters, digits, "_", "-" and "." (${bad} other character${bad === 1 ? "" : "s"}; encode the value, for example as base64url, if it needs them)`;
 }
 
 /**
@@ -47,6 +47,19 @@ export const API_KEY_SCOPES = [
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
+/** The service's scopes a permission object names, sorted; null when it names none. */
+export function scopesOfPermissions(permissions: ApiKeyPermissions | null | undefined): ApiKeyScope[] | null {
+  const api = permissions?.api;
+  if (!api || typeof api !== "object") return null;
+  const scopes = Object.keys(api).filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
+  return scopes.length > 0 ? scopes.sort() : null;
+}
+
+/** The permission object granting `scopes`, each without constraints. */
+export function permissionsOfScopes(scopes: readonly ApiKeyScope[]): ApiKeyPermissions {
+  return { api: Object.fromEntries([...scopes].sort().map((s) => [s, {}])) };
+}
+
 export interface ApiKeyPermissions {
   /** Scopes granted, each with its constraints (an empty object: no constraint). */
   api?: Partial<Record<ApiKeyScope, Record<string, unknown>>>;
@@ -57,6 +70,8 @@ export interface ApiKey {
   id: number;
   name?: string | null;
   permissions?: ApiKeyPermissions | null;
+  /** The service's scopes the key has (from `permissions` or `rights`), sorted; null when it lists none (full access). */
+  scopes: ApiKeyScope[] | null;
   createdAt?: string | number | null;
   /** The record as sent, without any key value. */
   raw: Record<string, unknown>;
@@ -67,12 +82,19 @@ export interface CreatedApiKey {
   /** The key value; shown only here (secret). */
   key: string;
   permissions?: ApiKeyPermissions | null;
+  scopes: ApiKeyScope[] | null;
 }
 
 export interface CreateApiKeyInput {
   /** Label for the owner. */
   name: string;
-  /** Permission flags; default full access. For example `{manage_instances: true}`. */
+  /**
+   * The scopes to grant, for example `["instance_read", "instance_write"]`, sent as the
+   * service's permission object `{api: {<scope>: {}}}`. Default (neither this nor
+   * `permissions`): full access.
+   */
+  scopes?: readonly ApiKeyScope[];
+  /** The permission object as the service takes it (constraints per scope); `scopes` is the short form. */
   permissions?: ApiKeyPermissions;
 }
 

@@ -23,25 +23,10 @@ export const SCOPES = [
 ] as const;
 export type PermissionFlag = (typeof SCOPES)[number];
 
-/**
- * Flat flags of this project's earlier permission form, read as the scopes they meant. The
- * service knows only the scope form; these stay accepted until the ApiKey resource maps its
- * input to scopes (test/conformance/README.md lists the difference).
- */
-export const LEGACY_FLAGS: Readonly<Record<string, readonly PermissionFlag[]>> = {
-  manage_instances: ["instance_read", "instance_write"],
-  manage_billing: ["billing_read", "billing_write"],
-  user_read: ["user_read"],
-  user_write: ["user_write"],
-};
-
 /** Scopes a permission object grants. */
 export function scopesOf(permissions: Record<string, unknown>): Set<string> {
   const api = permissions.api;
-  if (api && typeof api === "object" && !Array.isArray(api)) return new Set(Object.keys(api));
-  const out = new Set<string>();
-  for (const [flag, on] of Object.entries(permissions)) if (on === true) for (const s of LEGACY_FLAGS[flag] ?? []) out.add(s);
-  return out;
+  return api && typeof api === "object" && !Array.isArray(api) ? new Set(Object.keys(api)) : new Set();
 }
 
 function bearer(request: FastifyRequest): string | undefined {

@@ -6,7 +6,7 @@ import { randomBytes } from "crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { account } from "../http/auth";
-import { SCOPES, LEGACY_FLAGS } from "../http/auth";
+import { SCOPES } from "../http/auth";
 import { apiError, notFound, show } from "../http/errors";
 import { bodyOf, idParam, optObject, optString } from "../http/validate";
 import type { ApiKeyRecord, Permissions } from "../store/types";
@@ -17,7 +17,7 @@ export function newKeyValue(): string {
 
 const invalidPermissions = (msg: string) => apiError(400, "invalid_permissions", msg);
 
-/** `{api: {<scope>: {constraints}}}` with the service's scopes (or the earlier flat flags). */
+/** `{api: {<scope>: {constraints}}}` with the service's scopes: the only form the service knows. */
 function permissionsOf(request: FastifyRequest): Permissions | null {
   const p = optObject(bodyOf(request.body), "permissions");
   if (p === undefined) return null;
@@ -30,11 +30,8 @@ function permissionsOf(request: FastifyRequest): Permissions | null {
     }
     return p;
   }
-  for (const [flag, v] of Object.entries(p)) {
-    if (!(flag in LEGACY_FLAGS)) throw invalidPermissions(`permissions.${flag} is not known; send {"api": {<scope>: {}}} with scopes ${SCOPES.join(", ")}`);
-    if (typeof v !== "boolean") throw invalidPermissions(`permissions.${flag} must be true or false (got ${show(v)})`);
-  }
-  return p;
+  const [flag] = Object.keys(p);
+  throw invalidPermissions(`permissions.${flag ?? "api"} is not known; send {"api": {<scope>: {}}} with scopes ${SCOPES.join(", ")}`);
 }
 
 function keyView(k: ApiKeyRecord): Record<string, unknown> {

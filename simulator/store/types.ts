@@ -15,7 +15,7 @@ export interface UserRecord {
 }
 
 /** Flags a scoped key carries; `null` on a key means full access. */
-/** As sent: `{api: {<scope>: {...}}}`, or the earlier flat flags `{manage_instances: true}`. */
+/** As sent: `{api: {<scope>: {...}}}`. */
 export type Permissions = Record<string, unknown>;
 
 export interface ApiKeyRecord {

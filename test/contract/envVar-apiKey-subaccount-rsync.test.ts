@@ -54,7 +54,7 @@ test("EnvVar: upper-cased name, value changed in place, presence read back, dele
 
 test("ApiKey: the value is captured once, a new rotateOn replaces it, a deleted key gets 401", async () => {
   const u = urn("ApiKey", "ci");
-  const made = await up("apiKey", "ApiKey", "ci", { name: "ci", permissions: { manage_instances: true }, rotateOn: 1 });
+  const made = await up("apiKey", "ApiKey", "ci", { name: "ci", permissions: { instances: "write" }, rotateOn: 1 });
   const key = made.properties.key as string;
   expect(key).toMatch(/^[0-9a-f]{64}$/);
   expect(made.properties.keyId).toBe(Number(made.id));
@@ -95,19 +95,16 @@ test("SubaccountKeyRotation: one target only, new keys as outputs, the service's
   );
 });
 
-test("RsyncCopy: connection fields as outputs, a refused path named, delete a no-op", async () => {
+test("RsyncCopy: copy_direct between instances, connection fields for a local side, a refused path named, delete a no-op", async () => {
   const u = urn("RsyncCopy", "weights");
   const [src, dst] = [
     (await client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04" })).id,
     (await client.instances.create(SEED.offerIds[1], { image: "ubuntu:22.04" })).id,
   ];
   const made = await up("rsyncCopy", "RsyncCopy", "weights", { srcId: src, dstId: dst, srcPath: "/out/", dstPath: "/models/" });
-  expect(made.properties).toMatchObject({
-    srcAddr: expect.any(String),
-    srcPort: expect.any(Number),
-    dstAddr: expect.any(String),
-    dstPort: expect.any(Number),
-  });
+  expect(made.properties).toMatchObject({ srcAddr: null, srcPort: null, dstAddr: null, dstPort: null });
+  const local = await up("rsyncCopy", "RsyncCopy", "upload", { dstId: dst, srcPath: "./data/", dstPath: "/data/" });
+  expect(local.properties).toMatchObject({ srcAddr: null, srcPort: null, dstAddr: expect.any(String), dstPort: expect.any(Number) });
   expect(await fx.plugin.diff(u, made.id, made.properties, { ...made.inputs, triggers: "again" })).toMatchObject({ replaces: ["triggers"] });
   expect((await fx.plugin.read(u, made.id, made.properties)).id).toBe(made.id);
   await fx.plugin.delete(u, made.id, made.properties);

@@ -40,7 +40,7 @@ test("declares two account environment variables, the token's value as a secret"
 test("declares a CI key that manages instances but not billing, rotated by a date", () => {
   expect(run.get("ApiKey", "ci").inputs).toEqual({
     name: "ci-deployer",
-    permissions: { manage_instances: true, manage_billing: false, user_read: true },
+    permissions: { instances: "write", user: "read" },
     rotateOn: "2025-01",
   });
 });

@@ -26,7 +26,7 @@ const seen: Record<string, boolean> = {};
 
 function program() {
   const token = new EnvVar("hf-token", { key: "HF_TOKEN", value: "hf_kit_value" });
-  const ci = new ApiKey("ci", { name: "kit-ci", permissions: { manage_instances: true } });
+  const ci = new ApiKey("ci", { name: "kit-ci", permissions: { instances: "write" } });
   for (const [name, output] of Object.entries({ value: token.value, key: ci.key, envKey: token.key })) {
     void pulumi.isSecret(output).then((secret) => (seen[name] = secret));
   }

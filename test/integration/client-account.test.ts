@@ -56,10 +56,10 @@ describe("secrets", () => {
 
 describe("API keys", () => {
   it("creates a scoped key whose value works once, lists it without the value, and deletes it", async () => {
-    const created = await h.client.apiKeys.create({ name: "ci", permissions: { manage_instances: true } });
-    expect(created).toMatchObject({ id: expect.any(Number), key: expect.any(String), permissions: { manage_instances: true } });
+    const created = await h.client.apiKeys.create({ name: "ci", scopes: ["instance_write", "instance_read"] });
+    expect(created).toMatchObject({ id: expect.any(Number), key: expect.any(String), scopes: ["instance_read", "instance_write"] });
     const listed = await h.client.apiKeys.list();
-    expect(listed.find((k) => k.id === created.id)).toMatchObject({ name: "ci", permissions: { manage_instances: true } });
+    expect(listed.find((k) => k.id === created.id)).toMatchObject({ name: "ci", scopes: ["instance_read", "instance_write"] });
     expect(JSON.stringify(listed)).not.toContain(created.key);
     const scoped = h.clientWith({ apiKey: created.key });
     await expect(scoped.instances.list()).resolves.toEqual([]);

@@ -206,11 +206,11 @@ describe("secrets (account environment variables)", () => {
     expect(u.code).toBe("nonexistent_key");
   });
 
-  it("refuses a value outside ^[a-zA-Z0-9_\\-.]+$ before sending, naming the characters, never the value", async () => {
+  it("refuses a value outside ^[a-zA-Z0-9_\\-.]+$ before sending, naming the rule, nothing of the value", async () => {
     const e = await h.client.secrets.add("TOKEN", "p@ss word").catch((x) => x);
     expect(e).toBeInstanceOf(VastValidationError);
-    expect(e.message).toBe('secret TOKEN: value may hold only letters, digits, "_", "-" and "." (found "@", " ")');
-    expect(e.message).not.toContain("p@ss");
+    expect(e.message).toBe('secret TOKEN: value may hold only letters, digits, "_", "-" and "." (2 other characters; encode the value, for example as base64url, if it needs them)');
+    expect(e.message).not.toMatch(/p@ss|"@"|word/);
     expect(await sent("POST", "/api/v0/secrets/")).toEqual([]);
   });
 

@@ -139,3 +139,21 @@ it("creates from a template by hash id, with env and ports merged over the templ
   expect(body).not.toHaveProperty("template_id");
   expect(outs.templateHashId).toBe(template.hash_id);
 });
+
+it("prices offers with the instance's own disk, so maxPricePerHour is judged on what it will cost", async () => {
+  const filters = { gpuName: "RTX 4090", gpuRamGb: 24 };
+  const query = { filters: { gpuName: "RTX 4090", gpuRamGb: { gte: 24 } } };
+  const small = await h.client.offers.search({ ...query, allocatedStorageGb: 8 });
+  const big = await h.client.offers.search({ ...query, allocatedStorageGb: 100 });
+  const cheapest = (offers: typeof small) => Math.min(...offers.map((o) => o.dphTotal ?? Infinity));
+  // A limit between the two totals: met with a small disk, missed with a big one.
+  const limit = (cheapest(small) + cheapest(big)) / 2;
+  expect(cheapest(big)).toBeGreaterThan(cheapest(small));
+  await h.clearRequests();
+  const error = await rejection(createChecked({ offer: { ...filters, maxPricePerHour: limit }, image: "x", diskGb: 100 }));
+  expect(error.message).toMatch(/no offer matches the offer filters/);
+  const search = (await h.requests()).find((r) => r.method === "POST" && /\/api\/v0\/bundles\/?$/.test(r.path));
+  expect((search?.body as Props).allocated_storage).toBe(100);
+  const { outs } = await createChecked({ offer: { ...filters, maxPricePerHour: limit }, image: "x", diskGb: 8 });
+  expect(outs.pricePerHour).toBeLessThanOrEqual(limit);
+});

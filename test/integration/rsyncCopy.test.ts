@@ -21,21 +21,32 @@ async function copy(news: Record<string, unknown>) {
   return rsync.create(inputs as Record<string, unknown>);
 }
 
-it("starts a copy between two instances and outputs both ends' connection fields", async () => {
-  const { id, outs } = await copy({ srcId: src, dstId: String(dst), srcPath: "/workspace/out/", dstPath: "/models/" });
+it("copies between two instances through copy_direct, as the vendor's client does (no connection fields)", async () => {
+  await h.clearRequests();
+  const { id, outs } = await copy({ srcId: src, dstId: `C.${dst}`, srcPath: "/workspace/out/", dstPath: "/models/" });
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
   expect(outs).toEqual({
     srcId: src,
-    dstId: String(dst),
+    dstId: `C.${dst}`,
     srcPath: "/workspace/out/",
     dstPath: "/models/",
-    srcAddr: expect.any(String),
-    srcPort: expect.any(Number),
-    dstAddr: expect.any(String),
-    dstPort: expect.any(Number),
+    srcAddr: null,
+    srcPort: null,
+    dstAddr: null,
+    dstPort: null,
   });
-  const [request] = (await h.requests()).filter((r) => r.path.startsWith("/api/v0/commands/rsync"));
-  expect(request.body).toEqual({ src_id: String(src), dst_id: String(dst), src_path: "/workspace/out/", dst_path: "/models/" });
+  const requests = (await h.requests()).filter((r) => r.path.startsWith("/api/v0/commands/"));
+  expect(requests.map((r) => r.path)).toEqual(["/api/v0/commands/copy_direct/"]);
+  expect(requests[0].body).toMatchObject({ src_id: `C.${src}`, dst_id: `C.${dst}`, src_path: "/workspace/out/", dst_path: "/models/" });
+});
+
+it("with only a source, uses rsync and returns where to copy the data from", async () => {
+  await h.clearRequests();
+  const { outs } = await copy({ srcId: `C.${src}`, srcPath: "/workspace/out/", dstPath: "./local/" });
+  expect(outs).toMatchObject({ srcAddr: expect.any(String), srcPort: expect.any(Number), dstAddr: null, dstPort: null });
+  const [request] = (await h.requests()).filter((r) => r.path.startsWith("/api/v0/commands/"));
+  expect(request.path).toBe("/api/v0/commands/rsync/");
+  expect(request.body).toEqual({ src_id: String(src), src_path: "/workspace/out/", dst_path: "./local/" });
 });
 
 it("with only a destination, returns where to copy local data to", async () => {
@@ -68,9 +79,15 @@ describe("a 200 with success: false names the input and quotes the service", () 
     );
   });
 
-  it("an instance the account does not have", async () => {
-    expect(await failureOf(copy({ srcId: 424242, dstId: dst, srcPath: "/a/", dstPath: "/b/" }))).toBe(
+  it("an instance the account does not have (one side local: rsync names it)", async () => {
+    expect(await failureOf(copy({ srcId: 424242, srcPath: "/a/", dstPath: "./b/" }))).toBe(
       "RsyncCopy: srcId 424242 was refused by the service: Invalid src_id: no instance 424242 on this account.",
+    );
+  });
+
+  it("an instance the account does not have (two instances: copy_direct names no field)", async () => {
+    expect(await failureOf(copy({ srcId: 424242, dstId: dst, srcPath: "/a/", dstPath: "/b/" }))).toMatch(
+      /^RsyncCopy: starting the copy failed: PUT \/api\/v0\/commands\/copy_direct\/ failed: HTTP 404 no_such_user: No such user\./,
     );
   });
 });

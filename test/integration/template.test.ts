@@ -72,6 +72,7 @@ describe("Template lifecycle over HTTP", () => {
       docker_login_user: "robot",
       docker_login_pass: PASSWORD,
       extra_filters: { gpu_ram: { gte: 24000 } },
+      private: true,
       recommended_disk_space: 8,
     });
     expect(outs.envFlags).toBe((post.body as Props).env);

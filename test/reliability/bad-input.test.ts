@@ -89,8 +89,8 @@ const RULES: Rule[] = [
   { rule: "one of subaccount_user_id and regenerate_all is required", kind: "subaccountKeyRotation", inputs: {}, property: "subaccountUserId", says: /exactly one of subaccountUserId or all: true \(neither was given\)/ },
   { rule: "subaccount_user_id is an integer", kind: "subaccountKeyRotation", inputs: { subaccountUserId: 10002.5 }, property: "subaccountUserId", says: /must be an integer/ },
   // API keys, account variables, SSH keys, copy
-  { rule: "API key name is required", kind: "apiKey", inputs: { permissions: { manage_instances: true } }, property: "name", says: /must be a string/ },
-  { rule: "permission flags are booleans", kind: "apiKey", inputs: { name: "ci", permissions: { manage_billing: "no" } }, property: "permissions.manage_billing", says: /must be true or false/ },
+  { rule: "API key name is required", kind: "apiKey", inputs: { permissions: { instances: "write" } }, property: "name", says: /must be a string/ },
+  { rule: "permission levels are read or write", kind: "apiKey", inputs: { name: "ci", permissions: { billing: "no" } }, property: "permissions.billing", says: /must be "read" or "write"/ },
   { rule: "variable names are letters, digits and _", kind: "envVar", inputs: { key: "HF-TOKEN", value: "v" }, property: "key", says: /letters, digits and _/ },
   { rule: "variable value is required", kind: "envVar", inputs: { key: "HF_TOKEN" }, property: "value", says: /must be a string/ },
   { rule: "SSH key is a public key line of a known type", kind: "sshKey", inputs: { publicKey: "ssh-foo AAAA" }, property: "publicKey", says: /must start with a key type among/ },

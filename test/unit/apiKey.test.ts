@@ -1,25 +1,35 @@
-/** ApiKey check and diff: permission flags, and that every input change makes a new key. */
+/** ApiKey check and diff: permissions mapped to the service's scopes, and that every input change makes a new key. */
 import { PROVIDER_KEY } from "../../provider/resources/kit";
 import { provider as apiKeyImpl } from "../../provider/resources/apiKey/provider";
-import { liveInputs } from "../../provider/resources/apiKey/provider";
+import { liveInputs, permissionsOfScopes, scopesOf } from "../../provider/resources/apiKey/provider";
+import type { ApiKeyScope } from "../../provider/client";
 
 const P = { [PROVIDER_KEY]: "serialized-provider" };
 
 describe("check", () => {
-  it("accepts the known flags as booleans and passes other flags through", async () => {
-    const news = { ...P, name: "ci", permissions: { manage_instances: true, user_read: false, team_admin: "maybe" } };
+  it("accepts areas with read or write, and misc", async () => {
+    const news = { ...P, name: "ci", permissions: { instances: "write", user: "read", misc: true } };
     expect(await apiKeyImpl.check({}, news)).toEqual({ inputs: news, failures: [] });
   });
 
-  it("refuses a known flag that is not a boolean, naming the flag and the value", async () => {
-    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: { manage_billing: "no" } });
-    expect(failures).toEqual([{ property: "permissions.manage_billing", reason: 'permissions.manage_billing: must be true or false (got "no")' }]);
+  it("refuses a level that is not read or write, naming the area and the value", async () => {
+    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: { billing: "no" } });
+    expect(failures).toEqual([{ property: "permissions.billing", reason: 'permissions.billing: must be "read" or "write" (got "no")' }]);
   });
 
-  it("refuses permissions that are not an object", async () => {
-    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: ["manage_instances"] });
+  it("refuses the old flat flags and unknown areas instead of making a full-access key", async () => {
+    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: { manage_instances: true } });
+    expect(failures?.map((f) => f.property)).toEqual(["permissions"]);
+    expect(failures?.[0].reason).toMatch(/manage_instances/);
+  });
+
+  it("refuses permissions that grant nothing, and permissions that are not an object", async () => {
+    expect((await apiKeyImpl.check({}, { name: "ci", permissions: {} })).failures).toEqual([
+      { property: "permissions", reason: "permissions: must grant at least one scope; leave permissions out for a full-access key (got {})" },
+    ]);
+    const { failures } = await apiKeyImpl.check({}, { name: "ci", permissions: ["instances"] });
     expect(failures).toEqual([
-      { property: "permissions", reason: 'permissions: must be an object of permission flags (got ["manage_instances"])' },
+      { property: "permissions", reason: 'permissions: must be an object of areas such as { instances: "write", user: "read" } (got ["instances"])' },
     ]);
   });
 
@@ -36,8 +46,8 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  const olds = { ...P, name: "ci", permissions: { manage_instances: true }, rotateOn: 1, key: "k".repeat(64), keyId: 101 };
-  const news = { ...P, name: "ci", permissions: { manage_instances: true }, rotateOn: 1 };
+  const olds = { ...P, name: "ci", permissions: { instances: "write" }, rotateOn: 1, key: "k".repeat(64), keyId: 101 };
+  const news = { ...P, name: "ci", permissions: { instances: "write" }, rotateOn: 1 };
 
   it("ignores the outputs and the provider code", async () => {
     expect(await apiKeyImpl.diff("101", olds, { ...news, [PROVIDER_KEY]: "newer-code" })).toMatchObject({ changes: false, replaces: [] });
@@ -46,7 +56,7 @@ describe("diff", () => {
   it.each([
     ["rotateOn", { rotateOn: 2 }],
     ["name", { name: "ci-2" }],
-    ["permissions", { permissions: { manage_instances: false } }],
+    ["permissions", { permissions: { instances: "read" } }],
   ])("replaces the key when %s changes", async (property, change) => {
     expect(await apiKeyImpl.diff("101", olds, { ...news, ...change })).toMatchObject({ changes: true, replaces: [property] });
   });
@@ -58,19 +68,30 @@ it("an update (code-only change) keeps the key value and id", async () => {
   expect(outs).toEqual({ [PROVIDER_KEY]: "newer-code", name: "ci", key: "k".repeat(64), keyId: 101 });
 });
 
-describe("what a refresh takes as the inputs", () => {
-  const live = (permissions: Record<string, unknown> | null, name = "ci") => ({ id: 101, name, permissions, raw: {} });
+describe("the service's scopes", () => {
+  it("maps each area exactly: read to _read, write to _read and _write, misc to misc", () => {
+    expect(scopesOf({ instances: "write", user: "read", billing: "read", machines: "write", misc: true })).toEqual([
+      "billing_read", "instance_read", "instance_write", "machine_read", "machine_write", "misc", "user_read",
+    ]);
+    expect(scopesOf({ user: "read" })).toEqual(["user_read"]);
+    expect(permissionsOfScopes(["instance_read", "instance_write", "user_read"])).toEqual({ instances: "write", user: "read" });
+  });
+});
 
-  it("keeps the stated permissions when the service lists more flags, or none", () => {
-    const props = { name: "ci", permissions: { manage_instances: true }, rotateOn: 1 };
-    expect(liveInputs(props, live({ manage_instances: true, manage_billing: false }))).toEqual(props);
-    expect(liveInputs(props, live(null))).toEqual(props);
-    expect(liveInputs({ name: "ci" }, live({ manage_instances: true }))).toEqual({ name: "ci" });
+describe("what a refresh takes as the inputs", () => {
+  const live = (scopes: ApiKeyScope[] | null, name = "ci") => ({ id: 101, name, permissions: null, scopes, raw: {} });
+
+  it("keeps the stated permissions when the service lists the same scopes", () => {
+    const props = { name: "ci", permissions: { instances: "write" }, rotateOn: 1 };
+    expect(liveInputs(props, live(["instance_read", "instance_write"]))).toEqual(props);
+    expect(liveInputs({ name: "ci" }, live(null))).toEqual({ name: "ci" });
   });
 
-  it("takes the service's permissions when a stated flag differs (drift)", () => {
-    const props = { name: "ci", permissions: { manage_instances: true } };
-    expect(liveInputs(props, live({ manage_instances: false }))).toEqual({ name: "ci", permissions: { manage_instances: false } });
+  it("takes the service's scopes when they differ (drift), full access included", () => {
+    const props = { name: "ci", permissions: { instances: "write" } };
+    expect(liveInputs(props, live(["instance_read"]))).toEqual({ name: "ci", permissions: { instances: "read" } });
+    expect(liveInputs(props, live(null))).toEqual({ name: "ci" });
+    expect(liveInputs({ name: "ci" }, live(["user_read"]))).toEqual({ name: "ci", permissions: { user: "read" } });
   });
 
   it("takes a name changed outside Pulumi", () => {

@@ -49,7 +49,7 @@ it("EnvVar wraps its value as a secret and lists it among the secret outputs, ke
 
 it("ApiKey marks the key value secret, and its declared outputs carry the provider's values", async () => {
   const { seen, opts } = captured();
-  const key = new ApiKey("ci", { name: "ci", permissions: { manage_instances: true }, rotateOn: 1 }, opts);
+  const key = new ApiKey("ci", { name: "ci", permissions: { instances: "write" }, rotateOn: 1 }, opts);
   expect(seen.opts?.additionalSecretOutputs).toEqual(["ownSecret", "key"]);
   expect(await valueOf(key.keyId)).toBe(4242);
   expect(await valueOf(key.key)).toBe("mock-key-value");

@@ -52,3 +52,14 @@ describe("diff", () => {
     expect(await envVarImpl.diff("TOKEN", olds, { [PROVIDER_KEY]: "newer-code", key: "TOKEN", value: "a" })).toMatchObject({ changes: false });
   });
 });
+
+describe("EnvVar values as the service takes them", () => {
+  it("refuses at check a value the service would refuse, naming the rule and never the value", async () => {
+    const { failures } = await envVarImpl.check({}, { key: "HF_TOKEN", value: "hf secret/with+chars" });
+    expect(failures).toEqual([
+      { property: "value", reason: 'value: may hold only letters, digits, "_", "-" and "." (3 other characters; encode the value, for example as base64url, if it needs them)' },
+    ]);
+    expect(JSON.stringify(failures)).not.toMatch(/secret|with|chars/);
+    expect((await envVarImpl.check({}, { key: "HF_TOKEN", value: "hf_abc-123.X" })).failures).toEqual([]);
+  });
+});

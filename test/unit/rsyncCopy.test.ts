@@ -17,7 +17,7 @@ describe("check", () => {
   it("refuses an id that is not an instance id, and an empty path", async () => {
     const { failures } = await impl.check({}, { srcId: "abc", dstId: 1, srcPath: "/a/", dstPath: "  " });
     expect(failures).toEqual([
-      { property: "srcId", reason: 'srcId: must be an instance id (a positive integer) (got "abc")' },
+      { property: "srcId", reason: 'srcId: must be an instance id (a positive integer, or "C.<id>" as the vendor\'s client writes it) (got "abc")' },
       { property: "dstPath", reason: 'dstPath: must not be empty (got "  ")' },
     ]);
   });

@@ -16,7 +16,17 @@ describe("Template check", () => {
   it("fills the defaults the service would apply and keeps __provider", async () => {
     const res = await templateImpl.check({}, base);
     expect(res.failures).toEqual([]);
-    expect(res.inputs).toEqual({ ...base, tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 });
+    expect(res.inputs).toEqual({ ...base, tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8, private: true });
+  });
+
+  it("makes a new template private unless told otherwise, and leaves one made before that default as it is", async () => {
+    expect((await templateImpl.check({}, base)).inputs.private).toBe(true);
+    expect((await templateImpl.check({}, { ...base, private: false })).inputs.private).toBe(false);
+    // State of an earlier release: no `private` input. No default is added, so no edit follows.
+    const olds = { ...base, tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 };
+    const upgraded = await templateImpl.check(olds, base);
+    expect(upgraded.inputs).not.toHaveProperty("private");
+    expect((await templateImpl.diff("5", olds, upgraded.inputs)).changes).toBe(false);
   });
 
   it("keeps values the user gave instead of defaults", async () => {

@@ -23,7 +23,7 @@ import type {
   SecretList,
   SshKey,
 } from "../types-account";
-import { secretValueProblem } from "../types-account";
+import { API_KEY_SCOPES, permissionsOfScopes, secretValueProblem } from "../types-account";
 import type { DeleteResult } from "../types-templates";
 
 /** Run a delete; "not found" answers (`isGone`) mean the object was already gone. */
@@ -114,6 +114,17 @@ export class SecretsApi {
   }
 }
 
+function permissionsBody(input: CreateApiKeyInput): Record<string, unknown> {
+  if (input.scopes && input.permissions) throw new VastValidationError("give scopes or permissions for an API key, not both");
+  if (input.scopes) {
+    const unknown = input.scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
+    if (unknown.length > 0) throw new VastValidationError(`${unknown.join(", ")} is not an API key scope; scopes are ${API_KEY_SCOPES.join(", ")}`);
+    if (input.scopes.length === 0) throw new VastValidationError("scopes must name at least one scope (leave scopes out for a full-access key)");
+    return { name: input.name, permissions: permissionsOfScopes(input.scopes) };
+  }
+  return input.permissions ? { name: input.name, permissions: input.permissions } : { name: input.name };
+}
+
 /** API keys of the account. */
 export class ApiKeysApi {
   constructor(private readonly core: RequestCore) {}
@@ -122,7 +133,7 @@ export class ApiKeysApi {
   async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
     const created = await this.core.request({
       endpoint: ENDPOINTS.apiKeysCreate,
-      body: input.permissions ? { name: input.name, permissions: input.permissions } : { name: input.name },
+      body: permissionsBody(input),
       schema: apiKeyCreateResponse,
     });
     registerSecret(created.key);

@@ -1,5 +1,5 @@
 /**
- * `ApiKey`: an API key of the account, full access or scoped by permission flags. The service
+ * `ApiKey`: an API key of the account, full access or scoped to some of the service's scopes. The service
  * shows the key value once, at creation: it is captured as the secret output `key`. Keys
  * cannot be edited, so every change of the inputs makes a new key (the old one is deleted
  * after the new one exists, and stops working at once).
@@ -7,21 +7,32 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource } from "../kit/resource";
 
+/** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
+export type ApiKeyAccessLevel = "read" | "write";
+
 /**
- * Permission flags as the service names them. A key without `permissions` has full access.
- * `user_read` is needed for template search. Flags not listed here are sent as given.
+ * What a scoped key may do, area by area, mapped exactly to the service's scopes:
+ * `instances` -> instance_read/instance_write, `user` -> user_read/user_write (template search
+ * needs user read), `billing` -> billing_read/billing_write, `machines` ->
+ * machine_read/machine_write, `misc: true` -> misc. An area left out grants nothing. A key
+ * without `permissions` has full access.
  */
 export interface ApiKeyPermissions {
-  manage_instances?: boolean;
-  manage_billing?: boolean;
-  user_read?: boolean;
-  [flag: string]: unknown;
+  instances?: ApiKeyAccessLevel;
+  user?: ApiKeyAccessLevel;
+  billing?: ApiKeyAccessLevel;
+  machines?: ApiKeyAccessLevel;
+  misc?: boolean;
 }
 
 export interface ApiKeyArgs {
   /** Label for the owner; the service never uses it. Changing it makes a new key. */
   name: pulumi.Input<string>;
-  /** Scope of the key, for example `{ manage_instances: true, manage_billing: false }`. Default: full access. Changing it makes a new key. */
+  /**
+   * What the key may do, for example `{ instances: "write", user: "read" }`. Default: full
+   * access. A refresh reads the key's scopes back: a change made outside the program shows as
+   * drift. Changing it makes a new key.
+   */
   permissions?: pulumi.Input<ApiKeyPermissions>;
   /** Any value; when it changes the key is replaced by a new one (rotation), for example a date. */
   rotateOn?: pulumi.Input<unknown>;
@@ -31,7 +42,7 @@ export interface ApiKeyArgs {
  * An API key of the account. Its value is the secret output `key`, readable only from this
  * resource: the service shows it once.
  *
- *   const ci = new vastai.ApiKey("ci", { name: "ci", permissions: { manage_instances: true, manage_billing: false } });
+ *   const ci = new vastai.ApiKey("ci", { name: "ci", permissions: { instances: "write", user: "read" } });
  *   export const ciKey = ci.key; // secret
  *
  * Deleting the resource deletes the key; requests with it get 401 at once.

@@ -3,22 +3,51 @@
  * key: every change of the inputs makes a new key.
  */
 import { z } from "zod";
-import type { ApiKey as ApiKeyRecord, CreatedApiKey, VastClient } from "../../client";
+import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
+import { ProviderImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
 
 const OUTPUTS = ["key", "keyId"] as const;
-const flag = z.boolean({ error: "must be true or false" }).optional();
+const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine" } as const;
+type Area = keyof typeof AREAS;
+
+const level = z.enum(["read", "write"], { error: 'must be "read" or "write"' }).optional();
 
 const inputSchema = z.object({
   name: z.string({ error: "must be a string" }).min(1, "must not be empty"),
   permissions: z
-    .looseObject({ manage_instances: flag, manage_billing: flag, user_read: flag }, { error: "must be an object of permission flags" })
+    .strictObject(
+      { instances: level, user: level, billing: level, machines: level, misc: z.boolean({ error: "must be true or false" }).optional() },
+      { error: "must be an object of areas such as { instances: \"write\", user: \"read\" }" },
+    )
     .optional(),
   rotateOn: z.unknown().optional(),
 });
+
+/** The service's scopes for a permissions input (sorted); undefined for full access. */
+export function scopesOf(p: ApiKeyPermissions): ApiKeyScope[] {
+  const out: ApiKeyScope[] = [];
+  for (const area of Object.keys(AREAS) as Area[]) {
+    const lvl = p[area];
+    if (lvl === "read" || lvl === "write") out.push(`${AREAS[area]}_read` as ApiKeyScope);
+    if (lvl === "write") out.push(`${AREAS[area]}_write` as ApiKeyScope);
+  }
+  if (p.misc === true) out.push("misc");
+  return out.sort();
+}
+
+/** The permissions input that grants exactly `scopes` (a lone _write reads as write, which grants read too). */
+export function permissionsOfScopes(scopes: readonly ApiKeyScope[]): ApiKeyPermissions {
+  const out: ApiKeyPermissions = {};
+  for (const area of Object.keys(AREAS) as Area[]) {
+    if (scopes.includes(`${AREAS[area]}_write` as ApiKeyScope)) out[area] = "write";
+    else if (scopes.includes(`${AREAS[area]}_read` as ApiKeyScope)) out[area] = "read";
+  }
+  if (scopes.includes("misc")) out.misc = true;
+  return out;
+}
 
 function permissionsOf(props: Props): ApiKeyPermissions | undefined {
   const p = props.permissions;
@@ -26,16 +55,15 @@ function permissionsOf(props: Props): ApiKeyPermissions | undefined {
 }
 
 /**
- * Inputs as the user wrote them, with what a refresh saw of name and permissions. Permissions
- * are compared on the flags the user stated: a service that lists more flags (or none, for a
- * full-access key) is no drift, a stated flag with another value is.
+ * Inputs as the user wrote them, with what a refresh saw of name and scopes. The service lists
+ * a key's scopes (`rights`); none listed means full access. Scopes other than the stated
+ * ones (or full access where some were stated) show as drift: the next up makes a new key.
  */
 export function liveInputs(props: Props, live: ApiKeyRecord): Props {
   const stated = permissionsOf(props);
-  const seen = live.permissions;
-  const drifted = stated !== undefined && seen != null && Object.entries(stated).some(([flag, v]) => !deepEqual(seen[flag], v));
-  const permissions = drifted ? seen : stated;
-  return jsonClean({ name: live.name || props.name, permissions, rotateOn: props.rotateOn }) as Props;
+  const seen = live.scopes === null ? undefined : permissionsOfScopes(live.scopes);
+  const same = stated === undefined ? seen === undefined : seen !== undefined && deepEqual(scopesOf(stated), scopesOf(seen));
+  return jsonClean({ name: live.name || props.name, permissions: same ? stated : seen, rotateOn: props.rotateOn }) as Props;
 }
 
 // Key creations of this process run one at a time: after a lost answer, keys of the same name
@@ -55,9 +83,10 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
  * key is created again.
  */
 async function createKey(client: VastClient, name: string, permissions: ApiKeyPermissions | undefined): Promise<CreatedApiKey> {
+  const scopes = permissions === undefined ? undefined : scopesOf(permissions);
   const before = new Set((await client.apiKeys.list()).map((k) => k.id));
   return createAtMostOnce({
-    send: () => client.apiKeys.create({ name, permissions }),
+    send: () => client.apiKeys.create({ name, scopes }),
     recover: async () => {
       const strays = await lookUp(async () => {
         const made = (await client.apiKeys.list()).filter((k) => !before.has(k.id) && k.name === name);
@@ -72,7 +101,14 @@ async function createKey(client: VastClient, name: string, permissions: ApiKeyPe
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    return checkWith(inputSchema, news);
+    const result = checkWith(inputSchema, news);
+    const failures = result.failures ?? [];
+    // Only when the areas themselves are valid: a permissions object that grants nothing.
+    const p = news.permissions;
+    if (!failures.some((f) => f.property.startsWith("permissions")) && p && typeof p === "object" && !containsUnknown(p) && scopesOf(p as ApiKeyPermissions).length === 0) {
+      failures.push({ property: "permissions", reason: "permissions: must grant at least one scope; leave permissions out for a full-access key (got {})" });
+    }
+    return { ...result, failures };
   },
 
   // No call edits a key: any change of the inputs is a replacement.

@@ -3,7 +3,7 @@
  * named by its upper-cased name, which is also the Pulumi id.
  */
 import { z } from "zod";
-import { BadRequestError, ENV_NAME, ENV_NAME_RULE, type VastClient } from "../../client";
+import { BadRequestError, ENV_NAME, ENV_NAME_RULE, secretValueProblem, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, lookUp } from "../kit";
 import { ENV_VAR_LIMIT } from "./limits";
@@ -14,7 +14,11 @@ const inputSchema = z.object({
     .string({ error: "must be a string" })
     .min(1, "must not be empty")
     .regex(ENV_NAME, `must be a variable name of ${ENV_NAME_RULE}`),
-  value: z.string({ error: "must be a string" }),
+  // The service's rule for values; the failure names the rule, never the value.
+  value: z.string({ error: "must be a string" }).superRefine((value, ctx) => {
+    const problem = secretValueProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
 });
 
 /** The name as the service stores it. */
@@ -43,12 +47,14 @@ function addFailure(key: string, error: unknown): Error {
   return new Error(`EnvVar ${key}: adding the variable failed: ${message}`, { cause: error });
 }
 
+/** The service's refusal of an unknown name (`nonexistent_key`; older answers say "not found"). */
 function isNotFound(error: unknown): boolean {
-  return error instanceof BadRequestError && /not found/i.test(error.serverMessage ?? "");
+  return error instanceof BadRequestError && (error.code === "nonexistent_key" || /not found/i.test(error.serverMessage ?? ""));
 }
 
+/** The service's refusal of a name it holds already (`existing_key`). */
 function isAlreadyThere(error: unknown): boolean {
-  return error instanceof BadRequestError && (error.code === "already_exists" || /already exists/i.test(error.serverMessage ?? ""));
+  return error instanceof BadRequestError && (error.code === "existing_key" || /already exists/i.test(error.serverMessage ?? ""));
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
-import type { OfferFilters, OfferQuery, VastClient } from "../../client";
+import type { OfferFilters, OfferSearch, VastClient } from "../../client";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
 /** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
@@ -8,9 +8,11 @@ export const MAX_OFFER_CANDIDATES = 10;
 /**
  * The offer search for `offer` filters, cheapest first. `gpuRamGb` is a minimum per GPU and
  * is sent in MB (the REST API's unit) by the query builder. Only offers that can be rented
- * now are asked for, as the official CLI does.
+ * now are asked for, as the official CLI does. The service prices the disk into each offer's
+ * `dph_total`: the instance's own disk is sent (`diskGb`), so `maxPricePerHour` is judged
+ * against what the instance will cost; without `diskGb` the client's default size is priced.
  */
-export function offerQueryFor(f: OfferFiltersInput): OfferQuery {
+export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearch {
   const filters: OfferFilters = { rentable: true, rented: false };
   if (f.gpuName !== undefined) filters.gpuName = f.gpuName;
   if (f.numGpus !== undefined) filters.numGpus = f.numGpus;
@@ -19,14 +21,14 @@ export function offerQueryFor(f: OfferFiltersInput): OfferQuery {
   if (f.minReliability !== undefined) filters.reliability = { gte: f.minReliability };
   if (f.location !== undefined) filters.geolocation = Array.isArray(f.location) ? { in: f.location } : f.location;
   if (f.verified !== undefined) filters.verified = f.verified;
-  return { filters, order: [["dphTotal", "asc"]], type: "on-demand", limit: MAX_OFFER_CANDIDATES };
+  return { filters, order: [["dphTotal", "asc"]], type: "on-demand", limit: MAX_OFFER_CANDIDATES, allocatedStorageGb: diskGb };
 }
 
 /** Offer ids to try, in order. Throws when filters match nothing. */
 export async function candidateOffers(client: VastClient, inputs: InstanceInputs): Promise<number[]> {
   if (inputs.offerId !== undefined) return [inputs.offerId];
   const filters = inputs.offer ?? {};
-  const offers = await client.offers.search(offerQueryFor(filters));
+  const offers = await client.offers.search(offerQueryFor(filters, inputs.diskGb));
   if (offers.length === 0) {
     throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
   }

@@ -1,21 +1,23 @@
 /**
- * `RsyncCopy`: starts a remote rsync copy between two instance containers (or returns the
- * connection fields for a copy to or from the local machine). Each create is one copy; a
+ * `RsyncCopy`: starts a remote copy between two instance containers (or returns the
+ * connection fields for a copy to or from the local machine). As the vendor's client does, a
+ * copy between two instances goes through `/commands/copy_direct/`, and `/commands/rsync/`
+ * serves only a copy with one side local. Each create is one copy; a
  * change of any input, `triggers` included, replaces the resource and copies again. Deleting
  * it does nothing on the service: copied data stays where it is.
  */
 import { randomUUID } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { VastOperationError, type RsyncInput } from "../../client";
+import { VastApiError, VastOperationError, type RsyncInput } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "../kit";
 
 const INPUTS = ["srcId", "dstId", "srcPath", "dstPath", "triggers"] as const;
 const OUTPUTS = ["srcAddr", "srcPort", "dstAddr", "dstPort"] as const;
 
-const ID_RULE = "must be an instance id (a positive integer)";
-const instanceId = z.union([z.number().int(ID_RULE).positive(ID_RULE), z.string().regex(/^[1-9]\d*$/, ID_RULE)], { error: ID_RULE });
+const ID_RULE = 'must be an instance id (a positive integer, or "C.<id>" as the vendor\'s client writes it)';
+const instanceId = z.union([z.number().int(ID_RULE).positive(ID_RULE), z.string().regex(/^(C\.)?[1-9]\d*$/, ID_RULE)], { error: ID_RULE });
 const copyPath = z.string({ error: "must be a string" }).trim().min(1, "must not be empty");
 
 const inputSchema = z.object({
@@ -41,14 +43,15 @@ function idFailure(news: Props): pulumi.dynamic.CheckFailure | undefined {
 }
 
 function requestOf(inputs: Props): RsyncInput {
-  const id = (v: unknown) => (v === undefined || v === null || v === "" ? undefined : (v as string | number));
+  // The rsync route takes bare ids; "C.<id>" is the vendor client's spelling of the same id.
+  const id = (v: unknown) => (v === undefined || v === null || v === "" ? undefined : typeof v === "string" ? v.replace(/^C\./, "") : (v as number));
   return { srcId: id(inputs.srcId), dstId: id(inputs.dstId), srcPath: String(inputs.srcPath), dstPath: String(inputs.dstPath) };
 }
 
-/** A refusal at HTTP 200 names the wire field; say which input it was, with its value. */
+/** A refusal (at HTTP 200 from rsync, 400 from copy_direct) names the wire field; say which input it was, with its value. */
 function copyFailure(inputs: Props, error: unknown): Error {
   const message = (error as Error).message;
-  if (error instanceof VastOperationError) {
+  if (error instanceof VastOperationError || (error instanceof VastApiError && error.code === "invalid_args")) {
     const said = error.serverMessage ?? error.code ?? "no message";
     const field = WIRE_FIELDS.find(([pattern]) => pattern.test(said))?.[1];
     if (field) return new Error(`RsyncCopy: ${field} ${JSON.stringify(inputs[field])} was refused by the service: ${said}`, { cause: error });
@@ -68,9 +71,12 @@ export const provider: ProviderImpl = {
   },
 
   async create(inputs) {
+    const request = requestOf(inputs);
     let result;
     try {
-      result = await getClient().copy.rsync(requestOf(inputs));
+      const { srcId, dstId } = request;
+      const copy = getClient().copy;
+      result = srcId !== undefined && dstId !== undefined ? await copy.copyDirect({ ...request, srcId, dstId }) : await copy.rsync(request);
     } catch (error) {
       throw copyFailure(inputs, error);
     }

@@ -66,7 +66,10 @@ export interface TemplateArgs {
   extraFilters?: pulumi.Input<Record<string, pulumi.Input<FilterCondition>>>;
   /** Recommended disk space, GB; default 8. */
   recommendedDiskSpaceGb?: pulumi.Input<number>;
-  /** Whether the template is private; default false. */
+  /**
+   * Whether the template is private. Default true for a new template (its env may hold
+   * tokens); a template created by an earlier release without it keeps the service's value.
+   */
   private?: pulumi.Input<boolean>;
   /** A hint for user interfaces only; no effect on instance creation. */
   volumeInfo?: pulumi.Input<Record<string, unknown>>;

@@ -3,8 +3,8 @@
  * the names under which each input travels to the client (camelCase, client side).
  */
 import { z } from "zod";
-import { ENV_NAME, ENV_NAME_RULE, FILTER_OPS, isPortMapping } from "../../client";
-import { UNKNOWN, type Props } from "../kit";
+import { DEFAULT_TEMPLATE_PRIVATE, ENV_NAME, ENV_NAME_RULE, FILTER_OPS, isPortMapping } from "../../client";
+import { UNKNOWN, userInputs, type Props } from "../kit";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
@@ -150,10 +150,17 @@ export function unknownProperties(news: Props): string[] {
   return Object.keys(news).filter((k) => !known.has(k) && news[k] !== undefined);
 }
 
-/** The inputs with defaults filled in and port numbers written as mappings (`22` -> `22:22`). */
-export function withDefaults(news: Props): Props {
+/**
+ * The inputs with defaults filled in and port numbers written as mappings (`22` -> `22:22`).
+ * A new template is private unless the program says otherwise (its env may hold tokens, and
+ * the vendor's client makes templates private too); a template created before that default
+ * (`olds` without `private`) keeps what it has, so an upgrade never edits it.
+ */
+export function withDefaults(news: Props, olds: Props = {}): Props {
   const out: Props = { ...news };
   for (const [k, v] of Object.entries(INPUT_DEFAULTS)) if (out[k] === undefined) out[k] = v;
+  const isNew = Object.keys(userInputs(olds)).length === 0;
+  if (out.private === undefined && isNew) out.private = DEFAULT_TEMPLATE_PRIVATE;
   if (Array.isArray(out.ports) && !out.ports.includes(UNKNOWN)) {
     out.ports = out.ports.map((p) => (typeof p === "number" ? normalizePort(p) : p));
   }

@@ -76,13 +76,13 @@ async function edit(client: VastClient, id: number, hashId: unknown, changes: Pa
 }
 
 export const provider: ProviderImpl = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const result = checkWith(templateSchema, news, { secretFields: SECRET_INPUTS });
     const unknown = unknownProperties(news).map((property) => ({
       property,
       reason: `${property}: is not a Template property; see TemplateArgs for the properties`,
     }));
-    return { inputs: withDefaults(news), failures: [...(result.failures ?? []), ...unknown] };
+    return { inputs: withDefaults(news, olds), failures: [...(result.failures ?? []), ...unknown] };
   },
 
   async diff(_id, olds, news) {

@@ -171,7 +171,7 @@ const envVar: Scenario = {
 const apiKey: Scenario = {
   name: "ApiKey",
   provider: driven("apiKey"),
-  inputs: () => ({ name: "reliability-ci", permissions: { manage_instances: true, manage_billing: false } }),
+  inputs: () => ({ name: "reliability-ci", permissions: { instances: "write" } }),
   updateInputs: (outs) => pickInputs(outs, ["name", "permissions"]),
   targets: {
     create: { method: "POST", path: "/api/v0/auth/apikeys" },
@@ -234,7 +234,8 @@ const rsyncCopy: Scenario = {
   },
   inputs: (c) => ({ srcId: c.src, dstId: c.dst, srcPath: "/workspace/out/", dstPath: "/models/", triggers: "1" }),
   updateInputs: (outs) => pickInputs(outs, ["srcId", "dstId", "srcPath", "dstPath", "triggers"]),
-  targets: { create: { method: "PUT", path: "/api/v0/commands/rsync" }, read: null, update: null, delete: null },
+  // Two instances: the copy goes through copy_direct, as the vendor's client sends it.
+  targets: { create: { method: "PUT", path: "/api/v0/commands/copy_direct" }, read: null, update: null, delete: null },
   live: () => [],
   claims: () => [],
   compare: () => [],

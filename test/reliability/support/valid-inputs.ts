@@ -100,11 +100,13 @@ const maintenanceValid = withOptional(
   },
 );
 
-const envVarValid = fc.record({ key: varName, value: text(0, 60) });
+/** A value the service takes for an account variable: ^[a-zA-Z0-9_\-.]+$. */
+const secretValue = fc.stringMatching(/^[a-zA-Z0-9_\-.]{1,60}$/);
+const envVarValid = fc.record({ key: varName, value: secretValue });
 
 const apiKeyValid = withOptional(
   { name: nonEmpty() },
-  { permissions: withOptional({}, { manage_instances: fc.boolean(), manage_billing: fc.boolean(), user_read: fc.boolean() }), rotateOn: json },
+  { permissions: withOptional({ instances: fc.constantFrom("read", "write") }, { user: fc.constantFrom("read", "write"), billing: fc.constantFrom("read", "write"), misc: fc.boolean() }), rotateOn: json },
 );
 
 const rotationValid = fc
