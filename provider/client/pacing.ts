@@ -31,6 +31,27 @@ export interface PacingOptions {
   defaultIntervalMs?: number;
 }
 
+/** How the pacer waits and how hard it holds back; the client validates the numbers. */
+export interface PacerLimits {
+  /** Waits for a slot; default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Factor on every interval (2 halves the rate); default 1. */
+  rateLimitScale?: number;
+  /** Requests in flight at once in this process, across endpoints; default unlimited. */
+  maxConcurrentRequests?: number;
+}
+
+/** What `acquire` hands the caller: the send may go now; `done` reports its answer. */
+export interface PacingSlot {
+  /** How long the call waited for its turn, ms (subtract it from the call's time budget). */
+  readonly waitedMs: number;
+  /**
+   * Report the answer (`status`), or the failure to get one (`status` undefined), of the call
+   * sent at `sentAt` and finished at `endedAt`. Call exactly once.
+   */
+  done(sentAt: number, endedAt: number, status: number | undefined): void;
+}
+
 /** The margin of an interval over the service's limit (the defaults pace 10% slower). */
 const MARGIN = 0.1;
 
@@ -58,6 +79,9 @@ interface Registry {
   lanes: Map<string, Lane>;
   /** Per scope (URL and key): the fastest round trip seen, ms. */
   fastest: Map<string, number>;
+  /** Requests of the process in flight, and the callers waiting for one to end. */
+  inFlight: number;
+  waiting: Array<() => void>;
 }
 
 const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
@@ -65,7 +89,7 @@ const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
 /** The process-wide registry, kept on globalThis so every copy of this module shares it. */
 function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map() };
+  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map(), inFlight: 0, waiting: [] };
   return holder[REGISTRY_SLOT];
 }
 
@@ -74,14 +98,21 @@ export function keyTag(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
 }
 
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class Pacer {
   private readonly scope: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly scale: number;
+  private readonly maxInFlight: number;
 
   /**
    * @param apiUrl base URL the client talks to
    * @param apiKey the key; only its hash is kept
    * @param defaults built-in intervals per endpoint key
    * @param options user overrides, or false to turn pacing off
+   * @param now the clock, epoch ms
+   * @param limits how to wait, the interval factor and the cap of requests in flight
    */
   constructor(
     apiUrl: string,
@@ -89,15 +120,99 @@ export class Pacer {
     private readonly defaults: { intervalsMs: IntervalTable; defaultIntervalMs: number },
     private readonly options: PacingOptions | false,
     private readonly now: () => number,
+    limits: PacerLimits = {},
   ) {
     this.scope = `${apiUrl.replace(/\/+$/, "")}|${keyTag(apiKey)}`;
+    this.sleep = limits.sleep ?? realSleep;
+    this.scale = limits.rateLimitScale ?? 1;
+    this.maxInFlight = limits.maxConcurrentRequests ?? Infinity;
   }
 
-  /** The interval that applies to an endpoint key, ms (0 when pacing is off). */
+  /**
+   * The one call a request makes before sending: waits for the endpoint's slot, for the answer
+   * of the endpoint's first call, for room under the cap of requests in flight, and until the
+   * send keeps its interval; then records the send. Returns null, reserving nothing, when the
+   * slot lies beyond `maxWaitMs` (what is left of the caller's deadline).
+   */
+  async acquire(endpointKey: string, maxWaitMs = Infinity): Promise<PacingSlot | null> {
+    const reservedAt = this.now();
+    const wait = this.reserve(endpointKey, maxWaitMs);
+    if (wait === null) return null;
+    if (wait > 0) await this.sleep(wait);
+    await this.firstAnswer(endpointKey);
+    await this.enter();
+    const late = await this.untilSendable(endpointKey, reservedAt + wait);
+    let open = true;
+    return {
+      waitedMs: wait + late,
+      done: (sentAt, endedAt, status) => {
+        if (!open) return;
+        open = false;
+        this.leave();
+        // A refused call does not count, and a failed one tells nothing of when it was counted.
+        if (status !== undefined && status !== 429) this.settled(endpointKey, sentAt, endedAt);
+        this.answered(endpointKey);
+      },
+    };
+  }
+
+  /**
+   * While the first call of the endpoint in this process has no answer, waits for it: at most
+   * two intervals of real time (a cap, not pacing, so not the injected clock), so a first call
+   * that hangs holds the others no longer than that.
+   */
+  private async firstAnswer(endpointKey: string): Promise<void> {
+    const gate = this.gate(endpointKey);
+    if (!gate) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 2 * this.intervalFor(endpointKey));
+      timer.unref();
+    });
+    try {
+      await Promise.race([gate, cap]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for room under the process-wide cap of requests in flight. */
+  private async enter(): Promise<void> {
+    const r = registry();
+    while (r.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => r.waiting.push(resolve));
+    r.inFlight++;
+  }
+
+  private leave(): void {
+    const r = registry();
+    r.inFlight--;
+    // Wake every waiter: each checks against its own client's cap, and those still over it wait again.
+    for (const wake of r.waiting.splice(0)) wake();
+  }
+
+  /**
+   * Waits, past the reserved slot, until `dispatch` lets the call go (a late wake-up of the call
+   * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
+   * A clock that does not move while sleeping (tests) sends after one extra wait.
+   */
+  private async untilSendable(endpointKey: string, slot: number): Promise<number> {
+    let waited = 0;
+    let stuck = false;
+    for (;;) {
+      const before = this.now();
+      const more = this.dispatch(endpointKey, slot + waited, stuck);
+      if (more <= 0) return waited;
+      await this.sleep(more);
+      waited += more;
+      stuck = this.now() === before;
+    }
+  }
+
+  /** The interval that applies to an endpoint key, `rateLimitScale` applied, ms (0 when pacing is off). */
   intervalFor(endpointKey: string): number {
     if (this.options === false) return 0;
     const own = this.options.intervalsMs?.[endpointKey] ?? this.defaults.intervalsMs[endpointKey];
-    return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs);
+    return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs) * this.scale;
   }
 
   private lane(endpointKey: string): Lane {
