@@ -1,23 +1,31 @@
 /**
  * Per-endpoint pacing: the service enforces a minimum interval between calls per endpoint and
  * per key (api-facts: Rate limits), and answers 429 without Retry-After when a call comes too
- * soon. Rather than provoke 429s, every request reserves the next free slot of its endpoint.
+ * soon. Rather than provoke 429s, every request awaits `acquire` before it is sent and reports
+ * its answer through the slot's `done`; nothing else of this module is the request core's business.
  *
  * Lanes (one per API URL, endpoint and hash of the API key, never the key itself) live in one
  * process-wide registry, so every client in the process (all the resources of a Pulumi program
  * run in one provider process) shares them. A caller reserves its slot synchronously, so
- * concurrent callers queue one interval apart instead of all waking at once.
+ * concurrent callers queue one interval apart instead of all waking at once. The same registry
+ * counts the requests in flight, capped by `maxConcurrentRequests`.
  *
- * A slot only says when a caller may wake; three checks keep the calls as the service counts
- * them (on arrival, somewhere between the send and the answer) an interval apart:
- * - `dispatch`, just before sending: never closer than the interval to the previous send, even
- *   when a timer fired late (a busy event loop);
+ * A slot only says when a caller may wake. The service counts a call somewhere between its send
+ * and its answer, not at the send, so three rules keep the calls as it counts them an interval
+ * apart. Each stays because the burst under the service's realistic limits at a cold start
+ * (test/integration/perf-burst.test.ts, intervals 1.1x the limit) is refused without it:
+ * - `dispatch`, just before sending: never closer than the interval to the previous send. The
+ *   slot alone is not enough: a timer that fires late (a busy event loop) would let the next
+ *   caller, woken on time, go out less than an interval after it.
  * - `settled`, on each answer: an answer slower than the fastest one seen from the service (a
  *   stall on either side) may mean the call was counted late; beyond a small tolerance, the
- *   next send keeps its interval from that latest moment, callers already waiting included;
+ *   next send keeps its interval from that latest moment, callers already waiting included.
+ *   The 10% margin absorbs the usual spread of round trips, not a stall of tens of ms.
  * - `gate`: the first call of each endpoint in a process goes alone, the next waits for its
- *   answer. A process's first calls meet code still loading and cold connections, which can
- *   hold a call between its send and the wire while the next one goes out on time.
+ *   answer (and keeps an interval from it, by `settled`). A process's first calls meet code
+ *   still loading and cold connections, which can hold a call between its send and the wire
+ *   for longer than an interval while the next one goes out on time; no round trip has been
+ *   seen yet to judge the delay by, so the answer itself is the only safe bound.
  */
 import { createHash } from "node:crypto";
 
@@ -225,6 +233,9 @@ export class Pacer {
     }
     return lane;
   }
+
+  // The steps below are `acquire`'s; they are public so the unit tests can drive each rule with
+  // a clock of their own. Requests go through `acquire` only.
 
   /**
    * Reserve the next free slot of `endpointKey` and return how long to wait for it, ms.
