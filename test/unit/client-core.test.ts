@@ -261,4 +261,32 @@ describe("requests in flight", () => {
     await calls;
     expect(most).toBe(2);
   });
+
+  it("counts the wait for room under the cap against the call's total deadline", async () => {
+    let t = 1_000_000;
+    const timeouts: number[] = [];
+    const release: Array<() => void> = [];
+    const client = createClient({
+      apiKey: KEY,
+      apiUrl: `http://core-test-${++seq}.invalid`,
+      pacing: false,
+      maxConcurrentRequests: 1,
+      deadlineMs: 10_000,
+      timeoutMs: 10_000,
+      now: () => t,
+      transport: async (e) => {
+        timeouts.push(e.timeoutMs);
+        await new Promise<void>((r) => release.push(r));
+        return json(200, { instances: [] });
+      },
+    });
+    const calls = Promise.all([client.instances.list(), client.instances.list()]);
+    await flush();
+    t += 4000; // the first call holds the only place for 4 s
+    release.shift()?.();
+    await flush();
+    release.shift()?.();
+    await calls;
+    expect(timeouts).toEqual([10_000, 6000]);
+  });
 });
