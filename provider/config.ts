@@ -90,3 +90,17 @@ export function resolveConfig(
   const runUrl = first(explicit.runUrl, config("vastai:runUrl"), env.VAST_RUN_URL) ?? DEFAULT_RUN_URL;
   return { apiKey, apiUrl: checkUrl("apiUrl", apiUrl), runUrl: checkUrl("runUrl", runUrl) };
 }
+
+/**
+ * Parses a numeric provider setting read from stack config or the environment: undefined when
+ * unset or blank, else the number. Throws, naming the setting, the rule and the value, when the
+ * value breaks the rule (`positive`: finite and > 0; `count`: a whole number >= 1).
+ */
+export function parseNumberSetting(name: string, envName: string, raw: string | undefined, rule: "positive" | "count"): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw.trim());
+  const ok = rule === "positive" ? Number.isFinite(value) && value > 0 : Number.isInteger(value) && value >= 1;
+  if (ok) return value;
+  const want = rule === "positive" ? "a finite number greater than 0" : "a whole number of at least 1";
+  throw new Error(`vastai:${name} (or ${envName}) must be ${want}, got "${raw}"`);
+}

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { createClient, type ClientOptions, type VastClient } from "./client";
-import { resolveConfig, type ResolvedConfig } from "./config";
+import { parseNumberSetting, resolveConfig, type ResolvedConfig } from "./config";
 
 /**
  * Process-wide settings of the providers. One plugin process serves every dynamic
@@ -86,9 +86,16 @@ export function getClient(): VastClient {
     { apiKey: overrides.apiKey, apiUrl: overrides.apiUrl, runUrl: overrides.runUrl },
     { config: pulumiConfig ?? defaultConfigGetter() },
   );
-  const fingerprint = JSON.stringify([config.apiKey, config.apiUrl, config.runUrl]);
+  const limits = {
+    rateLimitScale:
+      overrides.rateLimitScale ?? parseNumberSetting("rateLimitScale", "VASTAI_RATE_LIMIT_SCALE", setting("rateLimitScale", "VASTAI_RATE_LIMIT_SCALE"), "positive"),
+    maxConcurrentRequests:
+      overrides.maxConcurrentRequests ??
+      parseNumberSetting("maxConcurrentRequests", "VASTAI_MAX_CONCURRENT_REQUESTS", setting("maxConcurrentRequests", "VASTAI_MAX_CONCURRENT_REQUESTS"), "count"),
+  };
+  const fingerprint = JSON.stringify([config.apiKey, config.apiUrl, config.runUrl, limits.rateLimitScale, limits.maxConcurrentRequests]);
   if (!cached || cached.fingerprint !== fingerprint) {
-    cached = { fingerprint, config, client: createClient({ ...overrides, ...config }) };
+    cached = { fingerprint, config, client: createClient({ ...overrides, ...config, ...limits }) };
   }
   return cached.client;
 }

@@ -19,6 +19,12 @@ export const DEFAULT_API_URL = "https://console.vast.ai";
 export const DEFAULT_RUN_URL = "https://run.vast.ai";
 /** Per request, as the official CLI. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * Requests in flight at once per process. Pacing already keeps each endpoint at the service's
+ * rate; the cap bounds what a large stack has open at once (sockets, and calls whose timeout
+ * runs while the service queues them), while still letting a burst keep every lane it uses busy.
+ */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 16;
 
 export interface ClientOptions {
   /** The API key (sent as `Authorization: Bearer`). Resolve it with `resolveConfig` (provider/config). */
@@ -37,6 +43,13 @@ export interface ClientOptions {
   backoff?: Partial<BackoffOptions>;
   /** Minimum intervals per endpoint, shared by every client of the process; false turns pacing off. */
   pacing?: PacingOptions | false;
+  /**
+   * Factor on every endpoint's interval: 2 halves the request rate (a key shared by several
+   * programs, or an account with a stricter limit). A finite number > 0; default 1.
+   */
+  rateLimitScale?: number;
+  /** Requests in flight at once in this process, across endpoints. An integer >= 1; default 16. */
+  maxConcurrentRequests?: number;
   /** Injectable for tests: a clock in ms, a sleep, a random source in [0, 1). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -74,6 +87,9 @@ export class VastClient {
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
+  /** The pacing settings in use (see ClientOptions). */
+  readonly rateLimitScale: number;
+  readonly maxConcurrentRequests: number;
   private readonly core: AnnouncingCore;
 
   constructor(options: ClientOptions) {
@@ -85,6 +101,12 @@ export class VastClient {
     const apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "");
     const runUrl = (options.runUrl ?? DEFAULT_RUN_URL).replace(/\/+$/, "");
     const now = options.now ?? Date.now;
+    const sleep = options.sleep ?? realSleep;
+    const rateLimitScale = positive("rateLimitScale", options.rateLimitScale, 1);
+    const maxConcurrentRequests = positive("maxConcurrentRequests", options.maxConcurrentRequests, DEFAULT_MAX_CONCURRENT_REQUESTS);
+    if (!Number.isInteger(maxConcurrentRequests)) {
+      throw new VastValidationError(`maxConcurrentRequests must be a whole number of requests (1 or more), got ${maxConcurrentRequests}`);
+    }
     const core = new AnnouncingCore({
       apiKey,
       apiUrl,
@@ -95,8 +117,13 @@ export class VastClient {
         deadlineMs: positive("deadlineMs", options.deadlineMs, DEFAULT_RETRY_POLICY.deadlineMs),
         backoff: { ...DEFAULT_RETRY_POLICY.backoff, ...options.backoff },
       },
-      pacer: new Pacer(apiUrl, apiKey, { intervalsMs: DEFAULT_INTERVALS_MS, defaultIntervalMs: DEFAULT_INTERVAL_MS }, options.pacing ?? {}, now),
-      clock: { now, sleep: options.sleep ?? realSleep, random: options.random ?? Math.random },
+      pacer: new Pacer(apiUrl, apiKey, { intervalsMs: DEFAULT_INTERVALS_MS, defaultIntervalMs: DEFAULT_INTERVAL_MS }, options.pacing ?? {}, now, {
+        sleep,
+        rateLimitScale,
+        maxConcurrentRequests,
+      }),
+      rateLimitScale,
+      clock: { now, sleep, random: options.random ?? Math.random },
       transport: options.transport ?? gotTransport,
       logger: options.logger,
       userAgent: "pulumi-vastai",
@@ -104,6 +131,8 @@ export class VastClient {
     this.core = core;
     this.apiUrl = apiUrl;
     this.runUrl = runUrl;
+    this.rateLimitScale = rateLimitScale;
+    this.maxConcurrentRequests = maxConcurrentRequests;
     this.templates = new TemplatesApi(core, options.logger);
     this.instances = new InstancesApi(core);
     this.offers = new OffersApi(core, options.logger);

@@ -1,23 +1,12 @@
 /**
  * The request core: every call of every API area goes through `RequestCore.request`, which
- * paces it (pacing.ts), sends it (transport.ts), maps failures to the error classes
+ * waits for its turn (pacing.ts, one `acquire` per attempt), sends it (transport.ts), maps failures to the error classes
  * (errors.ts), retries what is safe to retry (retry.ts) and validates the response with the
  * call's zod schema.
  */
 import type { z } from "zod";
 import { Endpoint, endpointKey, fillRoute } from "./endpoints";
-import {
-  CallSite,
-  ResponseLostError,
-  ResponseSchemaError,
-  ServerError,
-  RateLimitError,
-  VastApiError,
-  VastConnectionError,
-  VastOperationError,
-  VastTimeoutError,
-  apiErrorFor,
-} from "./errors";
+import { CallSite, ResponseLostError, ResponseSchemaError, VastConnectionError, VastOperationError, VastTimeoutError, apiErrorFor } from "./errors";
 import { operationFailure, parseErrorBody } from "./error-body";
 import { Pacer } from "./pacing";
 import { scrub } from "./redact";
@@ -36,6 +25,8 @@ export interface CoreSettings {
   timeoutMs: number;
   retry: RetryPolicy;
   pacer: Pacer;
+  /** Named in the advice of a 429 that survives the retries. */
+  rateLimitScale: number;
   clock: Clock;
   transport: Transport;
   logger?: Logger;
@@ -60,30 +51,8 @@ export interface RequestSpec<T> {
   acceptOperationFailure?: boolean | ((body: Record<string, unknown>) => boolean);
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** Statuses after which the request may still have been carried out upstream. */
 const AMBIGUOUS_STATUSES = new Set([502, 504]);
-
-/** Errors that must not be retried even though their class usually is. */
-const final = new WeakSet<object>();
-
-function isRetryable(error: unknown): boolean {
-  if (typeof error === "object" && error !== null && final.has(error)) return false;
-  if (error instanceof RateLimitError || error instanceof ServerError) return RETRY_STATUSES.has(error.status);
-  return error instanceof VastConnectionError;
-}
-
-function withAttempts(error: unknown, attempts: number): unknown {
-  if (error instanceof VastApiError) {
-    const { method, path, endpoint, status, code, serverMessage } = error;
-    return apiErrorFor({ method, path, endpoint, status, code, serverMessage, attempts });
-  }
-  if (error instanceof VastConnectionError) {
-    const Cls = error instanceof VastTimeoutError ? VastTimeoutError : VastConnectionError;
-    return new Cls(error, error.detail, { code: error.code, requestSent: error.requestSent, attempts, cause: error.cause });
-  }
-  return error;
-}
 
 function buildQuery(query: Record<string, QueryValue> | undefined): string {
   if (!query) return "";
@@ -130,8 +99,6 @@ export class RequestCore {
     return withRetry<T>(
       {
         attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining),
-        isRetryable,
-        giveUp: withAttempts,
         deadlineExceeded: () => this.deadlineError(site),
         onRetry: (error, n, delay) =>
           this.s.logger?.warn?.(scrub(`${site.method} ${site.path}: attempt ${n} failed (${(error as Error).message}); retrying in ${delay} ms`)),
@@ -142,21 +109,15 @@ export class RequestCore {
   }
 
   private deadlineError(site: CallSite): VastTimeoutError {
-    const error = new VastTimeoutError(site, `the total deadline of ${this.s.retry.deadlineMs} ms ran out`, { requestSent: false });
-    final.add(error);
-    return error;
+    return new VastTimeoutError(site, `the total deadline of ${this.s.retry.deadlineMs} ms ran out`, { requestSent: false, retryable: false });
   }
 
   private async attempt<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, remainingMs: number): Promise<T> {
     // The first call of a process loads the HTTP library: load it before taking a slot.
     if (this.s.transport.ready) await this.s.transport.ready();
-    const reservedAt = this.s.clock.now();
-    const wait = this.s.pacer.reserve(site.endpoint, remainingMs);
-    if (wait === null) throw this.deadlineError(site);
-    if (wait > 0) await this.s.clock.sleep(wait);
-    await this.firstAnswer(site.endpoint);
-    const late = await this.untilSendable(site.endpoint, reservedAt + wait);
-    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - wait - late));
+    const slot = await this.s.pacer.acquire(site.endpoint, remainingMs);
+    if (slot === null) throw this.deadlineError(site);
+    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, remainingMs - slot.waitedMs));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.s.apiKey}`,
       accept: "application/json",
@@ -167,60 +128,21 @@ export class RequestCore {
     let result;
     try {
       result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent });
-      if (result.status !== 429) this.s.pacer.settled(site.endpoint, started, this.s.clock.now());
     } catch (error) {
+      slot.done(started, this.s.clock.now(), undefined);
       throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
-    } finally {
-      this.s.pacer.answered(site.endpoint);
     }
+    slot.done(started, this.s.clock.now(), result.status);
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);
-      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message });
+      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message, rateLimitScale: this.s.rateLimitScale });
       if (!spec.endpoint.idempotent && AMBIGUOUS_STATUSES.has(result.status)) {
         throw new ResponseLostError(site, `HTTP ${result.status} from a gateway`, error);
       }
       throw error;
     }
     return this.parseSuccess(spec, site, result.body);
-  }
-
-  /**
-   * While the first call of the endpoint in this process has no answer, waits for it: at most
-   * two intervals of real time (a cap, not pacing, so not the injected clock), so a first call
-   * that hangs holds the others no longer than that.
-   */
-  private async firstAnswer(endpoint: string): Promise<void> {
-    const gate = this.s.pacer.gate(endpoint);
-    if (!gate) return;
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 2 * this.s.pacer.intervalFor(endpoint));
-      timer.unref();
-    });
-    try {
-      await Promise.race([gate, cap]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /**
-   * Waits, past the reserved slot, until the pacer lets the call go (a late wake-up of the call
-   * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
-   * A clock that does not move while sleeping (tests) sends after one extra wait.
-   */
-  private async untilSendable(endpoint: string, slot: number): Promise<number> {
-    let waited = 0;
-    let stuck = false;
-    for (;;) {
-      const before = this.s.clock.now();
-      const more = this.s.pacer.dispatch(endpoint, slot + waited, stuck);
-      if (more <= 0) return waited;
-      await this.s.clock.sleep(more);
-      waited += more;
-      stuck = this.s.clock.now() === before;
-    }
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {

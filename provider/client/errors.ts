@@ -31,10 +31,29 @@ export interface ApiErrorDetails extends CallSite {
   serverMessage?: string;
   /** How many attempts were made before giving up (1 when the error was not retried). */
   attempts?: number;
+  /** The client's `rateLimitScale`, named in a 429's advice; default 1. */
+  rateLimitScale?: number;
+}
+
+/**
+ * What the retry loop (retry.ts) reads from a failure: whether it may be tried again, decided
+ * once where the error is made, and where to record the attempts when it gives up.
+ */
+export interface RetryableFailure {
+  readonly retryable: boolean;
+  /** Records the attempts made; the message then says so. Called once, by the retry loop. */
+  gaveUpAfter(attempts: number): void;
+}
+
+/** Statuses retried for every call: the request was refused before being carried out, or at a gateway. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+
+function triesPart(attempts: number | undefined): string {
+  return attempts && attempts > 1 ? ` (gave up after ${attempts} attempts)` : "";
 }
 
 /** Advice appended to an API error message, by status. */
-function adviceFor(status: number): string {
+function adviceFor(status: number, rateLimitScale: number): string {
   if (status === 400) return "Check the request values the message names.";
   if (status === 401)
     return "The API key was refused for this call: it may have been deleted or reset (old values stop working at once), or it may not act on this object.";
@@ -42,7 +61,7 @@ function adviceFor(status: number): string {
   if (status === 404) return "The object does not exist or is not owned by this account.";
   if (status === 410) return "The object exists but cannot be used now; choose another.";
   if (status === 429)
-    return "The service limits how often this endpoint may be called; raise the pacing interval for it or try again later.";
+    return `The service limits how often this endpoint may be called; slow the requests down: raise vastai:rateLimitScale (now ${rateLimitScale}) or lower vastai:maxConcurrentRequests, or try again later.`;
   if (status >= 500) return "The service failed; try again later.";
   return "See the server message.";
 }
@@ -50,29 +69,42 @@ function adviceFor(status: number): string {
 function apiMessage(d: ApiErrorDetails): string {
   const code = d.code ? ` ${d.code}` : "";
   const server = d.serverMessage ? `: ${d.serverMessage}` : "";
-  const tries = d.attempts && d.attempts > 1 ? ` (gave up after ${d.attempts} attempts)` : "";
-  return `${d.method} ${d.path} failed: HTTP ${d.status}${code}${server}${tries}. ${adviceFor(d.status)}`;
+  return `${d.method} ${d.path} failed: HTTP ${d.status}${code}${server}${triesPart(d.attempts)}. ${adviceFor(d.status, d.rateLimitScale ?? 1)}`;
 }
 
 /** The service answered with an HTTP error status. */
-export class VastApiError extends VastError implements ApiErrorDetails {
+export class VastApiError extends VastError implements ApiErrorDetails, RetryableFailure {
   readonly status: number;
   readonly method: string;
   readonly path: string;
   readonly endpoint: string;
   readonly code?: string;
   readonly serverMessage?: string;
-  readonly attempts: number;
+  readonly retryable: boolean;
+  private tries: number;
+  readonly rateLimitScale?: number;
 
   constructor(details: ApiErrorDetails) {
     super(apiMessage(details));
+    this.retryable = RETRY_STATUSES.has(details.status);
+    this.rateLimitScale = details.rateLimitScale;
     this.status = details.status;
     this.method = details.method;
     this.path = details.path;
     this.endpoint = details.endpoint;
     this.code = details.code === undefined ? undefined : scrub(details.code);
     this.serverMessage = details.serverMessage === undefined ? undefined : scrub(details.serverMessage);
-    this.attempts = details.attempts ?? 1;
+    this.tries = details.attempts ?? 1;
+  }
+
+  /** How many attempts were made before giving up (1 when the error was not retried). */
+  get attempts(): number {
+    return this.tries;
+  }
+
+  gaveUpAfter(attempts: number): void {
+    this.tries = attempts;
+    this.message = scrub(apiMessage(this));
   }
 }
 
@@ -148,7 +180,7 @@ export class VastErrorTextError extends VastError implements CallSite {
 export class VastValidationError extends VastError {}
 
 /** No HTTP response: the connection could not be made or broke. `cause` holds a scrubbed copy of the transport error. */
-export class VastConnectionError extends VastError implements CallSite {
+export class VastConnectionError extends VastError implements CallSite, RetryableFailure {
   readonly method: string;
   readonly path: string;
   readonly endpoint: string;
@@ -156,21 +188,41 @@ export class VastConnectionError extends VastError implements CallSite {
   readonly code?: string;
   /** False only when the request certainly never reached the server (connection refused, name not resolved). */
   readonly requestSent: boolean;
-  readonly attempts: number;
+  /** False for the total deadline running out: another attempt could only time out too. */
+  readonly retryable: boolean;
   /** What went wrong, without the call site (for example `no response within 500 ms`). */
   readonly detail: string;
+  private tries: number;
 
-  constructor(site: CallSite, detail: string, opts: { code?: string; requestSent: boolean; attempts?: number; cause?: unknown }) {
-    const tries = opts.attempts && opts.attempts > 1 ? ` (gave up after ${opts.attempts} attempts)` : "";
-    super(`${site.method} ${site.path} failed: ${detail}${tries}. Check the API URL and the network, then try again.`, { cause: opts.cause });
+  constructor(
+    site: CallSite,
+    detail: string,
+    opts: { code?: string; requestSent: boolean; attempts?: number; retryable?: boolean; cause?: unknown },
+  ) {
+    super(connectionMessage(site, detail, opts.attempts), { cause: opts.cause });
     this.method = site.method;
     this.path = site.path;
     this.endpoint = site.endpoint;
     this.code = opts.code;
     this.requestSent = opts.requestSent;
-    this.attempts = opts.attempts ?? 1;
+    this.retryable = opts.retryable ?? true;
+    this.tries = opts.attempts ?? 1;
     this.detail = scrub(detail);
   }
+
+  /** How many attempts were made before giving up (1 when the error was not retried). */
+  get attempts(): number {
+    return this.tries;
+  }
+
+  gaveUpAfter(attempts: number): void {
+    this.tries = attempts;
+    this.message = scrub(connectionMessage(this, this.detail, attempts));
+  }
+}
+
+function connectionMessage(site: CallSite, detail: string, attempts: number | undefined): string {
+  return `${site.method} ${site.path} failed: ${detail}${triesPart(attempts)}. Check the API URL and the network, then try again.`;
 }
 
 /** No response within the per-request timeout, or the total deadline ran out. */
@@ -201,6 +253,8 @@ export class ResponseSchemaError extends VastError implements CallSite {
  * instances and match the label) and decide.
  */
 export class ResponseLostError extends VastError implements CallSite {
+  /** Never resent: a second request could create a second object. */
+  readonly retryable = false;
   readonly method: string;
   readonly path: string;
   readonly endpoint: string;

@@ -1,23 +1,31 @@
 /**
  * Per-endpoint pacing: the service enforces a minimum interval between calls per endpoint and
  * per key (api-facts: Rate limits), and answers 429 without Retry-After when a call comes too
- * soon. Rather than provoke 429s, every request reserves the next free slot of its endpoint.
+ * soon. Rather than provoke 429s, every request awaits `acquire` before it is sent and reports
+ * its answer through the slot's `done`; nothing else of this module is the request core's business.
  *
  * Lanes (one per API URL, endpoint and hash of the API key, never the key itself) live in one
  * process-wide registry, so every client in the process (all the resources of a Pulumi program
  * run in one provider process) shares them. A caller reserves its slot synchronously, so
- * concurrent callers queue one interval apart instead of all waking at once.
+ * concurrent callers queue one interval apart instead of all waking at once. The same registry
+ * counts the requests in flight, capped by `maxConcurrentRequests`.
  *
- * A slot only says when a caller may wake; three checks keep the calls as the service counts
- * them (on arrival, somewhere between the send and the answer) an interval apart:
- * - `dispatch`, just before sending: never closer than the interval to the previous send, even
- *   when a timer fired late (a busy event loop);
+ * A slot only says when a caller may wake. The service counts a call somewhere between its send
+ * and its answer, not at the send, so three rules keep the calls as it counts them an interval
+ * apart. Each stays because the burst under the service's realistic limits at a cold start
+ * (test/integration/perf-burst.test.ts, intervals 1.1x the limit) is refused without it:
+ * - `dispatch`, just before sending: never closer than the interval to the previous send. The
+ *   slot alone is not enough: a timer that fires late (a busy event loop) would let the next
+ *   caller, woken on time, go out less than an interval after it.
  * - `settled`, on each answer: an answer slower than the fastest one seen from the service (a
  *   stall on either side) may mean the call was counted late; beyond a small tolerance, the
- *   next send keeps its interval from that latest moment, callers already waiting included;
+ *   next send keeps its interval from that latest moment, callers already waiting included.
+ *   The 10% margin absorbs the usual spread of round trips, not a stall of tens of ms.
  * - `gate`: the first call of each endpoint in a process goes alone, the next waits for its
- *   answer. A process's first calls meet code still loading and cold connections, which can
- *   hold a call between its send and the wire while the next one goes out on time.
+ *   answer (and keeps an interval from it, by `settled`). A process's first calls meet code
+ *   still loading and cold connections, which can hold a call between its send and the wire
+ *   for longer than an interval while the next one goes out on time; no round trip has been
+ *   seen yet to judge the delay by, so the answer itself is the only safe bound.
  */
 import { createHash } from "node:crypto";
 
@@ -29,6 +37,27 @@ export interface PacingOptions {
   intervalsMs?: Record<string, number>;
   /** Interval for endpoints that have no entry of their own, ms. */
   defaultIntervalMs?: number;
+}
+
+/** How the pacer waits and how hard it holds back; the client validates the numbers. */
+export interface PacerLimits {
+  /** Waits for a slot; default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Factor on every interval (2 halves the rate); default 1. */
+  rateLimitScale?: number;
+  /** Requests in flight at once in this process, across endpoints; default unlimited. */
+  maxConcurrentRequests?: number;
+}
+
+/** What `acquire` hands the caller: the send may go now; `done` reports its answer. */
+export interface PacingSlot {
+  /** How long the call waited for its turn, ms (subtract it from the call's time budget). */
+  readonly waitedMs: number;
+  /**
+   * Report the answer (`status`), or the failure to get one (`status` undefined), of the call
+   * sent at `sentAt` and finished at `endedAt`. Call exactly once.
+   */
+  done(sentAt: number, endedAt: number, status: number | undefined): void;
 }
 
 /** The margin of an interval over the service's limit (the defaults pace 10% slower). */
@@ -58,6 +87,9 @@ interface Registry {
   lanes: Map<string, Lane>;
   /** Per scope (URL and key): the fastest round trip seen, ms. */
   fastest: Map<string, number>;
+  /** Requests of the process in flight, and the callers waiting for one to end. */
+  inFlight: number;
+  waiting: Array<() => void>;
 }
 
 const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
@@ -65,7 +97,7 @@ const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
 /** The process-wide registry, kept on globalThis so every copy of this module shares it. */
 function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map() };
+  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map(), inFlight: 0, waiting: [] };
   return holder[REGISTRY_SLOT];
 }
 
@@ -74,14 +106,21 @@ export function keyTag(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
 }
 
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class Pacer {
   private readonly scope: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly scale: number;
+  private readonly maxInFlight: number;
 
   /**
    * @param apiUrl base URL the client talks to
    * @param apiKey the key; only its hash is kept
    * @param defaults built-in intervals per endpoint key
    * @param options user overrides, or false to turn pacing off
+   * @param now the clock, epoch ms
+   * @param limits how to wait, the interval factor and the cap of requests in flight
    */
   constructor(
     apiUrl: string,
@@ -89,15 +128,101 @@ export class Pacer {
     private readonly defaults: { intervalsMs: IntervalTable; defaultIntervalMs: number },
     private readonly options: PacingOptions | false,
     private readonly now: () => number,
+    limits: PacerLimits = {},
   ) {
     this.scope = `${apiUrl.replace(/\/+$/, "")}|${keyTag(apiKey)}`;
+    this.sleep = limits.sleep ?? realSleep;
+    this.scale = limits.rateLimitScale ?? 1;
+    this.maxInFlight = limits.maxConcurrentRequests ?? Infinity;
   }
 
-  /** The interval that applies to an endpoint key, ms (0 when pacing is off). */
+  /**
+   * The one call a request makes before sending: waits for the endpoint's slot, for the answer
+   * of the endpoint's first call, for room under the cap of requests in flight, and until the
+   * send keeps its interval; then records the send. Returns null, reserving nothing, when the
+   * slot lies beyond `maxWaitMs` (what is left of the caller's deadline).
+   */
+  async acquire(endpointKey: string, maxWaitMs = Infinity): Promise<PacingSlot | null> {
+    const reservedAt = this.now();
+    const wait = this.reserve(endpointKey, maxWaitMs);
+    if (wait === null) return null;
+    if (wait > 0) await this.sleep(wait);
+    await this.firstAnswer(endpointKey);
+    await this.enter();
+    const late = await this.untilSendable(endpointKey, reservedAt + wait);
+    let open = true;
+    return {
+      // The wait for room under the cap counts too; a clock that stands still while sleeping
+      // (tests) still shows the slot's wait.
+      waitedMs: Math.max(wait + late, this.now() - reservedAt),
+      done: (sentAt, endedAt, status) => {
+        if (!open) return;
+        open = false;
+        this.leave();
+        // A refused call does not count, and a failed one tells nothing of when it was counted.
+        if (status !== undefined && status !== 429) this.settled(endpointKey, sentAt, endedAt);
+        this.answered(endpointKey);
+      },
+    };
+  }
+
+  /**
+   * While the first call of the endpoint in this process has no answer, waits for it: at most
+   * two intervals of real time (a cap, not pacing, so not the injected clock), so a first call
+   * that hangs holds the others no longer than that.
+   */
+  private async firstAnswer(endpointKey: string): Promise<void> {
+    const gate = this.gate(endpointKey);
+    if (!gate) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 2 * this.intervalFor(endpointKey));
+      timer.unref();
+    });
+    try {
+      await Promise.race([gate, cap]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for room under the process-wide cap of requests in flight. */
+  private async enter(): Promise<void> {
+    const r = registry();
+    while (r.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => r.waiting.push(resolve));
+    r.inFlight++;
+  }
+
+  private leave(): void {
+    const r = registry();
+    r.inFlight--;
+    // Wake every waiter: each checks against its own client's cap, and those still over it wait again.
+    for (const wake of r.waiting.splice(0)) wake();
+  }
+
+  /**
+   * Waits, past the reserved slot, until `dispatch` lets the call go (a late wake-up of the call
+   * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
+   * A clock that does not move while sleeping (tests) sends after one extra wait.
+   */
+  private async untilSendable(endpointKey: string, slot: number): Promise<number> {
+    let waited = 0;
+    let stuck = false;
+    for (;;) {
+      const before = this.now();
+      const more = this.dispatch(endpointKey, slot + waited, stuck);
+      if (more <= 0) return waited;
+      await this.sleep(more);
+      waited += more;
+      stuck = this.now() === before;
+    }
+  }
+
+  /** The interval that applies to an endpoint key, `rateLimitScale` applied, ms (0 when pacing is off). */
   intervalFor(endpointKey: string): number {
     if (this.options === false) return 0;
     const own = this.options.intervalsMs?.[endpointKey] ?? this.defaults.intervalsMs[endpointKey];
-    return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs);
+    return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs) * this.scale;
   }
 
   private lane(endpointKey: string): Lane {
@@ -110,6 +235,9 @@ export class Pacer {
     }
     return lane;
   }
+
+  // The steps below are `acquire`'s; they are public so the unit tests can drive each rule with
+  // a clock of their own. Requests go through `acquire` only.
 
   /**
    * Reserve the next free slot of `endpointKey` and return how long to wait for it, ms.

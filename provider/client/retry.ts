@@ -4,6 +4,7 @@
  * this is the only place that resends.
  */
 import { BackoffOptions, DEFAULT_BACKOFF, backoffDelay } from "./backoff";
+import type { RetryableFailure } from "./errors";
 
 export interface RetryPolicy {
   /** Attempts in all, including the first. */
@@ -29,31 +30,41 @@ export interface Clock {
 export interface RetryHooks<T> {
   /** Make attempt `n` (1-based); `remainingMs` is what is left of the deadline. */
   attempt(n: number, remainingMs: number): Promise<T>;
-  /** Whether this failure may be tried again (the caller knows the request's idempotency). */
-  isRetryable(error: unknown): boolean;
-  /** The error to throw when giving up on a retryable failure after `attempts` attempts. */
-  giveUp(error: unknown, attempts: number): unknown;
   /** Told before each wait, for logging. */
   onRetry?(error: unknown, attempt: number, delayMs: number): void;
   /** The error to throw when the deadline ran out before any attempt. */
   deadlineExceeded(): unknown;
 }
 
+/**
+ * Whether a failure may be tried again: the error says so itself (errors.ts decides once, where
+ * it is made, from the status, the request's idempotency and whether it was sent).
+ */
+export function isRetryable(error: unknown): error is RetryableFailure {
+  return typeof error === "object" && error !== null && (error as Partial<RetryableFailure>).retryable === true;
+}
+
+/** Gives up on a retryable failure: it carries the attempts from now on, and is thrown as is. */
+function giveUp(error: RetryableFailure, attempts: number): RetryableFailure {
+  error.gaveUpAfter(attempts);
+  return error;
+}
+
 export async function withRetry<T>(hooks: RetryHooks<T>, policy: RetryPolicy, clock: Clock): Promise<T> {
   const start = clock.now();
   const remaining = () => start + policy.deadlineMs - clock.now();
-  let lastError: unknown = undefined;
+  let lastError: RetryableFailure | undefined = undefined;
   for (let n = 1; ; n++) {
-    if (remaining() <= 0) throw n === 1 ? hooks.deadlineExceeded() : hooks.giveUp(lastError, n - 1);
+    if (remaining() <= 0) throw lastError ? giveUp(lastError, n - 1) : hooks.deadlineExceeded();
     try {
       return await hooks.attempt(n, remaining());
     } catch (error) {
+      if (!isRetryable(error)) throw error;
       lastError = error;
-      if (!hooks.isRetryable(error)) throw error;
-      if (n >= policy.maxAttempts) throw hooks.giveUp(error, n);
+      if (n >= policy.maxAttempts) throw giveUp(error, n);
       const delay = backoffDelay(n, clock.random, policy.backoff);
       // Waiting past the deadline would only end in a timeout: stop now with the real cause.
-      if (delay >= remaining()) throw hooks.giveUp(error, n);
+      if (delay >= remaining()) throw giveUp(error, n);
       hooks.onRetry?.(error, n, delay);
       await clock.sleep(delay);
     }

@@ -157,3 +157,14 @@ it("prices offers with the instance's own disk, so maxPricePerHour is judged on 
   const { outs } = await createChecked({ offer: { ...filters, maxPricePerHour: limit }, image: "x", diskGb: 8 });
   expect(outs.pricePerHour).toBeLessThanOrEqual(limit);
 });
+
+it("surfaces a 429 that outlasts the retries as one error, wrapped once, naming the setting to change", async () => {
+  await h.control("POST", "/faults", { method: "PUT", path: "/api/v0/asks/*", status: 429, body: "API requests too frequent", times: 50 });
+  const error = await rejection(createChecked({ offerId: 700008, image: "x" }));
+  expect(error.message).toMatch(/^Instance: renting offer 700008 failed: PUT \/api\/v0\/asks\/700008\/ failed: HTTP 429/);
+  expect(error.message).toMatch(/vastai:rateLimitScale/);
+  expect(error.message).not.toMatch(/pacing interval/);
+  // One wrapper with the resource's context around the client's own error, no more.
+  expect((error.cause as Error).constructor.name).toBe("RateLimitError");
+  expect(liveInstancesOf(h)).toHaveLength(0);
+});

@@ -18,6 +18,7 @@ import {
   VastValidationError,
   createClient,
 } from "../../provider/client";
+import * as errorsModule from "../../provider/client/errors";
 import { TransportFailure } from "../../provider/client/transport";
 
 type Step = ExchangeResult | TransportFailure | ((e: Exchange) => ExchangeResult);
@@ -35,6 +36,7 @@ interface SetupOptions {
   pacing?: false | Record<string, number>;
   /** Leave the clock still while sleeping, so concurrent callers see the same "now". */
   frozenClock?: boolean;
+  rateLimitScale?: number;
 }
 
 function setup(steps: Step[], opts: SetupOptions = {}) {
@@ -47,6 +49,7 @@ function setup(steps: Step[], opts: SetupOptions = {}) {
     runUrl: "http://run.invalid",
     maxAttempts: opts.maxAttempts,
     deadlineMs: opts.deadlineMs,
+    rateLimitScale: opts.rateLimitScale,
     pacing: opts.pacing ? { intervalsMs: opts.pacing, defaultIntervalMs: 0 } : false,
     now: () => t,
     sleep: async (ms) => {
@@ -98,6 +101,26 @@ describe("request core", () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(error.message).toBe("GET /api/v0/instances/ failed: HTTP 503 busy: try later (gave up after 3 attempts). The service failed; try again later.");
     expect(sent).toHaveLength(3);
+  });
+
+  it("gives up on a 429 with the error of the last response itself: built once, attempts=N, naming the setting to change", async () => {
+    const built = jest.spyOn(errorsModule, "apiErrorFor");
+    try {
+      const { client, sent } = setup([json(429, "too frequent"), json(429, "too frequent"), json(429, "API requests too frequent")], { maxAttempts: 3, rateLimitScale: 2 });
+      const error = await client.instances.list().catch((e) => e);
+      expect(sent).toHaveLength(3);
+      // One error per response and none more when giving up; the one thrown is the last one.
+      expect(built).toHaveBeenCalledTimes(3);
+      expect(built.mock.results[2].value).toBe(error);
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error.attempts).toBe(3);
+      expect(error.message).toBe(
+        "GET /api/v0/instances/ failed: HTTP 429: API requests too frequent (gave up after 3 attempts). " +
+          "The service limits how often this endpoint may be called; slow the requests down: raise vastai:rateLimitScale (now 2) or lower vastai:maxConcurrentRequests, or try again later.",
+      );
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it("does not retry other client errors", async () => {
@@ -208,5 +231,67 @@ describe("request core", () => {
     const error = await client.instances.list().catch((e) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain("API requests too frequent for <redacted>");
+  });
+});
+
+describe("requests in flight", () => {
+  const flush = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it("holds requests beyond maxConcurrentRequests, across endpoints, until one in flight ends", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const release: Array<() => void> = [];
+    const client = createClient({
+      apiKey: KEY,
+      apiUrl: `http://core-test-${++seq}.invalid`,
+      pacing: false,
+      maxConcurrentRequests: 2,
+      transport: async (e) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((r) => release.push(r));
+        inFlight--;
+        return e.method === "GET" ? json(200, { instances: [] }) : json(200, { success: true });
+      },
+    });
+    const calls = Promise.all([client.instances.list(), client.instances.setLabel(1, "a"), client.instances.list(), client.instances.setLabel(2, "b"), client.instances.list()]);
+    await flush();
+    expect(inFlight).toBe(2);
+    for (let i = 0; i < 5; i++) {
+      release.shift()?.();
+      await flush();
+    }
+    await calls;
+    expect(most).toBe(2);
+  });
+
+  it("counts the wait for room under the cap against the call's total deadline", async () => {
+    let t = 1_000_000;
+    const timeouts: number[] = [];
+    const release: Array<() => void> = [];
+    const client = createClient({
+      apiKey: KEY,
+      apiUrl: `http://core-test-${++seq}.invalid`,
+      pacing: false,
+      maxConcurrentRequests: 1,
+      deadlineMs: 10_000,
+      timeoutMs: 10_000,
+      now: () => t,
+      transport: async (e) => {
+        timeouts.push(e.timeoutMs);
+        await new Promise<void>((r) => release.push(r));
+        return json(200, { instances: [] });
+      },
+    });
+    const calls = Promise.all([client.instances.list(), client.instances.list()]);
+    await flush();
+    t += 4000; // the first call holds the only place for 4 s
+    release.shift()?.();
+    await flush();
+    release.shift()?.();
+    await calls;
+    expect(timeouts).toEqual([10_000, 6000]);
   });
 });

@@ -1,6 +1,14 @@
 import { Clock, RetryHooks, withRetry } from "../../provider/client/retry";
 
-class Retryable extends Error {}
+/** A failure that says itself it may be retried, as the client's errors do. */
+class Retryable extends Error {
+  readonly retryable = true;
+  attempts = 1;
+  gaveUpAfter(attempts: number): void {
+    this.attempts = attempts;
+    this.message = `${this.message} after ${attempts}`;
+  }
+}
 
 function clock(random = 0.5) {
   let t = 0;
@@ -26,8 +34,6 @@ function hooks(outcomes: Array<"ok" | "retry" | "fatal">, onAttempt?: (n: number
       if (o === "ok") return `ok on ${n}`;
       throw o === "retry" ? new Retryable(`fail ${n}`) : new Error(`fatal ${n}`);
     },
-    isRetryable: (e: unknown) => e instanceof Retryable,
-    giveUp: (e: unknown, attempts: number) => new Error(`${(e as Error).message} after ${attempts}`),
     deadlineExceeded: () => new Error("deadline"),
   };
   return h;
@@ -42,6 +48,23 @@ describe("retry", () => {
     await expect(withRetry(h, policy, c)).resolves.toBe("ok on 3");
     expect(h.calls).toBe(3);
     expect(sleeps).toEqual([50, 100]); // random 0.5 of ceilings 100, 200
+  });
+
+  it("gives up by recording the attempts on the last failure itself, not on a copy", async () => {
+    const { c } = clock();
+    const h = hooks([]);
+    const error = await withRetry(h, policy, c).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Retryable);
+    expect(error).toMatchObject({ attempts: 4, message: "fail 4 after 4" });
+  });
+
+  it("does not retry a failure whose retryable is false", async () => {
+    const { c } = clock();
+    const notAgain = Object.assign(new Error("final"), { retryable: false, gaveUpAfter: () => {} });
+    let calls = 0;
+    const h = { attempt: async () => { calls++; throw notAgain; }, deadlineExceeded: () => new Error("deadline") };
+    await expect(withRetry(h, policy, c)).rejects.toBe(notAgain);
+    expect(calls).toBe(1);
   });
 
   it("does not retry other failures", async () => {

@@ -102,6 +102,37 @@ describe("dispatch spacing", () => {
   });
 });
 
+describe("rateLimitScale", () => {
+  it("multiplies every interval, overrides included", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, defaults, { intervalsMs: { "GET /x/": 30 } }, c.now, { rateLimitScale: 2 });
+    expect([p.intervalFor(EP), p.intervalFor("GET /x/")]).toEqual([200, 60]);
+  });
+
+  it("doubles the spacing of the client's sends at 2", async () => {
+    const gapsAt = async (rateLimitScale: number) => {
+      const time = virtualTime(5_000_000, 0);
+      const sentAt: number[] = [];
+      const client = createClient({
+        apiKey: KEY,
+        apiUrl: url(),
+        pacing: { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } },
+        rateLimitScale,
+        now: time.now,
+        sleep: time.sleep,
+        transport: async () => {
+          sentAt.push(time.now());
+          return { status: 200, body: JSON.stringify({ success: true }), contentType: "application/json" };
+        },
+      });
+      await time.run(Promise.all([1, 2, 3, 4].map((n) => client.instances.setLabel(1, `l${n}`))));
+      return sentAt.slice(1).map((s, i) => s - sentAt[i]);
+    };
+    expect(await gapsAt(1)).toEqual([100, 100, 100]);
+    expect(await gapsAt(2)).toEqual([200, 200, 200]);
+  });
+});
+
 /**
  * A clock that moves only from one timer to the next; the first timer fires `lateMs` late,
  * as a timer on a busy event loop does.

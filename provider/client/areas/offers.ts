@@ -39,7 +39,7 @@ export class OffersApi {
    * Search offers as the vendor's client does: the default filters unless `noDefaults` (a
    * filter given on the same field wins), best score first unless `order` is given, and the
    * disk to price (`allocatedStorageGb`). Filters are camelCase with units in their names
-   * (`gpuRamGb` is sent as `gpu_ram` in MB); see util/filters `buildOfferQuery`. An offer row
+   * (`gpuRamGb` is sent as `gpu_ram` in MB); see wire/filters `buildOfferQuery`. An offer row
    * that does not validate is skipped (and counted in a debug line), never fatal to the list.
    */
   async search(query: OfferSearch = {}): Promise<Offer[]> {

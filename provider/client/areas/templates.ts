@@ -14,7 +14,7 @@ export class TemplatesApi {
   ) {}
 
   /**
-   * Search templates. Typed filters are converted with util/filters `buildSelectFilters`
+   * Search templates. Typed filters are converted with wire/filters `buildSelectFilters`
    * (a bare value means `eq`). An empty list can also mean a key without `user_read`.
    */
   async search(filters: TemplateFilters = {}): Promise<Template[]> {

@@ -78,8 +78,9 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     try {
       rented = await rentFirstAvailable(client, inputs, offers, index, log);
     } catch (error) {
-      const earlier = failures.length ? ` Earlier attempts (destroyed): ${failures.join("; ")}.` : "";
-      throw new Error(`${(error as Error).message}${earlier}`, { cause: error });
+      // The renting error already says what failed; only earlier boots add to it.
+      if (failures.length === 0) throw error;
+      throw new Error(`${(error as Error).message} Earlier attempts (destroyed): ${failures.join("; ")}.`, { cause: error });
     }
     index = rented.offerIndex;
     const outcome = await boot(client, inputs, rented, props);
