@@ -75,8 +75,8 @@ function isRetryable(error: unknown): boolean {
 
 function withAttempts(error: unknown, attempts: number): unknown {
   if (error instanceof VastApiError) {
-    const { method, path, endpoint, status, code, serverMessage } = error;
-    return apiErrorFor({ method, path, endpoint, status, code, serverMessage, attempts });
+    const { method, path, endpoint, status, code, serverMessage, fromService, host } = error;
+    return apiErrorFor({ method, path, endpoint, status, code, serverMessage, attempts, fromService, host });
   }
   if (error instanceof VastConnectionError) {
     const Cls = error instanceof VastTimeoutError ? VastTimeoutError : VastConnectionError;
@@ -176,7 +176,7 @@ export class RequestCore {
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);
-      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message });
+      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message, fromService: parsed.fromService, host: new URL(url).host });
       if (!spec.endpoint.idempotent && AMBIGUOUS_STATUSES.has(result.status)) {
         throw new ResponseLostError(site, `HTTP ${result.status} from a gateway`, error);
       }

@@ -1,6 +1,6 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
-import { BadRequestError, NotFoundError } from "../errors";
+import { BadRequestError } from "../errors";
 import { registerSecret } from "../redact";
 import { successResponse } from "../schemas";
 import {
@@ -23,17 +23,7 @@ import type {
   SshKey,
 } from "../types-account";
 import type { DeleteResult } from "../types-templates";
-
-/** Run a delete; "not found" answers (`isGone`) mean the object was already gone. */
-async function deleteIdempotent(run: () => Promise<unknown>, isGone: (e: unknown) => boolean): Promise<DeleteResult> {
-  try {
-    await run();
-    return { alreadyGone: false };
-  } catch (error) {
-    if (isGone(error)) return { alreadyGone: true };
-    throw error;
-  }
-}
+import { deleteConfirmed } from "./confirm";
 
 /** SSH public keys of the account (separate from API keys). */
 export class SshKeysApi {
@@ -53,12 +43,17 @@ export class SshKeysApi {
     await this.core.request({ endpoint: ENDPOINTS.sshKeysUpdate, params: { id }, body: { id, ssh_key: publicKey }, schema: successResponse });
   }
 
-  /** Remove a key; an unknown id (400 `no_ssh_key` or 404) resolves `{alreadyGone: true}`. */
+  /**
+   * Remove a key; an unknown id (400 `no_ssh_key` or the service's 404) resolves
+   * `{alreadyGone: true}`. A 404 not from the service is checked against the list.
+   */
   delete(id: number): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: successResponse }),
-      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && e.code === "no_ssh_key"),
-    );
+    return deleteConfirmed({
+      what: `SSH key ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: successResponse }),
+      isGone: (e) => e instanceof BadRequestError && e.code === "no_ssh_key",
+      stillThere: async () => (await this.list()).some((k) => k.id === id),
+    });
   }
 }
 
@@ -82,12 +77,17 @@ export class SecretsApi {
     await this.core.request({ endpoint: ENDPOINTS.secretsUpdate, body: { key, value }, schema: successResponse });
   }
 
-  /** Delete; an unknown name (`Environment variable not found`) resolves `{alreadyGone: true}`. */
+  /**
+   * Delete; an unknown name (`Environment variable not found`) resolves `{alreadyGone: true}`.
+   * A 404 not from the service is checked against the list.
+   */
   delete(key: string): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: successResponse }),
-      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && /not found/i.test(e.serverMessage ?? "")),
-    );
+    return deleteConfirmed({
+      what: `environment variable ${key}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: successResponse }),
+      isGone: (e) => e instanceof BadRequestError && /not found/i.test(e.serverMessage ?? ""),
+      stillThere: async () => Object.keys((await this.list()) ?? {}).some((k) => k.toUpperCase() === key.toUpperCase()),
+    });
   }
 }
 
@@ -111,12 +111,16 @@ export class ApiKeysApi {
     return this.core.request({ endpoint: ENDPOINTS.apiKeysList, schema: apiKeyListResponse });
   }
 
-  /** Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400). */
+  /**
+   * Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400). A
+   * 404 not from the service is checked against the list: a key reported deleted must be.
+   */
   delete(id: number): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: successResponse }),
-      (e) => e instanceof NotFoundError,
-    );
+    return deleteConfirmed({
+      what: `API key ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: successResponse }),
+      stillThere: async () => (await this.list()).some((k) => k.id === id),
+    });
   }
 }
 
