@@ -4,7 +4,7 @@
  * each edit, while `templateId` (the Pulumi id) stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { VastResource, possiblySecret } from "../kit/resource";
 
 
 /** A machine-search filter condition: `{operator: value}`; `in`/`notin` take lists. */
@@ -115,6 +115,8 @@ export class Template extends VastResource {
       adopted: undefined,
       envFlags: undefined,
     };
-    super("template", "Template", name, props, opts, ["dockerLoginPass"]);
+    // envFlags carries env (and may carry secrets from it): always secret.
+    const secretOutputs = ["dockerLoginPass", "envFlags", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
+    super("template", "Template", name, props, opts, secretOutputs);
   }
 }
