@@ -194,6 +194,8 @@ it("(6) keeps a secret Template env value secret in every output derived from it
     expect(String(outs.envFlags)).toContain(SECRET_VALUES.templateEnvValue);
   }
   expect([...secrecy.template.secretOutputs]).toEqual(expect.arrayContaining(["env", "envFlags", "dockerLoginPass"]));
+  // The same rule for an Instance's env holding a secret Output.
+  expect([...secrecy.instance.secretOutputs]).toEqual(expect.arrayContaining(["env", "instanceApiKey"]));
 });
 
 it("captures no secret in the serialized providers", async () => {
