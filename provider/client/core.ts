@@ -136,7 +136,15 @@ export class RequestCore {
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);
-      const error = apiErrorFor({ ...site, status: result.status, code: parsed.code, serverMessage: parsed.message, rateLimitScale: this.s.rateLimitScale });
+      const error = apiErrorFor({
+        ...site,
+        status: result.status,
+        code: parsed.code,
+        serverMessage: parsed.message,
+        rateLimitScale: this.s.rateLimitScale,
+        fromService: parsed.fromService,
+        host: new URL(url).host,
+      });
       if (!spec.endpoint.idempotent && AMBIGUOUS_STATUSES.has(result.status)) {
         throw new ResponseLostError(site, `HTTP ${result.status} from a gateway`, error);
       }

@@ -9,6 +9,12 @@ export interface ErrorBody {
   code?: string;
   /** Human-readable message. */
   message?: string;
+  /**
+   * True when the body has the service's own error shape (a JSON object with a string `error`
+   * or `msg`). A 404 without it (an HTML page from a proxy, a wrong API URL) says nothing
+   * about the object asked for.
+   */
+  fromService: boolean;
 }
 
 /** Long bodies (an HTML error page) are cut so a message stays readable. */
@@ -33,7 +39,8 @@ function fromObject(o: Record<string, unknown>): ErrorBody {
   const code = typeof o.error === "string" ? o.error : undefined;
   const candidates = [o.msg, o.error_msg, detailText(o.detail), o.message];
   const text = candidates.find((c): c is string => typeof c === "string" && c.trim() !== "");
-  return { code: code && clip(code), message: text === undefined ? undefined : clip(text) };
+  const fromService = typeof o.error === "string" || typeof o.msg === "string";
+  return { code: code && clip(code), message: text === undefined ? undefined : clip(text), fromService };
 }
 
 /** Parse an error response body of any known shape; unknown shapes give their text. */
@@ -42,13 +49,13 @@ export function parseErrorBody(text: string): ErrorBody {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { message: clip(text) };
+    return { message: clip(text), fromService: false };
   }
   if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
     return fromObject(parsed as Record<string, unknown>);
   }
-  if (typeof parsed === "string") return { message: clip(parsed) };
-  return { message: clip(text) };
+  if (typeof parsed === "string") return { message: clip(parsed), fromService: false };
+  return { message: clip(text), fromService: false };
 }
 
 /**

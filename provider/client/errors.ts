@@ -33,6 +33,14 @@ export interface ApiErrorDetails extends CallSite {
   attempts?: number;
   /** The client's `rateLimitScale`, named in a 429's advice; default 1. */
   rateLimitScale?: number;
+  /**
+   * False when the body lacks the service's error shape (JSON with `error` or `msg`), as an
+   * HTML page from a proxy or from a wrong API URL does: such an answer says nothing about
+   * the object. Undefined when unknown (treated as from the service).
+   */
+  fromService?: boolean;
+  /** Host (and port) the call went to; never credentials. */
+  host?: string;
 }
 
 /**
@@ -66,10 +74,17 @@ function adviceFor(status: number, rateLimitScale: number): string {
   return "See the server message.";
 }
 
+/** The advice for an answer that did not come from the service: check where the calls go. */
+export function notTheServiceAdvice(host: string | undefined): string {
+  const where = host ? ` ${host}` : "";
+  return `The answer from${where} does not have the service's error shape, so it may come from a proxy or a wrong API URL rather than the service; check vastai:apiUrl and any proxy.`;
+}
+
 function apiMessage(d: ApiErrorDetails): string {
   const code = d.code ? ` ${d.code}` : "";
   const server = d.serverMessage ? `: ${d.serverMessage}` : "";
-  return `${d.method} ${d.path} failed: HTTP ${d.status}${code}${server}${triesPart(d.attempts)}. ${adviceFor(d.status, d.rateLimitScale ?? 1)}`;
+  const advice = d.fromService === false && d.status === 404 ? notTheServiceAdvice(d.host) : adviceFor(d.status, d.rateLimitScale ?? 1);
+  return `${d.method} ${d.path} failed: HTTP ${d.status}${code}${server}${triesPart(d.attempts)}. ${advice}`;
 }
 
 /** The service answered with an HTTP error status. */
@@ -83,11 +98,15 @@ export class VastApiError extends VastError implements ApiErrorDetails, Retryabl
   readonly retryable: boolean;
   private tries: number;
   readonly rateLimitScale?: number;
+  readonly fromService: boolean;
+  readonly host?: string;
 
   constructor(details: ApiErrorDetails) {
     super(apiMessage(details));
     this.retryable = RETRY_STATUSES.has(details.status);
     this.rateLimitScale = details.rateLimitScale;
+    this.fromService = details.fromService !== false;
+    this.host = details.host;
     this.status = details.status;
     this.method = details.method;
     this.path = details.path;
@@ -114,8 +133,16 @@ export class BadRequestError extends VastApiError {}
 export class AuthenticationError extends VastApiError {}
 /** HTTP 403: the key or the account may not do this. */
 export class PermissionDeniedError extends VastApiError {}
-/** HTTP 404: no such object (or not owned by the caller). */
+/**
+ * HTTP 404: no such object (or not owned by the caller) when `fromService`; otherwise an
+ * answer from something that is not the service, which proves nothing.
+ */
 export class NotFoundError extends VastApiError {}
+
+/** True only for a 404 that carries the service's own error shape: the object is gone. */
+export function isServiceNotFound(error: unknown): error is NotFoundError {
+  return error instanceof NotFoundError && error.fromService;
+}
 /** HTTP 410: the object exists but cannot be used now (for example an offer that cannot start). */
 export class GoneError extends VastApiError {}
 /** HTTP 429: called too often; the service sends no Retry-After. */
@@ -243,6 +270,28 @@ export class ResponseSchemaError extends VastError implements CallSite {
     this.path = site.path;
     this.endpoint = site.endpoint;
     this.fieldPath = fieldPath;
+  }
+}
+
+/**
+ * A delete was answered by something that is not the service (a 404 without the service's
+ * error shape) and reading the object back could not show that it is gone: it may still exist.
+ */
+export class DeleteNotConfirmedError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+
+  constructor(site: CallSite & { host?: string }, what: string, why: string, cause: unknown) {
+    const where = site.host ? ` at ${site.host}` : "";
+    super(
+      `${site.method} ${site.path}${where} answered HTTP 404 without the service's error shape, and ${why}: ${what} may still exist. ` +
+        "Check vastai:apiUrl and any proxy between here and the service, then try again.",
+      { cause },
+    );
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
   }
 }
 

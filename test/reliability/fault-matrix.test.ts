@@ -6,7 +6,7 @@
  */
 import { OPS } from "./support/drive";
 import { FAULTS } from "./support/faults";
-import { Cell, runCell, touchedEndpoints } from "./support/matrix";
+import { Cell, closeWrongServer, runCell, touchedEndpoints } from "./support/matrix";
 import { describeProfile, profile } from "./support/profile";
 import { details, matrixTable, print, summary } from "./support/report";
 import { Rig, startRig } from "./support/rig";
@@ -19,7 +19,10 @@ const cells: Cell[] = [];
 beforeAll(async () => {
   rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey });
 });
-afterAll(() => rig?.close());
+afterAll(async () => {
+  await closeWrongServer();
+  await rig?.close();
+});
 
 async function targetsOf(s: (typeof SCENARIOS)[number], op: (typeof OPS)[number]): Promise<(Target | null)[]> {
   if (!p.allEndpoints) return [s.targets[op]];
@@ -36,6 +39,17 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))("%s", (_name, scenario
     cells.push(...mine);
     expect(mine.filter((c) => c.bad).map((c) => `${c.row} x ${c.fault}: ${c.detail}`)).toEqual([]);
   }, 300_000);
+});
+
+// Runs after every row above has filled `cells`.
+it("(1) wrong server: nothing a server that is not the service answers counts as deleted or gone (0 false deletes)", () => {
+  const column = cells.filter((c) => c.fault === "wrong-server");
+  expect(column.length).toBeGreaterThanOrEqual(SCENARIOS.length * OPS.length);
+  expect(column.filter((c) => /FALSE-|ORPHAN|MISSING/.test(c.outcome)).map((c) => `${c.row}: ${c.detail}`)).toEqual([]);
+  // The deletes that call the service did fail clearly rather than pass unnoticed.
+  const deletes = column.filter((c) => c.row.includes(".delete") && c.targetRequests > 0);
+  expect(deletes.length).toBeGreaterThanOrEqual(5);
+  expect(deletes.filter((c) => c.outcome !== "clear-error").map((c) => `${c.row}: ${c.outcome}`)).toEqual([]);
 });
 
 afterAll(() => {

@@ -29,6 +29,7 @@ const secrets: Secret[] = [
   { name: "rotated registry password", value: ROTATED_PASSWORD },
   { name: "env var value", value: SECRET_VALUES.envVarValue },
   { name: "updated env var value", value: SECRET_VALUES.envVarValueUpdated },
+  { name: "template env value", value: SECRET_VALUES.templateEnvValue },
   { name: "private key", value: "rel-private-key-material-4e2a" },
 ];
 
@@ -142,7 +143,11 @@ async function badInputs(): Promise<void> {
 }
 
 beforeAll(async () => {
-  secrecy = await classSecrecy({ registryPassword: SECRET_VALUES.registryPassword, envVarValue: SECRET_VALUES.envVarValue });
+  secrecy = await classSecrecy({
+    registryPassword: SECRET_VALUES.registryPassword,
+    envVarValue: SECRET_VALUES.envVarValue,
+    templateEnvValue: SECRET_VALUES.templateEnvValue,
+  });
   rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey });
   // As the plugin does: credentials from the stack configuration, handed over by configure().
   resetRuntime();
@@ -181,6 +186,18 @@ it("shows no secret in an output the class does not mark secret", () => {
   expect(leaks).toEqual([]);
 });
 
+it("(6) keeps a secret Template env value secret in every output derived from it (env, envFlags), also after a refresh", () => {
+  const template = outputs.filter((o) => o.kind === "template" && !o.phase.includes("partial"));
+  // The value did reach the derived outputs in each phase, so the check below can fail.
+  for (const phase of ["create", "read", "update"]) {
+    const outs = template.find((o) => o.phase === phase)?.outs ?? {};
+    expect(String(outs.envFlags)).toContain(SECRET_VALUES.templateEnvValue);
+  }
+  expect([...secrecy.template.secretOutputs]).toEqual(expect.arrayContaining(["env", "envFlags", "dockerLoginPass"]));
+  // The same rule for an Instance's env holding a secret Output.
+  expect([...secrecy.instance.secretOutputs]).toEqual(expect.arrayContaining(["env", "instanceApiKey"]));
+});
+
 it("captures no secret in the serialized providers", async () => {
   const texts = Object.values(secrecy).map((c) => c.serializedProvider);
   for (const [kind, provider] of Object.entries(providers)) {
@@ -203,6 +220,8 @@ it("sends a secret only in the body field meant for it", () => {
     ...["registry password", "rotated registry password"].flatMap((secret) =>
       ["POST", "PUT"].map((method) => ({ secret, method, path: /^\/api\/v0\/template\/?$/, field: "docker_login_pass" })),
     ),
+    // The service stores env values inside the flag string of its `env` field.
+    ...["POST", "PUT"].map((method) => ({ secret: "template env value", method, path: /^\/api\/v0\/template\/?$/, field: "env" })),
     ...["env var value", "updated env var value"].flatMap((secret) =>
       ["POST", "PUT"].map((method) => ({ secret, method, path: /^\/api\/v0\/secrets\/?$/, field: "value" })),
     ),

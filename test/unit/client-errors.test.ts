@@ -22,13 +22,18 @@ describe("error bodies", () => {
     expect(parseErrorBody(JSON.stringify({ error: "invalid_args", msg: "Must specify subaccount_user_id or regenerate_all" }))).toEqual({
       code: "invalid_args",
       message: "Must specify subaccount_user_id or regenerate_all",
+      fromService: true,
     });
-    expect(parseErrorBody(JSON.stringify({ error_msg: "worker group not found" }))).toEqual({ code: undefined, message: "worker group not found" });
-    expect(parseErrorBody(JSON.stringify({ detail: "Not authenticated" }))).toEqual({ code: undefined, message: "Not authenticated" });
+    expect(parseErrorBody(JSON.stringify({ error_msg: "worker group not found" }))).toEqual({ code: undefined, message: "worker group not found", fromService: false });
+    expect(parseErrorBody(JSON.stringify({ detail: "Not authenticated" }))).toEqual({ code: undefined, message: "Not authenticated", fromService: false });
     expect(parseErrorBody(JSON.stringify({ detail: [{ msg: "field required" }, { msg: "bad int" }] })).message).toBe("field required; bad int");
-    expect(parseErrorBody("API requests too frequent: endpoint threshold=2")).toEqual({ message: "API requests too frequent: endpoint threshold=2" });
-    expect(parseErrorBody(JSON.stringify({ error: "rate_limit_exceeded" }))).toEqual({ code: "rate_limit_exceeded", message: undefined });
-    expect(parseErrorBody("")).toEqual({ message: undefined });
+    expect(parseErrorBody("API requests too frequent: endpoint threshold=2")).toEqual({ message: "API requests too frequent: endpoint threshold=2", fromService: false });
+    expect(parseErrorBody(JSON.stringify({ error: "rate_limit_exceeded" }))).toEqual({ code: "rate_limit_exceeded", message: undefined, fromService: true });
+    expect(parseErrorBody("")).toEqual({ message: undefined, fromService: false });
+    // A 404 is "gone" only with the service's shape: a proxy's HTML page or a framework's JSON is not it.
+    expect(parseErrorBody("<html><body>404 Not Found</body></html>").fromService).toBe(false);
+    expect(parseErrorBody(JSON.stringify({ detail: "Not Found" })).fromService).toBe(false);
+    expect(parseErrorBody(JSON.stringify({ success: false, error: "no_such_instance", msg: "gone" })).fromService).toBe(true);
   });
 
   it("cuts long plain-text bodies", () => {
@@ -36,8 +41,8 @@ describe("error bodies", () => {
   });
 
   it("treats success=false at HTTP 200 as a failure and everything else as not", () => {
-    expect(operationFailure({ success: false, error: "invalid_args", msg: "Invalid src_path." })).toEqual({ code: "invalid_args", message: "Invalid src_path." });
-    expect(operationFailure({ error_msg: "no such group" })).toEqual({ code: undefined, message: "no such group" });
+    expect(operationFailure({ success: false, error: "invalid_args", msg: "Invalid src_path." })).toEqual({ code: "invalid_args", message: "Invalid src_path.", fromService: true });
+    expect(operationFailure({ error_msg: "no such group" })).toEqual({ code: undefined, message: "no such group", fromService: false });
     expect(operationFailure({ success: true })).toBeUndefined();
     expect(operationFailure([{ success: false }])).toBeUndefined();
     expect(operationFailure({ logs: "x" })).toBeUndefined();

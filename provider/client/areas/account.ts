@@ -25,17 +25,7 @@ import type {
 } from "../types-account";
 import { API_KEY_SCOPES, permissionsOfScopes, secretValueProblem } from "../types-account";
 import type { DeleteResult } from "../types-templates";
-
-/** Run a delete; "not found" answers (`isGone`) mean the object was already gone. */
-async function deleteIdempotent(run: () => Promise<unknown>, isGone: (e: unknown) => boolean): Promise<DeleteResult> {
-  try {
-    await run();
-    return { alreadyGone: false };
-  } catch (error) {
-    if (isGone(error)) return { alreadyGone: true };
-    throw error;
-  }
-}
+import { deleteConfirmed } from "./confirm";
 
 function checkSecretValue(key: string, value: string): void {
   const problem = typeof value === "string" ? secretValueProblem(value) : "must be a string";
@@ -67,12 +57,17 @@ export class SshKeysApi {
     await this.core.request({ endpoint: ENDPOINTS.sshKeysUpdate, params: { id }, body: { id, ssh_key: publicKey }, schema: successResponse });
   }
 
-  /** Remove a key; an unknown id (400 `no_ssh_key` or 404) resolves `{alreadyGone: true}`. */
+  /**
+   * Remove a key; an unknown id (400 `no_ssh_key` or the service's 404) resolves
+   * `{alreadyGone: true}`. A 404 not from the service is checked against the list.
+   */
   delete(id: number): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: acknowledgedResponse }),
-      (e) => e instanceof NotFoundError || (e instanceof BadRequestError && e.code === "no_ssh_key"),
-    );
+    return deleteConfirmed({
+      what: `SSH key ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: acknowledgedResponse }),
+      isGone: (e) => e instanceof BadRequestError && e.code === "no_ssh_key",
+      stillThere: async () => (await this.list()).some((k) => k.id === id),
+    });
   }
 }
 
@@ -103,14 +98,17 @@ export class SecretsApi {
     await this.core.request({ endpoint: ENDPOINTS.secretsUpdate, body: { key, value }, schema: successResponse });
   }
 
-  /** Delete; an unknown name (400 `nonexistent_key`) resolves `{alreadyGone: true}`. */
+  /**
+   * Delete; an unknown name (400 `nonexistent_key`) resolves `{alreadyGone: true}`. A 404 not
+   * from the service is checked against the list.
+   */
   delete(key: string): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: acknowledgedResponse }),
-      (e) =>
-        e instanceof NotFoundError ||
-        (e instanceof BadRequestError && (e.code === "nonexistent_key" || /not found/i.test(e.serverMessage ?? ""))),
-    );
+    return deleteConfirmed({
+      what: `environment variable ${key}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: acknowledgedResponse }),
+      isGone: (e) => e instanceof BadRequestError && (e.code === "nonexistent_key" || /not found/i.test(e.serverMessage ?? "")),
+      stillThere: async () => Object.keys((await this.list()) ?? {}).some((k) => k.toUpperCase() === key.toUpperCase()),
+    });
   }
 }
 
@@ -147,13 +145,15 @@ export class ApiKeysApi {
 
   /**
    * Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400).
-   * The service answers a JSON string (`"Successfully Deleted API Key"`): any 2xx is success.
+   * The service answers a JSON string (`"Successfully Deleted API Key"`): any 2xx is success. A
+   * 404 not from the service is checked against the list: a key reported deleted must be.
    */
   delete(id: number): Promise<DeleteResult> {
-    return deleteIdempotent(
-      () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse }),
-      (e) => e instanceof NotFoundError,
-    );
+    return deleteConfirmed({
+      what: `API key ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse }),
+      stillThere: async () => (await this.list()).some((k) => k.id === id),
+    });
   }
 }
 

@@ -1,7 +1,8 @@
 import type { RequestCore } from "../core";
 import { buildInstanceFilters, buildInstanceOrder, type InstanceListColumn, type InstanceListFilters } from "../wire/filters";
 import { ENDPOINTS } from "../endpoints";
-import { NotFoundError, VastValidationError } from "../errors";
+import { isServiceNotFound, VastValidationError } from "../errors";
+import { deleteConfirmed } from "./confirm";
 import { registerSecret } from "../redact";
 import { successResponse } from "../schemas";
 import {
@@ -75,13 +76,16 @@ export class InstancesApi {
     return all;
   }
 
-  /** One instance, or null when it is gone (404, `{instances: null}` or `{}`). */
+  /**
+   * One instance, or null when it is gone (the service's 404, `{instances: null}` or `{}`). A
+   * 404 without the service's error shape (a proxy, a wrong API URL) throws: it proves nothing.
+   */
   async get(id: number): Promise<Instance | null> {
     try {
       // `owner=me` as the vendor's client sends: the read is of the caller's own instance.
       return await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, query: { owner: "me" }, schema: instanceGetResponse });
     } catch (error) {
-      if (error instanceof NotFoundError) return null;
+      if (isServiceNotFound(error)) return null;
       throw error;
     }
   }
@@ -120,15 +124,16 @@ export class InstancesApi {
     return result;
   }
 
-  /** Destroy an instance. One that is already gone resolves `{alreadyGone: true}`. */
-  async destroy(id: number): Promise<DeleteResult> {
-    try {
-      await this.core.request({ endpoint: ENDPOINTS.instancesDestroy, params: { id }, body: {}, schema: successResponse });
-      return { alreadyGone: false };
-    } catch (error) {
-      if (error instanceof NotFoundError) return { alreadyGone: true };
-      throw error;
-    }
+  /**
+   * Destroy an instance. One the service reports gone resolves `{alreadyGone: true}`; a 404
+   * not from the service is checked by reading the instance back.
+   */
+  destroy(id: number): Promise<DeleteResult> {
+    return deleteConfirmed({
+      what: `instance ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.instancesDestroy, params: { id }, body: {}, schema: successResponse }),
+      stillThere: async () => (await this.get(id)) !== null,
+    });
   }
 
   /** Set the label (at most 1024 characters). */

@@ -1,6 +1,6 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
-import { NotFoundError, VastValidationError } from "../errors";
+import { isServiceNotFound, VastValidationError } from "../errors";
 import {
   machineGetResponse,
   machineListResponse,
@@ -60,7 +60,7 @@ export class MachinesApi {
         schema: machineGetResponse,
       });
     } catch (error) {
-      if (error instanceof NotFoundError) return null;
+      if (isServiceNotFound(error)) return null;
       throw error;
     }
   }

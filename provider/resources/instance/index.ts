@@ -17,7 +17,7 @@
  * unknown, offline) is replaced by the next `pulumi up`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { VastResource, possiblySecret } from "../kit/resource";
 import type { InstanceOutputs } from "./outputs";
 
 export type { InstanceOutputs } from "./outputs";
@@ -126,6 +126,7 @@ export class Instance extends VastResource {
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     // Outputs first: offerId is both an input and an output.
-    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args }, opts, ["instanceApiKey"]);
+    const secretOutputs = ["instanceApiKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
+    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args }, opts, secretOutputs);
   }
 }

@@ -20,3 +20,15 @@ export abstract class VastResource extends pulumi.dynamic.Resource {
     super(serializableProvider(kind), name, props, options, "vastai", type);
   }
 }
+
+/**
+ * The names among `names` whose value may hold a secret: an Output (which may be secret), or an
+ * object or array holding one. Plain values cannot be secrets, so they stay readable; a
+ * possibly secret one is kept secret on its output also after a refresh rebuilds it from the
+ * live object (where the input's own secrecy no longer reaches it).
+ */
+export function possiblySecret(args: object, names: readonly string[]): string[] {
+  const holdsOutput = (v: unknown): boolean =>
+    pulumi.Output.isInstance(v) || (typeof v === "object" && v !== null && Object.values(v).some((x) => pulumi.Output.isInstance(x)));
+  return names.filter((n) => holdsOutput((args as Record<string, unknown>)[n]));
+}

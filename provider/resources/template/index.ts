@@ -4,7 +4,7 @@
  * each edit, while `templateId` (the Pulumi id) stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { VastResource, possiblySecret } from "../kit/resource";
 
 
 /** A machine-search filter condition: `{operator: value}`; `in`/`notin` take lists. */
@@ -81,7 +81,9 @@ export interface TemplateArgs {
  * Every input is edited in place (nothing forces a replacement): an edit sends only the
  * changed fields, keeps `templateId` and records the new `hashId`. If the service already
  * holds a template with the same content ("Existing Template Found"), create adopts that
- * template (`adopted` is true) and it is deleted with this resource.
+ * template (`adopted` is true). An adopted template may be another resource's, so destroying
+ * this one leaves it on the service (with a warning); a template this resource created is
+ * deleted, unless an instance of the account was started from it.
  */
 export class Template extends VastResource {
   /** Numeric template id; also the Pulumi id. Stable across edits. */
@@ -94,7 +96,7 @@ export class Template extends VastResource {
   declare readonly createdAt: pulumi.Output<string | undefined>;
   /** True when create found an identical template on the service and adopted it. */
   declare readonly adopted: pulumi.Output<boolean>;
-  /** The live docker-flag string holding `env` and `ports`. */
+  /** The live docker-flag string holding `env` and `ports`. Secret: it carries the env values. */
   declare readonly envFlags: pulumi.Output<string | undefined>;
   declare readonly name: pulumi.Output<string>;
   declare readonly image: pulumi.Output<string>;
@@ -118,6 +120,8 @@ export class Template extends VastResource {
       adopted: undefined,
       envFlags: undefined,
     };
-    super("template", "Template", name, props, opts, ["dockerLoginPass"]);
+    // envFlags carries env (and may carry secrets from it): always secret.
+    const secretOutputs = ["dockerLoginPass", "envFlags", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
+    super("template", "Template", name, props, opts, secretOutputs);
   }
 }

@@ -35,6 +35,21 @@ async function searchIds(client: VastClient, ids: number[]): Promise<LiveTemplat
   return [...hits, ...alone.filter((t): t is LiveTemplate => t !== undefined)];
 }
 
+/**
+ * Throws unless the key can see templates. The service answers a key without `user_read` with
+ * an empty search (spec: Templates search), which looks like "gone": an empty answer is
+ * believed only when a search every reading key gets answers (the public recommended
+ * templates) is not empty too. Called only when something asked for is missing.
+ */
+export async function templatesVisible(client: VastClient, missing: readonly number[]): Promise<void> {
+  const probe = await client.templates.search({ recommended: { eq: true } });
+  if (probe.length > 0) return;
+  throw new Error(
+    `Template ${missing.join(", ")}: the search found nothing, not even the public recommended templates, so the API key cannot read templates ` +
+      "(it lacks the user_read permission) and cannot tell whether they still exist. Use a key with user_read; nothing was removed from state.",
+  );
+}
+
 /** Templates by numeric id. */
 export function liveTemplates(client: VastClient = getClient()): SharedList<LiveTemplate> {
   return readerFor<LiveTemplate>(client, "templates", (c) => ({
@@ -42,6 +57,8 @@ export function liveTemplates(client: VastClient = getClient()): SharedList<Live
       const ids = keys.map(Number);
       const out: LiveTemplate[] = [];
       for (let i = 0; i < ids.length; i += TEMPLATE_IDS_PER_SEARCH) out.push(...(await searchIds(c, ids.slice(i, i + TEMPLATE_IDS_PER_SEARCH))));
+      const missing = ids.filter((id) => !out.some((t) => t.id === id));
+      if (missing.length > 0) await templatesVisible(c, missing);
       return out;
     },
     keyOf: (t) => String(t.id),

@@ -2,10 +2,12 @@
  * The Template provider. `id` (numeric) is the Pulumi id and never changes; `hashId` changes
  * on every edit (spec: Template identifiers), so update records the hash the edit returns.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import {
+  DeleteNotConfirmedError,
   NotFoundError,
   ResponseLostError,
+  isServiceNotFound,
   VastOperationError,
   type Template as LiveTemplate,
   type TemplateCreateResult,
@@ -14,7 +16,8 @@ import {
 } from "../../client";
 import { getClient } from "../../context";
 import { changedKeys, checkWith, createAtMostOnce, diffInputs, jsonClean, type Props, type ProviderImpl } from "../kit";
-import { liveTemplates } from "./live";
+import { liveInstances } from "../instance/live";
+import { liveTemplates, templatesVisible } from "./live";
 import { editFor, inputsFromLive, templateOutputs, toClientTemplate } from "./convert";
 import { OUTPUT_NAMES, templateSchema, unknownProperties, withDefaults } from "./inputs";
 
@@ -28,13 +31,23 @@ function templateId(id: string): number {
 
 /**
  * The live template with this id, or undefined when it no longer exists. The service also
- * answers an empty search to a key without `user_read` (spec: Templates search), which reads
- * as "gone": use a key that may read templates.
+ * answers an empty search to a key without `user_read` (spec: Templates search): an empty
+ * answer is believed only when the key can see templates at all (`templatesVisible` throws
+ * otherwise).
  */
 export async function findTemplate(client: VastClient, id: number): Promise<LiveTemplate | undefined> {
   const found = await client.templates.search({ id: { eq: id } });
   // The filter asked for this id: a single entry without an id field is that template.
-  return found.find((t) => t.id === id) ?? (found.length === 1 && found[0].id === undefined ? found[0] : undefined);
+  const match = found.find((t) => t.id === id) ?? (found.length === 1 && found[0].id === undefined ? found[0] : undefined);
+  if (!match) await templatesVisible(client, [id]);
+  return match;
+}
+
+/** Instances of the account started from this template (by its current hash). */
+async function instancesUsing(client: VastClient, hashId: unknown): Promise<number[]> {
+  if (typeof hashId !== "string" || hashId === "") return [];
+  const instances = await liveInstances(client).list({ fresh: true });
+  return instances.filter((i) => i.templateHashId === hashId).map((i) => i.id);
 }
 
 /** Create answers without an id would leave nothing to delete by: look the id up by hash. */
@@ -93,7 +106,8 @@ export const provider: ProviderImpl = {
   async create(inputs) {
     const client = getClient();
     // "Existing Template Found": the service returns the template it already holds with this
-    // content, which this resource then adopts (and deletes on destroy).
+    // content, which this resource then adopts; it may belong to another resource or stack,
+    // so destroy never deletes an adopted template (see delete).
     const { template, existing } = await createTemplate(client, toClientTemplate(inputs));
     const id = await requireId(client, template);
     const outs = { ...inputs, ...templateOutputs(id, template, {}, existing) };
@@ -121,13 +135,45 @@ export const provider: ProviderImpl = {
     return { outs: jsonClean({ ...news, ...templateOutputs(n, edited, olds, adopted) }) };
   },
 
-  async delete(id) {
+  async delete(id, props) {
     const n = templateId(id);
+    // The service keeps one template per content: one this resource adopted may be another
+    // resource's, so destroying this one only forgets it.
+    if (props.adopted === true) {
+      await pulumi.log.warn(
+        `Template ${n} was adopted (the service already held a template with the same content), not created by this resource: it is left on the service and only removed from this stack. Delete it by hand when nothing uses it.`,
+      );
+      return;
+    }
     const client = getClient();
+    // Another resource may have adopted this template and started instances from it.
+    let users: number[];
+    try {
+      users = await instancesUsing(client, props.hashId);
+    } catch (error) {
+      throw new Error(`Template ${n} was not deleted and may still exist: checking whether an instance uses it failed: ${(error as Error).message}`, { cause: error });
+    }
+    if (users.length > 0) {
+      await pulumi.log.warn(
+        `Template ${n} is used by instance(s) ${users.join(", ")}: it is left on the service and only removed from this stack. Delete it by hand when nothing uses it.`,
+      );
+      return;
+    }
     try {
       await client.templates.delete(n);
     } catch (error) {
-      if (error instanceof NotFoundError) return;
+      if (isServiceNotFound(error)) return;
+      // A 404 that is not the service's (a proxy, a wrong API URL) proves nothing: read back.
+      if (error instanceof NotFoundError) {
+        let live: LiveTemplate | undefined;
+        try {
+          live = await findTemplate(client, n);
+        } catch (readError) {
+          throw new DeleteNotConfirmedError(error, `template ${n}`, "reading it back failed too", readError);
+        }
+        if (live) throw new DeleteNotConfirmedError(error, `template ${n}`, "reading it back still finds it", error);
+        return;
+      }
       // A refusal at HTTP 200 may also mean "no such template": gone is success.
       if (error instanceof VastOperationError && !(await findTemplate(client, n))) return;
       throw error;

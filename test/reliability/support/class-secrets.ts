@@ -21,7 +21,11 @@ type Seen = { props?: Record<string, unknown>; opts?: pulumi.CustomResourceOptio
 const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
 
 /** Builds one resource of every class (with the given secret values as inputs) and reads what it registered. */
-export async function classSecrecy(secrets: { registryPassword: string; envVarValue: string }): Promise<Record<ResourceKind, ClassSecrecy>> {
+export async function classSecrecy(secrets: {
+  registryPassword: string;
+  envVarValue: string;
+  templateEnvValue: string;
+}): Promise<Record<ResourceKind, ClassSecrecy>> {
   const registered = new Map<string, Record<string, unknown>>();
   await pulumi.runtime.setMocks(
     {
@@ -49,8 +53,9 @@ export async function classSecrecy(secrets: { registryPassword: string; envVarVa
     };
   };
   const resources: [ResourceKind, pulumi.CustomResource][] = [
-    ["template", new Template("template", { name: "t", image: "i", dockerLoginPass: secrets.registryPassword }, watch("template"))],
-    ["instance", new Instance("instance", { offerId: 1, image: "i" }, watch("instance"))],
+    // A secret among the env values, as a program passes one from `config.requireSecret`.
+    ["template", new Template("template", { name: "t", image: "i", env: { MODE: "m", HF_TOKEN: pulumi.secret(secrets.templateEnvValue) }, dockerLoginPass: secrets.registryPassword }, watch("template"))],
+    ["instance", new Instance("instance", { offerId: 1, image: "i", env: { HF_TOKEN: pulumi.secret(secrets.templateEnvValue) } }, watch("instance"))],
     ["sshKey", new SshKey("sshKey", { publicKey: ed25519PublicKey("c") }, watch("sshKey"))],
     ["maintenanceWindow", new MaintenanceWindow("maintenanceWindow", { machineIds: [1], startTime: "2031-01-01T00:00:00Z" }, watch("maintenanceWindow"))],
     ["envVar", new EnvVar("envVar", { key: "K", value: secrets.envVarValue }, watch("envVar"))],

@@ -1,7 +1,10 @@
 /**
  * The faults of the matrix, as simulator fault specs (`POST /_sim/faults`), with what a clear
- * error about each must say.
+ * error about each must say; and the "wrong server" the providers are pointed at instead of
+ * the simulator (a proxy or a wrong `vastai:apiUrl`).
  */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { FaultSpec } from "./rig";
 import type { Profile } from "./profile";
 
@@ -15,6 +18,11 @@ export interface FaultKind {
   cause: RegExp;
   /** The fault lasts: the operation must give up after bounded attempts. */
   persistent?: boolean;
+  /**
+   * Not a fault of the service: the providers talk to a server that is not the service for
+   * the whole operation (`spec` is unused). Nothing it answers may count as "deleted" or "gone".
+   */
+  wrongServer?: boolean;
 }
 
 const status = (code: number): Partial<FaultSpec> => ({ status: code });
@@ -37,4 +45,40 @@ export const FAULTS: readonly FaultKind[] = [
     cause: /success=false/,
   },
   { name: "503-always", spec: () => ({ status: 503, times: 1000 }), acted: false, cause: /HTTP 503.*gave up after \d+ attempts/, persistent: true },
+  {
+    name: "wrong-server",
+    spec: () => ({}),
+    acted: false,
+    // The host of the wrong server (HTML 404), or a body the client cannot read (HTML 200).
+    cause: /127\.0\.0\.1:\d+|not JSON|cannot read/,
+    wrongServer: true,
+  },
 ];
+
+/** A loopback server that is not the service: an HTML 200 page to GET (a web console, a portal), an HTML 404 to the rest. */
+export interface WrongServer {
+  url: string;
+  /** Requests it answered since start. */
+  hits(): number;
+  close(): Promise<void>;
+}
+
+const PAGE = "<!doctype html><html><head><title>Console</title></head><body><div id=app></div></body></html>";
+const NOT_FOUND = "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>";
+
+export async function startWrongServer(): Promise<WrongServer> {
+  let hits = 0;
+  const server = http.createServer((req, res) => {
+    hits++;
+    req.resume();
+    if (req.method === "GET") res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
+    else res.writeHead(404, { "content-type": "text/html" }).end(NOT_FOUND);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits: () => hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

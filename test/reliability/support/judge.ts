@@ -27,7 +27,9 @@ export function unclear(error: unknown, target: Target, fault: FaultKind, secret
   if (!(error instanceof Error)) return [`threw a non-Error: ${String(error)}`];
   const m = error.message;
   const problems: string[] = [];
-  if (!m.includes(target.method) || !m.includes(pathPrefix(target.path))) problems.push(`does not name ${target.method} ${target.path}`);
+  // Against a wrong server the first call of the operation fails, whichever endpoint it is.
+  const namesCall = fault.wrongServer ? /\b(GET|PUT|POST|DELETE) \/api\//.test(m) : m.includes(target.method) && m.includes(pathPrefix(target.path));
+  if (!namesCall) problems.push(`does not name ${fault.wrongServer ? "the call" : `${target.method} ${target.path}`}`);
   if (!fault.cause.test(m)) problems.push(`does not say ${fault.cause}`);
   if (/\n\s+at\s/.test(m) || m.includes("node_modules")) problems.push("carries a stack trace");
   if (m.includes("[object Object]") || /\bundefined\b/.test(m)) problems.push("prints an unformatted value");

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Entry, Op, Props, createVia, readVia, updateVia } from "./drive";
-import type { FaultKind } from "./faults";
+import { startWrongServer, type FaultKind, type WrongServer } from "./faults";
 import { consistency, matchesTarget, unclear } from "./judge";
 import type { LoggedRequest, Rig, StateView } from "./rig";
 import { SECRET_VALUES, type Scenario, type Target } from "./scenarios";
@@ -95,19 +95,49 @@ function successOutcome(c: Success): string {
   return c.targetRequests >= 2 ? "retried-ok" : "ok";
 }
 
+let wrong: Promise<WrongServer> | undefined;
+
+/** The wrong server, started on first use and closed with `closeWrongServer`. */
+function wrongServer(): Promise<WrongServer> {
+  wrong ??= startWrongServer();
+  return wrong;
+}
+
+export async function closeWrongServer(): Promise<void> {
+  if (wrong) await (await wrong).close();
+  wrong = undefined;
+}
+
+/** Runs the operation with the providers pointed at the wrong server; its hits count as calls of the target. */
+async function runAgainstWrongServer(rig: Rig, s: Scenario, op: Op, prep: Prepared): Promise<{ entries: Entry[]; error?: unknown; hits: number }> {
+  const server = await wrongServer();
+  const before = server.hits();
+  rig.freshClient({ apiUrl: server.url, runUrl: server.url });
+  try {
+    return { ...(await run(s, op, prep)), hits: server.hits() - before };
+  } finally {
+    rig.freshClient();
+  }
+}
+
 export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | null, fault: FaultKind): Promise<Cell> {
   const started = Date.now();
   const prep = await prepare(rig, s, op);
-  if (target) await rig.fault({ method: target.method, path: target.path, times: 1, ...fault.spec(rig.profile) });
-  const { entries, error } = await run(s, op, prep);
+  if (target && !fault.wrongServer) await rig.fault({ method: target.method, path: target.path, times: 1, ...fault.spec(rig.profile) });
+  const ran = fault.wrongServer ? await runAgainstWrongServer(rig, s, op, prep) : { ...(await run(s, op, prep)), hits: 0 };
+  const { entries, error } = ran;
   // A slow request is carried out after the client gave up on it: let it land before judging.
   if (target && fault.name === "slow") await sleep(Math.max(0, rig.profile.slowDelayMs - rig.profile.clientTimeoutMs) + 30);
   const requests = await rig.requests();
-  const targetRequests = target ? requests.filter((r) => matchesTarget(r, target)).length : 0;
+  const targetRequests = fault.wrongServer ? ran.hits : target ? requests.filter((r) => matchesTarget(r, target)).length : 0;
   const problems: string[] = [];
   let outcome: string;
   let detail: string | undefined;
-  if (target && targetRequests === 0) problems.push(`NOT-HIT: the operation never called ${target.method} ${target.path}`);
+  if (target && targetRequests === 0 && !fault.wrongServer) problems.push(`NOT-HIT: the operation never called ${target.method} ${target.path}`);
+  // Nothing a server that is not the service says can delete an object or show it gone.
+  if (fault.wrongServer && error === undefined && targetRequests > 0 && (op === "delete" || (op === "read" && entries.length === 0))) {
+    problems.push(`FALSE-${op === "delete" ? "DELETED" : "GONE"}: ${s.name}.${op} succeeded on the answers of a server that is not the service`);
+  }
   if (error === undefined) {
     const holdsLiveObject = entries.some((e) => s.claims(e).length > 0);
     outcome = target ? successOutcome({ op, target, fault, requests, targetRequests, holdsLiveObject }) : "ok";

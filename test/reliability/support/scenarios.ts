@@ -14,6 +14,8 @@ export const SECRET_VALUES = {
   registryPassword: "rel-registry-pass-3b8e1f0c9a",
   envVarValue: "rel-envvar-value-9d27c4e1b6",
   envVarValueUpdated: "rel-envvar-value-updated-51aa",
+  /** A secret among a Template's env values: it also travels in the `envFlags` output. */
+  templateEnvValue: "rel-template-env-secret-0c4d7e",
 };
 
 export interface Target {
@@ -72,7 +74,7 @@ const template: Scenario = {
     name: "reliability",
     image: "pytorch/pytorch",
     tag: "2.3.1",
-    env: { MODE: "train" },
+    env: { MODE: "train", HF_TOKEN: SECRET_VALUES.templateEnvValue },
     ports: ["8080:8080"],
     dockerLoginUser: "builder",
     dockerLoginPass: SECRET_VALUES.registryPassword,
