@@ -3,7 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Offer, Template, Instance } from "../client/types-templates";
 import type { AcceptBundleInput } from "../client/types-account";
 import type { OfferQuery, TemplateFilters } from "../client/wire/filters";
-import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
+import { OFFER_FILTER_FIELDS } from "../client/wire/filters";
+import { LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "./common";
 
 /**
  * Templates matching the filters, for example
@@ -24,7 +25,8 @@ export const getTemplatesOutput = outputVariant(getTemplates);
  * REST API wants). No filters are implied: add `CLI_DEFAULT_OFFER_FILTERS` for verified,
  * rentable, unrented offers as the command-line tool shows.
  */
-export function searchOffers(query: OfferQuery = {}, options?: LookupOptions): Promise<Offer[]> {
+export async function searchOffers(query: OfferQuery = {}, options?: LookupOptions): Promise<Offer[]> {
+  knownArgs("searchOffers", query, ["filters", "order", "type", "limit"], { under: "filters", names: OFFER_FILTER_FIELDS });
   return clientOf(options).offers.search(query);
 }
 export const searchOffersOutput = outputVariant(searchOffers);

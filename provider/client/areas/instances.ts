@@ -1,7 +1,7 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { NotFoundError, VastValidationError } from "../errors";
-import { registerSecret } from "../redact";
+import { registerSecret, registerSecrets } from "../redact";
 import { successResponse } from "../schemas";
 import {
   createInstanceResponse,
@@ -86,6 +86,7 @@ export class InstancesApi {
       throw new VastValidationError((error as Error).message);
     }
     registerSecret(body.imageLogin);
+    registerSecrets(body.env);
     const result = await this.core.request({
       endpoint: ENDPOINTS.instancesCreate,
       params: { id: offerId },

@@ -1,7 +1,7 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
-import { registerSecret } from "../redact";
+import { registerSecret, registerSecrets } from "../redact";
 import { successResponse, templateCreateResponse, templateEditResponse, templateSearchResponse, templateToWire } from "../schemas";
 import type { Template, TemplateCreateResult, TemplateInput } from "../types-templates";
 import { TemplateFilters, WireFilters, buildSelectFilters } from "../wire/filters";
@@ -39,6 +39,7 @@ export class TemplatesApi {
    */
   create(template: TemplateInput): Promise<TemplateCreateResult> {
     registerSecret(template.dockerLoginPass);
+    registerSecrets(template.env);
     return this.core.request({
       endpoint: ENDPOINTS.templatesCreate,
       body: templateToWire(template, true),
@@ -51,6 +52,7 @@ export class TemplatesApi {
   /** Change some fields; the others keep their values. Returns the template with its new `hashId`. */
   edit(hashId: string, changes: Partial<TemplateInput>): Promise<Template> {
     registerSecret(changes.dockerLoginPass);
+    registerSecrets(changes.env);
     return this.core.request({
       endpoint: ENDPOINTS.templatesEdit,
       body: { ...templateToWire(changes, false), hash_id: hashId },

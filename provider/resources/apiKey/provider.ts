@@ -72,7 +72,7 @@ async function createKey(client: VastClient, name: string, permissions: ApiKeyPe
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    return checkWith(inputSchema, news);
+    return checkWith(inputSchema, news, { type: "ApiKey", outputs: OUTPUTS });
   },
 
   // No call edits a key: any change of the inputs is a replacement.

@@ -146,9 +146,12 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   return failures;
 }
 
-/** Validates inputs and applies defaults; never throws, never calls the API. */
-export function checkInstanceInputs(news: Props): pulumi.dynamic.CheckResult {
-  const result = checkWith(inputSchema, news, { secretFields: ["env", "onstart"] });
+/**
+ * Validates inputs and applies defaults; never throws, never calls the API. `outputs` are the
+ * output names, accepted beside the inputs (outputs.ts names them; it imports this file).
+ */
+export function checkInstanceInputs(news: Props, outputs: readonly string[] = []): pulumi.dynamic.CheckResult {
+  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart"] });
   const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(DEFAULTS)) {

@@ -18,6 +18,12 @@ const MAX_UNIX_SECONDS = 1e11;
 /** ISO 8601 date and time with an explicit zone: a time without one would be ambiguous. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
+/** Outputs and state bookkeeping stored beside the inputs. */
+const OUTPUT_NAMES = [
+  "maintenanceIds", "results", "notificationsSent", "scheduledMachineIds", "failedMachineIds",
+  "startTimeUnix", "endTimeUnix", "endTime", "status", "incompleteCreate",
+];
+
 /** The properties whose change needs a new window: the service cannot edit one. */
 export const REPLACE_ON = ["machineIds", "startTime", "durationHours", "category"] as const;
 
@@ -135,7 +141,7 @@ function timingFailures(olds: Props, news: Props, nowMs: number): pulumi.dynamic
 
 /** Shape rules always; the timing rule only when a window will be scheduled. Adds defaults. */
 export function checkMaintenanceWindow(olds: Props, news: Props, nowMs: number): pulumi.dynamic.CheckResult {
-  const shape = checkWith(maintenanceWindowSchema, news);
+  const shape = checkWith(maintenanceWindowSchema, news, { type: "MaintenanceWindow", outputs: OUTPUT_NAMES });
   const failures = [...(shape.failures ?? [])];
   if (!failures.some((f) => f.property.startsWith("startTime"))) failures.push(...timingFailures(olds, news, nowMs));
   const inputs: Props = {

@@ -75,7 +75,7 @@ const extraFiltersSchema = z
     }
   });
 
-/** The rules of every Template input. Unknown properties are reported by `unknownProperties`. */
+/** The rules of every Template input. Unknown properties are reported by `checkWith`. */
 export const templateSchema = z.object({
   name: nonEmpty(),
   image: nonEmpty(),
@@ -143,12 +143,6 @@ export const SERVICE_DEFAULTS: Readonly<Record<string, unknown>> = {
 
 /** Defaults `check` writes into the inputs, so state shows what the service will hold. */
 const INPUT_DEFAULTS: Partial<TemplateInputs> = { tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 };
-
-/** Properties that are neither inputs nor engine bookkeeping. */
-export function unknownProperties(news: Props): string[] {
-  const known = new Set<string>([...INPUT_NAMES, ...OUTPUT_NAMES, "__provider"]);
-  return Object.keys(news).filter((k) => !known.has(k) && news[k] !== undefined);
-}
 
 /** The inputs with defaults filled in and port numbers written as mappings (`22` -> `22:22`). */
 export function withDefaults(news: Props): Props {
