@@ -97,3 +97,88 @@ describe("redaction of short secrets and env values", () => {
     expect(scrub('env {"DB_PASSWORD":"zq-short"} and a-much-longer-env-value')).toBe('env {"DB_PASSWORD":"<redacted>"} and <redacted>');
   });
 });
+
+describe("image references", () => {
+  it.each(["Not A Valid/Image Name!!", "library/UPPER", "alpine:x y", "alpine:", "-alpine", "alpine@sha256:short"])(
+    "(10) Template and Instance refuse the image %j",
+    async (image) => {
+      const t = await reasons(template, { name: "t", image });
+      expect(t.join("\n")).toMatch(/^image: must be an image reference \[registry\[:port\]\/\]path\[:tag\]\[@digest\]/);
+      const i = await reasons(instance, { offerId: 1, image });
+      expect(i.join("\n")).toMatch(/^image: must be an image reference/);
+    },
+  );
+
+  it("(10) Template refuses a tag with a space", async () => {
+    expect(await reasons(template, { name: "t", image: "alpine", tag: "x y" })).toEqual([
+      'tag: must be a tag of letters, digits, _ . and - (not starting with . or -), at most 128 characters (got "x y")',
+    ]);
+  });
+
+  it.each([
+    "alpine",
+    "pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime",
+    "ghcr.io/org/app:v1",
+    "localhost:5000/my_app__x/y-z",
+    "registry.example.com:443/a/b@sha256:" + "a".repeat(64),
+    "[::1]:5000/app",
+  ])("(10) accepts the image %j", async (image) => {
+    expect(await reasons(template, { name: "t", image })).toEqual([]);
+    expect(await reasons(instance, { offerId: 1, image })).toEqual([]);
+  });
+});
+
+describe("keys, caps and lengths", () => {
+  it.each(["__proto__", "constructor", "prototype"])("(11) the env key %s is refused by Instance and Template", async (key) => {
+    const env = JSON.parse(`{"${key}": "x", "OK": "y"}`) as Record<string, string>;
+    const message = `env.${key}: "${key}" is not allowed as a name (__proto__, constructor, prototype are reserved)`;
+    expect(await reasons(instance, { offerId: 1, image: "alpine", env })).toEqual([message]);
+    expect(await reasons(template, { name: "t", image: "alpine", env })).toEqual([message]);
+  });
+
+  it("(11) a __proto__ key in Template extraFilters is refused", async () => {
+    const extraFilters = JSON.parse('{"__proto__": {"gte": 1}}') as Record<string, unknown>;
+    expect(await reasons(template, { name: "t", image: "alpine", extraFilters })).toEqual([
+      'extraFilters.__proto__: "__proto__" is not allowed as a name (__proto__, constructor, prototype are reserved)',
+    ]);
+  });
+
+  it("(11) runningTimeoutMinutes has a finite maximum of a day", async () => {
+    expect(await reasons(instance, { offerId: 1, image: "alpine", runningTimeoutMinutes: 1e308 })).toEqual([
+      "runningTimeoutMinutes: must be at most 1440 (minutes) (got 1e+308)",
+    ]);
+    expect(await reasons(instance, { offerId: 1, image: "alpine", runningTimeoutMinutes: 1440 })).toEqual([]);
+  });
+
+  it("(11) every numeric input has a finite maximum", async () => {
+    const huge = 1e308;
+    const inst = { offerId: 1, image: "alpine" };
+    const checks: Array<[{ check: typeof apiKey.check }, Record<string, unknown>, string]> = [
+      [instance, { ...inst, diskGb: huge }, "diskGb"],
+      [instance, { image: "alpine", offer: { gpuRamGb: huge } }, "offer.gpuRamGb"],
+      [instance, { image: "alpine", offer: { maxPricePerHour: huge } }, "offer.maxPricePerHour"],
+      [template, { name: "t", image: "alpine", recommendedDiskSpaceGb: huge }, "recommendedDiskSpaceGb"],
+      [maintenanceWindow, { machineIds: [1], startTime: Math.floor(Date.now() / 1000) + 86400, durationHours: huge }, "durationHours"],
+    ];
+    for (const [impl, news, property] of checks) {
+      const got = ((await impl.check({}, { ...P, ...news })).failures ?? []).map((f) => f.property);
+      expect(got).toContain(property);
+    }
+  });
+
+  it("(11) a label is measured in bytes of UTF-8, as the service counts", async () => {
+    const got = await reasons(instance, { offerId: 1, image: "alpine", label: "😀".repeat(300) });
+    expect(got.join("\n")).toMatch(/^label: must be at most 1024 bytes of UTF-8 \(it has 1200\)/);
+  });
+
+  it("(11) onstart is measured in bytes: 4000 two-byte characters that do not compress are too long", async () => {
+    let seed = 7;
+    let script = "";
+    for (let i = 0; i < 4000; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      script += String.fromCharCode(0x400 + (seed % 200));
+    }
+    const got = await reasons(instance, { offerId: 1, image: "alpine", onstart: script });
+    expect(got.join("\n")).toMatch(/^onstart: must be at most 4048 bytes/);
+  });
+});

@@ -2,6 +2,7 @@ import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { NotFoundError, VastValidationError } from "../errors";
 import { registerSecret, registerSecrets } from "../redact";
+import { utf8Bytes } from "../wire/text";
 import { successResponse } from "../schemas";
 import {
   createInstanceResponse,
@@ -20,7 +21,7 @@ import type {
   StateChangeResult,
 } from "../types-templates";
 
-/** Most characters of an instance label (api-facts: Instances). */
+/** Most bytes (UTF-8) of an instance label (api-facts: Instances): the service counts bytes. */
 export const LABEL_LIMIT = 1024;
 
 /** Instances: containers (or VMs) running on rented offers. */
@@ -76,8 +77,8 @@ export class InstancesApi {
     if ("templateId" in body || "template_id" in body) {
       throw new VastValidationError("instance creation takes templateHashId (the template's hash_id), not a numeric template id");
     }
-    if (body.label !== undefined && body.label.length > LABEL_LIMIT) {
-      throw new VastValidationError(`label is ${body.label.length} characters; the API accepts at most ${LABEL_LIMIT}`);
+    if (body.label !== undefined && utf8Bytes(body.label) > LABEL_LIMIT) {
+      throw new VastValidationError(`label is ${utf8Bytes(body.label)} bytes of UTF-8; the API accepts at most ${LABEL_LIMIT}`);
     }
     let wire: Record<string, unknown>;
     try {

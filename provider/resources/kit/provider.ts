@@ -54,6 +54,27 @@ export interface CheckOptions {
   secretFields?: readonly string[];
 }
 
+/**
+ * Keys that name an object's prototype machinery. A record parsed from JSON holds them as own
+ * keys, but zod's records and the spread copies of the providers drop or reinterpret them: the
+ * name rules are skipped, and the value never round-trips, which shows as a diff on every run.
+ */
+export const RESERVED_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** Failures for every reserved key, at any depth of the inputs. */
+function reservedKeyFailures(value: unknown, path: string[], out: pulumi.dynamic.CheckFailure[]): void {
+  if (value === null || typeof value !== "object") return;
+  for (const key of Object.keys(value)) {
+    const here = [...path, key];
+    if (RESERVED_KEYS.includes(key)) {
+      const property = here.join(".");
+      out.push({ property, reason: `${property}: "${key}" is not allowed as a name (${RESERVED_KEYS.join(", ")} are reserved)` });
+      continue;
+    }
+    reservedKeyFailures((value as Record<string, unknown>)[key], here, out);
+  }
+}
+
 /** The properties a zod object schema declares (empty for other schemas). */
 function schemaKeys(schema: z.ZodType): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
@@ -87,13 +108,16 @@ export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: 
   const inputs = userInputs(news);
   const known: Props = {};
   for (const [k, v] of Object.entries(inputs)) if (!containsUnknown(v)) known[k] = v;
-  const result = schema.safeParse(known);
   const failures: pulumi.dynamic.CheckFailure[] = [];
+  reservedKeyFailures(known, [], failures);
+  const reported = new Set(failures.map((f) => f.property));
+  const result = schema.safeParse(known);
   if (!result.success) {
     for (const issue of result.error.issues) {
       // Unknown top-level properties are reported once, below, with the nearest name.
       if (options.type && issue.code === "unrecognized_keys" && issue.path.length === 0) continue;
       const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+      if (reported.has(property)) continue;
       const top = String(issue.path[0] ?? "");
       if (top && top in inputs && containsUnknown(inputs[top])) continue;
       // The whole set of inputs is never shown: it holds the secret ones too.
@@ -106,7 +130,8 @@ export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: 
     }
   }
   if (options.type) {
-    failures.push(...unknownPropertyFailures(options.type, news, schemaKeys(schema), options.outputs));
+    const unknown = unknownPropertyFailures(options.type, news, schemaKeys(schema), options.outputs);
+    failures.push(...unknown.filter((f) => !reported.has(f.property)));
   }
   return { inputs: news, failures };
 }

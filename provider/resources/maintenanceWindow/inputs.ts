@@ -9,6 +9,8 @@ import { Props, checkWith, containsUnknown, deepEqual, userInputs } from "../kit
 
 export const MAINTENANCE_CATEGORIES = ["power", "internet", "disk", "gpu", "software", "other"] as const satisfies readonly MaintenanceCategory[];
 export const DEFAULT_DURATION_HOURS = 1;
+/** A window longer than a month is a mistake of unit, not maintenance. */
+export const MAX_DURATION_HOURS = 30 * 24;
 export const DEFAULT_CATEGORY: MaintenanceCategory = "other";
 
 /** The service takes a start within one year; 365 days keeps clear of its edge. */
@@ -51,7 +53,7 @@ export const maintenanceWindowSchema = z.object({
     })
     .min(1, "must list at least one machine id"),
   startTime: startTimeRule,
-  durationHours: z.number({ error: "must be a number of hours" }).finite("must be a finite number").min(1, "must be at least 1 (hours)").optional(),
+  durationHours: z.number({ error: "must be a number of hours" }).finite("must be a finite number").min(1, "must be at least 1 (hours)").max(MAX_DURATION_HOURS, `must be at most ${MAX_DURATION_HOURS} (hours, 30 days)`).optional(),
   category: z.enum(MAINTENANCE_CATEGORIES, { error: `must be one of ${MAINTENANCE_CATEGORIES.join(", ")}` }).optional(),
   allowPartial: z.boolean({ error: "must be true or false" }).optional(),
 });
