@@ -34,7 +34,8 @@ export async function startWindowHarness(): Promise<WindowHarness> {
   let clock = Date.now();
   const h = await startHarness({ now: () => clock });
   previousTiming = setTiming({ now: () => clock });
-  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
+  // The provider's client reads the same clock: the service's Date header is judged against it.
+  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY, now: () => clock });
   return {
     ...h,
     provider: maintenanceWindowProvider,

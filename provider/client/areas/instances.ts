@@ -1,6 +1,6 @@
 import type { RequestCore } from "../core";
-import { ENDPOINTS } from "../endpoints";
-import { NotFoundError, VastValidationError } from "../errors";
+import { ENDPOINTS, endpointKey } from "../endpoints";
+import { NotFoundError, PagingLoopError, VastValidationError } from "../errors";
 import { registerSecret, registerSecrets } from "../redact";
 import { utf8Bytes } from "../wire/text";
 import { successResponse } from "../schemas";
@@ -42,17 +42,22 @@ export class InstancesApi {
     });
   }
 
-  /** Every instance, walking the paged list (paced at about one page a second). */
+  /**
+   * Every instance, walking the paged list (paced at about one page a second). A next_token
+   * seen before is a PagingLoopError: a cycling token would otherwise page for hours.
+   */
   async listAll(pageSize = 25): Promise<Instance[]> {
     const all: Instance[] = [];
+    const seen = new Set<string>();
     let afterToken: string | null = null;
-    for (let guard = 0; guard < 10_000; guard++) {
+    for (let pages = 1; ; pages++) {
       const page: InstancePage = await this.listPage({ limit: pageSize, afterToken });
       all.push(...page.instances);
-      if (!page.nextToken || page.instances.length === 0 || page.nextToken === afterToken) break;
+      if (!page.nextToken || page.instances.length === 0) return all;
+      if (seen.has(page.nextToken)) throw new PagingLoopError(endpointKey(ENDPOINTS.instancesListPage), pages);
+      seen.add(page.nextToken);
       afterToken = page.nextToken;
     }
-    return all;
   }
 
   /** One instance, or null when it is gone (404, `{instances: null}` or `{}`). */
