@@ -17,8 +17,6 @@ export const DEFAULTS = {
   maxCreateAttempts: 3,
 } as const;
 
-/** Statuses from which an instance never reaches `running` (spec: States and transitions). */
-export const DEAD_STATUSES: readonly string[] = ["exited", "unknown", "offline"];
 
 
 /** Every number has a finite maximum: 1e308 minutes would wait forever. */
