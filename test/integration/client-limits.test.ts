@@ -1,5 +1,6 @@
 /** The client's limits over real HTTP against the simulator: the response cap and paging that cycles. */
 import { PagingLoopError, ResponseTooLargeError } from "../../provider/client";
+import { ResponseTooLarge, gotTransport } from "../../provider/client/transport";
 import { Harness, startHarness } from "./client-support";
 
 let h: Harness;
@@ -21,6 +22,16 @@ describe("client limits over HTTP", () => {
     expect(error?.message).toContain("GET /api/v0/instances/ (GET /api/v0/instances/) answered with more than 0.5 MB");
     // One request: the same call would get the same answer.
     expect((await h.requests()).filter((r) => r.path === "/api/v0/instances/")).toHaveLength(1);
+  });
+
+  it("(14) the HTTP transport itself stops reading at the cap", async () => {
+    await h.fault({ method: "GET", path: "/api/v0/instances/", status: 200, body: { pad: "x".repeat(900 * 1024) }, times: 1 });
+    const exchange = { method: "GET", url: `${h.sim.url}/api/v0/instances/`, headers: { authorization: `Bearer ${h.sim.apiKey}` }, timeoutMs: 10_000, freshConnection: true };
+    await expect(gotTransport({ ...exchange, maxResponseBytes: 64 * 1024 })).rejects.toBeInstanceOf(ResponseTooLarge);
+    // Under the cap the same answer is read whole.
+    const ok = await gotTransport({ ...exchange, maxResponseBytes: 1024 * 1024 });
+    expect(ok.status).toBe(200);
+    expect(ok.date).toEqual(expect.any(String));
   });
 
   it("(14) a next_token the service sent before stops paging with an error", async () => {
