@@ -62,6 +62,30 @@ function readKeyFile(file: string): string | undefined {
   }
 }
 
+/**
+ * An API key is sent in the Authorization header, which takes printable ASCII only: a key
+ * with a control character (a pasted line break, a tab) or a non-ASCII one would otherwise
+ * fail every call as a network error. The message says where and what, never the key.
+ */
+function checkApiKey(key: string, source: string): string {
+  const chars = [...key];
+  const bad = chars.findIndex((ch) => !/^[\x21-\x7e]$/.test(ch));
+  if (bad === -1) return key;
+  const code = chars[bad].codePointAt(0) ?? 0;
+  const what = code < 0x20 || code === 0x7f ? "a control character" : code === 0x20 ? "a space" : "a non-ASCII character";
+  throw new InvalidApiKeyError(
+    `The Vast.ai API key from ${source} has ${what} (U+${code.toString(16).toUpperCase().padStart(4, "0")}) at position ${bad + 1} of ${chars.length}: ` +
+      `keys are printable ASCII without spaces. Set it again, copying only the key.`,
+  );
+}
+
+export class InvalidApiKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidApiKeyError";
+  }
+}
+
 function checkUrl(name: string, value: string): string {
   let url: URL;
   try {
@@ -83,9 +107,18 @@ export function resolveConfig(
   const config = sources.config ?? (() => undefined);
   const env = sources.env ?? process.env;
   const keyFile = keyFilePath(sources.homeDir ?? os.homedir());
-  const apiKey =
-    first(explicit.apiKey, config("vastai:apiKey"), env.VAST_API_KEY) ?? first(readKeyFile(keyFile));
-  if (!apiKey) throw new MissingApiKeyError(keyFile);
+  const keySources: Array<[string | undefined, string]> = [
+    [explicit.apiKey, "the apiKey option"],
+    [config("vastai:apiKey"), "the Pulumi config vastai:apiKey"],
+    [env.VAST_API_KEY, "the VAST_API_KEY environment variable"],
+  ];
+  let found = keySources.find(([value]) => first(value) !== undefined);
+  if (!found) {
+    const fromFile = readKeyFile(keyFile);
+    if (first(fromFile)) found = [fromFile, `the file ${keyFile}`];
+  }
+  if (!found) throw new MissingApiKeyError(keyFile);
+  const apiKey = checkApiKey(first(found[0]) as string, found[1]);
   const apiUrl = first(explicit.apiUrl, config("vastai:apiUrl"), env.VAST_URL) ?? DEFAULT_API_URL;
   const runUrl = first(explicit.runUrl, config("vastai:runUrl"), env.VAST_RUN_URL) ?? DEFAULT_RUN_URL;
   return { apiKey, apiUrl: checkUrl("apiUrl", apiUrl), runUrl: checkUrl("runUrl", runUrl) };

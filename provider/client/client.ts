@@ -25,6 +25,8 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * runs while the service queues them), while still letting a burst keep every lane it uses busy.
  */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 16;
+/** The largest answer read; the longest real lists (offers, instances) are a few MB. */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
 
 export interface ClientOptions {
   /** The API key (sent as `Authorization: Bearer`). Resolve it with `resolveConfig` (provider/config). */
@@ -58,6 +60,8 @@ export interface ClientOptions {
   logger?: Logger;
   /** Replace the HTTP transport (tests). */
   transport?: Transport;
+  /** Most MB (2^20 bytes) of one response body; a larger answer is ResponseTooLargeError naming the endpoint. Default 64. */
+  maxResponseMB?: number;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -127,6 +131,7 @@ export class VastClient {
       transport: options.transport ?? gotTransport,
       logger: options.logger,
       userAgent: "pulumi-vastai",
+      maxResponseBytes: Math.floor(positive("maxResponseMB", options.maxResponseMB, DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024),
     });
     this.core = core;
     this.apiUrl = apiUrl;
@@ -148,6 +153,15 @@ export class VastClient {
     this.deployments = new DeploymentsApi(core);
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
+  }
+
+  /**
+   * How far the service's clock is ahead of this machine's (ms; negative when behind), from the
+   * Date header of the last response; undefined before the first response. Judge the service's
+   * schedules by the local clock plus this: the local clock may be off by hours.
+   */
+  serverClockSkewMs(): number | undefined {
+    return this.core.serverClockSkewMs();
   }
 
   /**

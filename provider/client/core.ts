@@ -6,12 +6,21 @@
  */
 import type { z } from "zod";
 import { Endpoint, endpointKey, fillRoute } from "./endpoints";
-import { CallSite, ResponseLostError, ResponseSchemaError, VastConnectionError, VastOperationError, VastTimeoutError, apiErrorFor } from "./errors";
+import {
+  CallSite,
+  ResponseLostError,
+  ResponseSchemaError,
+  ResponseTooLargeError,
+  VastConnectionError,
+  VastOperationError,
+  VastTimeoutError,
+  apiErrorFor,
+} from "./errors";
 import { operationFailure, parseErrorBody } from "./error-body";
 import { Pacer } from "./pacing";
 import { scrub } from "./redact";
 import { Clock, RetryPolicy, withRetry } from "./retry";
-import { Transport, TransportFailure } from "./transport";
+import { ResponseTooLarge, Transport, TransportFailure } from "./transport";
 
 export interface Logger {
   debug?(message: string): void;
@@ -31,6 +40,8 @@ export interface CoreSettings {
   transport: Transport;
   logger?: Logger;
   userAgent: string;
+  /** Most bytes of a response body; longer answers are ResponseTooLargeError. */
+  maxResponseBytes: number;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -86,7 +97,19 @@ function schemaProblem(error: z.ZodError): { fieldPath: string; problem: string 
 }
 
 export class RequestCore {
+  /** The server's clock by the Date header of the last response, and our clock then (ms). */
+  private serverDate: { serverMs: number; localMs: number } | undefined;
+
   constructor(private readonly s: CoreSettings) {}
+
+  /**
+   * How far the server's clock is ahead of ours (ms, negative when behind), by the Date header
+   * of the last response; undefined before any response with a Date. The header has whole
+   * seconds, so this is exact to about a second.
+   */
+  serverClockSkewMs(): number | undefined {
+    return this.serverDate && this.serverDate.serverMs - this.serverDate.localMs;
+  }
 
   /** Make one API call. Throws the error classes of errors.ts. */
   async request<T>(spec: RequestSpec<T>): Promise<T> {
@@ -127,12 +150,17 @@ export class RequestCore {
     const started = this.s.clock.now();
     let result;
     try {
-      result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent });
+      const maxResponseBytes = this.s.maxResponseBytes;
+      result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent, maxResponseBytes });
+      // Transports that do not stop reading at the cap are held to it here.
+      if (Buffer.byteLength(result.body, "utf8") > maxResponseBytes) throw new ResponseTooLarge(maxResponseBytes);
     } catch (error) {
       slot.done(started, this.s.clock.now(), undefined);
       throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
     }
     slot.done(started, this.s.clock.now(), result.status);
+    const serverMs = result.date ? Date.parse(result.date) : NaN;
+    if (Number.isFinite(serverMs)) this.serverDate = { serverMs, localMs: this.s.clock.now() };
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
       const parsed = parseErrorBody(result.body);
@@ -154,6 +182,8 @@ export class RequestCore {
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
+    // Not retried: the same request would get the same answer.
+    if (error instanceof ResponseTooLarge) return new ResponseTooLargeError(site, error.capBytes);
     if (!(error instanceof TransportFailure)) throw error;
     // Keep a scrubbed copy as the cause: got's error holds the request options and headers.
     const cause = new Error(scrub(error.message));

@@ -315,3 +315,33 @@ export class ResponseLostError extends VastError implements CallSite {
     this.endpoint = site.endpoint;
   }
 }
+
+/** A response body larger than the client's cap (`ClientOptions.maxResponseMB`); it was not read. */
+export class ResponseTooLargeError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly capBytes: number;
+
+  constructor(site: CallSite, capBytes: number) {
+    const mb = Math.round((capBytes / (1024 * 1024)) * 100) / 100;
+    super(
+      `${site.method} ${site.path} (${site.endpoint}) answered with more than ${mb} MB, the client's cap (maxResponseMB); ` +
+        `the answer was not read. Raise maxResponseMB if an answer this large is expected.`,
+    );
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.capBytes = capBytes;
+  }
+}
+
+/** A paged list whose `next_token` came back a second time: paging on would never end. */
+export class PagingLoopError extends VastError {
+  readonly endpoint: string;
+
+  constructor(endpoint: string, pages: number) {
+    super(`${endpoint}: the service sent a next_token it had sent before (after ${pages} pages); paging stopped, as it would never end.`);
+    this.endpoint = endpoint;
+  }
+}

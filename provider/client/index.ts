@@ -16,7 +16,7 @@ export type { WriteKind, WriteListener } from "./writes";
 export { DEFAULT_RETRY_POLICY } from "./retry";
 export type { RetryPolicy } from "./retry";
 export type { Transport, Exchange, ExchangeResult } from "./transport";
-export { registerSecret, scrub } from "./redact";
+export { registerSecret, registerSecrets, scrub } from "./redact";
 export type * from "./types-templates";
 export type * from "./types-account";
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";

@@ -17,12 +17,24 @@ export interface Exchange {
   /** Use a fresh connection: a reused keep-alive socket that the server closed would turn a
    * write into an ambiguous "response lost" failure. */
   freshConnection: boolean;
+  /** Most bytes of response body to read; a longer body is abandoned with ResponseTooLarge. */
+  maxResponseBytes?: number;
 }
 
 export interface ExchangeResult {
   status: number;
   body: string;
   contentType: string;
+  /** The response's Date header (the server's clock), when it sent one. */
+  date?: string;
+}
+
+/** The response body grew past `Exchange.maxResponseBytes`; the rest was not read. */
+export class ResponseTooLarge extends Error {
+  constructor(readonly capBytes: number) {
+    super(`response body over ${capBytes} bytes`);
+    this.name = "ResponseTooLarge";
+  }
 }
 
 /** A transport failure, classified for the retry policy. */
@@ -88,8 +100,10 @@ function classify(error: unknown): TransportFailure {
 /** The real transport. */
 export const gotTransport: Transport = async (exchange: Exchange): Promise<ExchangeResult> => {
   const got = await loadGot();
+  const cap = exchange.maxResponseBytes;
+  let tooLarge = false;
   try {
-    const response = await got(exchange.url, {
+    const request = got(exchange.url, {
       method: exchange.method as "GET",
       headers: exchange.headers,
       body: exchange.body,
@@ -103,12 +117,25 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
       responseType: "text",
       agent: exchange.freshConnection ? fresh : keepAlive,
     });
+    if (cap !== undefined) {
+      // Stop reading as soon as the body (or its announced length) passes the cap.
+      request.on("downloadProgress", (progress: { transferred: number; total?: number }) => {
+        if (!tooLarge && (progress.transferred > cap || (progress.total ?? 0) > cap)) {
+          tooLarge = true;
+          request.cancel();
+        }
+      });
+    }
+    const response = await request;
+    const date = response.headers.date;
     return {
       status: response.statusCode,
       body: response.body,
       contentType: String(response.headers["content-type"] ?? ""),
+      ...(date ? { date } : {}),
     };
   } catch (error) {
+    if (tooLarge && cap !== undefined) throw new ResponseTooLarge(cap);
     throw classify(error);
   }
 };

@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { VastClient } from "../client";
 import { VastValidationError } from "../client/errors";
 import { getClient } from "../context";
+import { editDistance, nearestName, unknownNameMessage } from "../resources/kit/names";
 
 export interface LookupOptions {
   /** A client to use instead of the shared one, for example one made with `createClient` and another key. */
@@ -37,4 +38,23 @@ export function outputVariant<A, R>(lookup: (args: A, options?: LookupOptions) =
 export function positiveInt(lookup: string, name: string, value: unknown): number {
   if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
   throw new VastValidationError(`${lookup}: ${name} must be a positive integer (got ${JSON.stringify(value) ?? String(value)})`);
+}
+
+/**
+ * Refuses argument names a lookup does not take, naming the nearest one: a misspelt optional
+ * argument would otherwise be dropped and the lookup answer something else than asked.
+ * `nested` offers names one level down (`filters.gpuName`) when the word is nearer to one of them.
+ */
+export function knownArgs(lookup: string, args: unknown, names: readonly string[], nested?: { under: string; names: readonly string[] }): void {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return;
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined || names.includes(name)) continue;
+    let message = unknownNameMessage(name, lookup, names);
+    const deeper = nested && nearestName(name, nested.names);
+    const top = nearestName(name, names);
+    if (nested && deeper && (!top || editDistance(name, deeper) < editDistance(name, top))) {
+      message = `${unknownNameMessage(name, lookup, [])}`.replace(/it takes no properties$/, `did you mean ${nested.under}.${deeper}?`);
+    }
+    throw new VastValidationError(message);
+  }
 }

@@ -4,7 +4,8 @@ import type { Offer, Template, Instance } from "../client/types-templates";
 import type { AcceptBundleInput } from "../client/types-account";
 import type { OfferSearch } from "../client/areas/offers";
 import type { TemplateFilters } from "../client/wire/filters";
-import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
+import { OFFER_FILTER_FIELDS } from "../client/wire/filters";
+import { LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "./common";
 
 /**
  * Templates matching the filters, for example
@@ -27,7 +28,8 @@ export const getTemplatesOutput = outputVariant(getTemplates);
  * them), best score first unless `order` is given, and prices for `allocatedStorageGb` of disk
  * (default 5 GB).
  */
-export function searchOffers(query: OfferSearch = {}, options?: LookupOptions): Promise<Offer[]> {
+export async function searchOffers(query: OfferSearch = {}, options?: LookupOptions): Promise<Offer[]> {
+  knownArgs("searchOffers", query, ["filters", "order", "type", "limit", "allocatedStorageGb", "noDefaults"], { under: "filters", names: OFFER_FILTER_FIELDS });
   return clientOf(options).offers.search(query);
 }
 export const searchOffersOutput = outputVariant(searchOffers);

@@ -1,6 +1,6 @@
 /** Lookups of serverless endpoints: autoscaler templates, deployment versions, worker-group logs. */
 import type { AutoscalerTemplates, DeploymentVersion } from "../client/types-account";
-import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
+import { LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "./common";
 
 /** The user's autoscaler-enabled templates and the globally recommended ones. */
 export function getAutoscalerTemplates(userId: number, options?: LookupOptions): Promise<AutoscalerTemplates> {
@@ -32,6 +32,7 @@ export interface WorkerGroupLogs {
 
 /** Recent log output of a serverless worker group (served from the run URL, `vastai:runUrl`). */
 export async function getWorkerGroupLogs(args: WorkerGroupLogsArgs, options?: LookupOptions): Promise<WorkerGroupLogs> {
+  knownArgs("getWorkerGroupLogs", args, ["workerGroupId", "tail"]);
   const workerGroupId = positiveInt("getWorkerGroupLogs", "workerGroupId", args.workerGroupId);
   const tail = args.tail === undefined ? undefined : positiveInt("getWorkerGroupLogs", "tail", args.tail);
   const { logs } = await clientOf(options).serverless.workerGroupLogs({ workerGroupId, tail });

@@ -76,6 +76,8 @@ export function registerPipeline(app: FastifyInstance, ctx: SimContext, opts: Pi
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
+    // The service's Date header is its clock; clients judge start times by it.
+    if (request.sim?.api && !reply.hasHeader("date")) reply.header("date", new Date(ctx.now()).toUTCString());
     if (request.sim?.api && opts.latencyMs > 0) await ctx.sleep(opts.latencyMs);
     opts.persist();
     if (request.sim?.dropAfter) drop(request, reply, "after");

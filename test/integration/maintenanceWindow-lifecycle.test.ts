@@ -1,5 +1,6 @@
 /** MaintenanceWindow read, update and delete against the simulator over HTTP, with a movable clock. */
-import { getClient } from "../../provider/context";
+import { getClient, resetRuntime, setClientOptions } from "../../provider/context";
+import { setTiming } from "../../provider/resources/kit";
 import { cancelAndVerify, listWindows } from "../../provider/resources/maintenanceWindow/service";
 import { BATCH_PATH, DAY, HOUR, LIST_PATH, hostedIds, startWindowHarness } from "./maintenanceWindow-support";
 import { useSimulator } from "../support/simulator";
@@ -122,7 +123,25 @@ describe("MaintenanceWindow delete", () => {
     const { id, outs } = await created(2);
     h.advance(DAY + 60);
     await h.provider.delete(id, outs);
-    expect(await h.requests()).toEqual([]);
+    expect(await h.calls("DELETE", BATCH_PATH)).toEqual([]);
     expect(h.windows()).toHaveLength(2);
+  });
+
+  it("(13) judges the start by the service's clock: a local clock 4 hours fast still cancels", async () => {
+    const { id, outs } = await created(2, { startTime: Math.floor(h.nowMs() / 1000) + 2 * HOUR });
+    // This machine's clock, for the provider and its client, runs 4 hours ahead of the service's.
+    const fast = () => h.nowMs() + 4 * HOUR * 1000;
+    const previous = setTiming({ now: fast });
+    resetRuntime();
+    setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, now: fast });
+    try {
+      await h.provider.delete(id, outs);
+    } finally {
+      setTiming(previous);
+      resetRuntime();
+      setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, now: h.nowMs });
+    }
+    expect(await h.calls("DELETE", BATCH_PATH)).toHaveLength(1);
+    expect(h.windows()).toEqual([]);
   });
 });

@@ -33,9 +33,10 @@ export function hostedIds(count: number): number[] {
 export async function startWindowHarness(): Promise<WindowHarness> {
   let clock = Date.now();
   const h = await startHarness({ now: () => clock });
-  // The providers judge "in the future" and "has started" by the kit's clock: the same one.
+  // The providers judge "in the future" and "has started" by the kit's clock: the same one; the
+  // provider's client reads it too, so the service's Date header is judged against it.
   const previousTiming = setTiming({ now: () => clock });
-  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY });
+  setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, ...FAST_RETRY, now: () => clock });
   return {
     ...h,
     close: async () => {

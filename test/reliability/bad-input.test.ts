@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { SEED } from "pulumi-vastai/simulator";
 import { VastValidationError } from "../../provider/client";
 import { getClient } from "../../provider/context";
+import { searchOffers } from "../../provider/lookups";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { driven, ed25519PublicKey, PROVIDER_TEXT, type Props } from "./support/drive";
 import { profile } from "./support/profile";
@@ -57,15 +58,25 @@ const RULES: Rule[] = [
   { rule: "filter fields are offer fields in snake_case", kind: "template", inputs: { ...template, extraFilters: { gpuRam: { gte: 1 } } }, property: "extraFilters.gpuRam", says: /snake_case/ },
   { rule: "env names are variable names", kind: "template", inputs: { ...template, env: { "1BAD": "x" } }, property: "env.1BAD", says: /letters, digits and _/ },
   { rule: "ports are HOST:CONTAINER mappings", kind: "template", inputs: { ...template, ports: ["80-90"] }, property: "ports.0", says: /port mapping HOST:CONTAINER/ },
-  { rule: "template properties are known ones", kind: "template", inputs: { ...template, dockerPassword: "x" }, property: "dockerPassword", says: /is not a Template property/ },
+  { rule: "template properties are known ones", kind: "template", inputs: { ...template, dockerPassword: "x" }, property: "dockerPassword", says: /is not a Template property; did you mean / },
+  { rule: "template image is an image reference", kind: "template", inputs: { ...template, image: "Not A Valid/Image Name!!" }, property: "image", says: /image reference \[registry\[:port\]\/\]path\[:tag\]\[@digest\]/ },
+  { rule: "template tag is a registry tag", kind: "template", inputs: { ...template, tag: "x y" }, property: "tag", says: /must be a tag of letters, digits/ },
+  { rule: "env names are not __proto__", kind: "template", inputs: { ...template, env: JSON.parse('{"__proto__": "x"}') as Props }, property: "env.__proto__", says: /is not allowed as a name/ },
+  { rule: "recommended disk space has a finite maximum", kind: "template", inputs: { ...template, recommendedDiskSpaceGb: 1e308 }, property: "recommendedDiskSpaceGb", says: /at most 100000 GB/ },
   // Instance creation (spec: Instance-creation request body, Limits)
-  { rule: "onstart at most 4048 characters, after compression", kind: "instance", inputs: { ...instance, onstart: incompressible }, property: "onstart", says: /at most 4048 characters/ },
+  { rule: "onstart at most 4048 bytes, after compression", kind: "instance", inputs: { ...instance, onstart: incompressible }, property: "onstart", says: /at most 4048 bytes/ },
+  { rule: "instance properties are known ones", kind: "instance", inputs: { ...instance, lable: "x" }, property: "lable", says: /is not an Instance property; did you mean label\?/ },
+  { rule: "instance image is an image reference", kind: "instance", inputs: { ...instance, image: "alpine:x y" }, property: "image", says: /image reference/ },
+  { rule: "env names are not constructor", kind: "instance", inputs: { ...instance, env: { constructor: "x" } }, property: "env.constructor", says: /is not allowed as a name/ },
+  { rule: "running timeout at most a day", kind: "instance", inputs: { ...instance, runningTimeoutMinutes: 1e308 }, property: "runningTimeoutMinutes", says: /at most 1440/ },
+  { rule: "disk has a finite maximum", kind: "instance", inputs: { ...instance, diskGb: 1e308 }, property: "diskGb", says: /at most 100000/ },
+  { rule: "label counted in bytes", kind: "instance", inputs: { ...instance, label: "\u{1F600}".repeat(600) }, property: "label", says: /at most 1024 bytes of UTF-8/ },
   { rule: "template_hash_id, never template_id", kind: "instance", inputs: { ...instance, templateId: 101 }, property: "templateId", says: /pass templateHashId/ },
   { rule: "offerId and offer are mutually exclusive", kind: "instance", inputs: { ...instance, offer: { gpuName: "RTX 4090" } }, property: "offer", says: /either offerId or offer filters, not both/ },
   { rule: "one of offerId and offer is required", kind: "instance", inputs: { image: "alpine" }, property: "offerId", says: /give offerId .* or offer filters/ },
   { rule: "image is required without a template", kind: "instance", inputs: { offerId: SEED.offerIds[0] }, property: "image", says: /required when no templateHashId/ },
   { rule: "a VM needs SSH keys at creation", kind: "instance", inputs: { ...instance, vm: true }, property: "vm", says: /needs sshKeyIds/ },
-  { rule: "label at most 1024 characters", kind: "instance", inputs: { ...instance, label: "x".repeat(1025) }, property: "label", says: /at most 1024 characters/ },
+  { rule: "label at most 1024 bytes", kind: "instance", inputs: { ...instance, label: "x".repeat(1025) }, property: "label", says: /at most 1024 bytes/ },
   { rule: "instance runtype is one of ssh, jupyter, args", kind: "instance", inputs: { ...instance, runtype: "vnc" }, property: "runtype", says: /must be one of ssh, jupyter, args/ },
   { rule: "targetState is running or stopped", kind: "instance", inputs: { ...instance, targetState: "paused" }, property: "targetState", says: /must be one of running, stopped/ },
   { rule: "volume size only with createNew", kind: "instance", inputs: { ...instance, volume: { createNew: false, volumeId: 1, size: 10, mountPath: "/data" } }, property: "volume.size", says: /only used when createNew is true/ },
@@ -83,20 +94,27 @@ const RULES: Rule[] = [
   { rule: "sdate in seconds, not milliseconds", kind: "maintenanceWindow", inputs: { ...window(), startTime: Date.now() + 7 * DAY * 1000 }, property: "startTime", says: /Unix seconds, not milliseconds/ },
   { rule: "sdate with a time zone", kind: "maintenanceWindow", inputs: { ...window(), startTime: "2031-01-01T00:00:00" }, property: "startTime", says: /with a time zone/ },
   { rule: "duration at least 1 hour", kind: "maintenanceWindow", inputs: { ...window(), durationHours: 0.5 }, property: "durationHours", says: /at least 1/ },
+  { rule: "duration at most 30 days", kind: "maintenanceWindow", inputs: { ...window(), durationHours: 1e308 }, property: "durationHours", says: /at most 720/ },
+  { rule: "window properties are known ones", kind: "maintenanceWindow", inputs: { ...window(), duration: 3 }, property: "duration", says: /is not a MaintenanceWindow property; did you mean durationHours\?/ },
   { rule: "maintenance_category is one of power, internet, disk, gpu, software, other", kind: "maintenanceWindow", inputs: { ...window(), category: "network" }, property: "category", says: /must be one of power, internet, disk, gpu, software, other/ },
   // Subaccount keys (spec: PUT /api/v0/subaccounts/regenerate_keys)
   { rule: "subaccount_user_id and regenerate_all are mutually exclusive", kind: "subaccountKeyRotation", inputs: { subaccountUserId: 10002, all: true }, property: "subaccountUserId", says: /exactly one of subaccountUserId or all: true \(both were given\)/ },
   { rule: "one of subaccount_user_id and regenerate_all is required", kind: "subaccountKeyRotation", inputs: {}, property: "subaccountUserId", says: /exactly one of subaccountUserId or all: true \(neither was given\)/ },
+  { rule: "rotation properties are known ones", kind: "subaccountKeyRotation", inputs: { all: true, trigers: 1 }, property: "trigers", says: /is not a SubaccountKeyRotation property; did you mean triggers\?/ },
   { rule: "subaccount_user_id is an integer", kind: "subaccountKeyRotation", inputs: { subaccountUserId: 10002.5 }, property: "subaccountUserId", says: /must be an integer/ },
   // API keys, account variables, SSH keys, copy
   { rule: "API key name is required", kind: "apiKey", inputs: { permissions: { instances: "write" } }, property: "name", says: /must be a string/ },
+  { rule: "API key properties are known ones", kind: "apiKey", inputs: { name: "ci", permisions: { user: "read" } }, property: "permisions", says: /is not an ApiKey property; did you mean permissions\?/ },
   { rule: "permission levels are read or write", kind: "apiKey", inputs: { name: "ci", permissions: { billing: "no" } }, property: "permissions.billing", says: /must be "read" or "write"/ },
   { rule: "variable names are letters, digits and _", kind: "envVar", inputs: { key: "HF-TOKEN", value: "v" }, property: "key", says: /letters, digits and _/ },
+  { rule: "variable properties are known ones", kind: "envVar", inputs: { key: "A", value: "v", secret: true }, property: "secret", says: /is not an EnvVar property; did you mean / },
   { rule: "variable value is required", kind: "envVar", inputs: { key: "HF_TOKEN" }, property: "value", says: /must be a string/ },
   { rule: "SSH key is a public key line of a known type", kind: "sshKey", inputs: { publicKey: "ssh-foo AAAA" }, property: "publicKey", says: /must start with a key type among/ },
   { rule: "SSH key is not a private key", kind: "sshKey", inputs: { publicKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----" }, property: "publicKey", says: /not a private key/ },
   { rule: "SSH key body matches its type", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x").replace("ssh-ed25519", "ssh-rsa") }, property: "publicKey", says: /holds a ssh-ed25519 key, not ssh-rsa/ },
   { rule: "copy needs at least one instance id", kind: "rsyncCopy", inputs: { srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /at least one instance id/ },
+  { rule: "copy properties are known ones", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: "/a/", dstPath: "/b/", dstID: 2 }, property: "dstID", says: /is not a RsyncCopy property; did you mean dstId\?/ },
+  { rule: "SSH key properties are known ones", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x"), comment: "c" }, property: "comment", says: /is not an SshKey property; did you mean publicKey\?/ },
   { rule: "copy paths are not empty", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: " ", dstPath: "/b/" }, property: "srcPath", says: /must not be empty/ },
   { rule: "copy instance ids are positive integers", kind: "rsyncCopy", inputs: { srcId: "abc", srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /must be an instance id/ },
 ];
@@ -113,7 +131,9 @@ describe("check refuses every rule with the property and the rule named", () => 
     const { failures } = await driven(r.kind).check(r.olds ?? {}, { __provider: PROVIDER_TEXT, ...r.inputs });
     const named = (failures ?? []).filter((f) => f.property === r.property);
     expect(named.map((f) => f.reason)).toEqual([expect.stringMatching(r.says)]);
-    expect(named[0].reason.startsWith(`${r.property}: `) || named[0].reason.includes(`${r.property},`)).toBe(true);
+    // The property leads the reason: "p: rule", "p, q: rule" or "p is not a ... property".
+    const leads = [`${r.property}: `, `${r.property} is not `].some((start) => named[0].reason.startsWith(start));
+    expect(leads || named[0].reason.includes(`${r.property},`)).toBe(true);
   });
 
   it("never reached the service while checking", async () => {
@@ -131,13 +151,19 @@ describe("the client refuses the per-call rules before sending", () => {
     expect((error as Error).message).toBe("machineIds must hold 1 to 100 ids, got 101");
   });
 
-  it("refuses an onstart over 4048 characters even encoded, and a numeric template id", async () => {
+  it("refuses an onstart over 4048 bytes even encoded, and a numeric template id", async () => {
     // Random bytes do not compress: no encoding brings 6000 characters of them under the limit.
     const noise = randomBytes(4500).toString("base64");
     const long = await refusal(getClient().instances.create(SEED.offerIds[0], { image: "x", onstart: noise }));
-    expect((long as Error).message).toMatch(/^onstart must be at most 4048 characters, also after compression and encoding \(the script has 6000 characters/);
+    expect((long as Error).message).toMatch(/^onstart must be at most 4048 bytes, also after compression and encoding \(the script has 6000 bytes/);
     const numeric = await refusal(getClient().instances.create(SEED.offerIds[0], { image: "x", templateId: 101 } as never));
     expect((numeric as Error).message).toMatch(/takes templateHashId .* not a numeric template id/);
+  });
+
+  it("refuses a lookup argument it does not take, naming the nearest", async () => {
+    const error = await refusal(searchOffers({ gpuNmae: "RTX 4090" } as never));
+    expect(error).toBeInstanceOf(VastValidationError);
+    expect((error as Error).message).toBe("gpuNmae is not a searchOffers property; did you mean filters.gpuName?");
   });
 
   it("sent nothing", async () => {
@@ -146,5 +172,5 @@ describe("the client refuses the per-call rules before sending", () => {
 });
 
 afterAll(() => {
-  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 3 client rules; 0 requests sent\n`);
+  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 4 client rules; 0 requests sent\n`);
 });

@@ -8,6 +8,7 @@
  * Authorization header a secret may travel only in the body field meant for it).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { resolveConfig } from "../../provider/config";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import type { ResourceKind } from "../../provider/runtime";
@@ -134,11 +135,28 @@ async function badInputs(): Promise<void> {
     ["envVar", { key: "bad-key", value: SECRET_VALUES.envVarValue }],
     ["instance", { offerId: 1, image: "i", env: { "bad name": SECRET_VALUES.envVarValue } }],
     ["sshKey", { publicKey: PRIVATE_KEY }],
+    // An invalid env entry of a template, and one whose value is not a string.
+    ["template", { name: "t", image: "i", env: { "1BAD": SECRET_VALUES.envVarValue, OK: [SECRET_VALUES.envVarValueUpdated] } }],
+    // A registry password of the wrong type.
+    ["template", { name: "t", image: "i", dockerLoginPass: [SECRET_VALUES.registryPassword] }],
+    // An unknown property beside secret inputs: the failure names it without the inputs.
+    ["instance", { offerId: 1, image: "i", env: { TOKEN: SECRET_VALUES.envVarValue }, onstart: SECRET_VALUES.registryPassword, lable: "x" }],
+    // The API key passed where no input takes it, and under a misspelt name.
+    ["apiKey", { name: "k", apiKey: SECRET_VALUES.apiKey }],
+    ["envVar", { key: "A", vaule: SECRET_VALUES.envVarValue }],
+    ["template", { name: "t", image: "i", dockerLoginPas: SECRET_VALUES.registryPassword }],
   ];
   for (const [kind, news] of cases) {
     const { failures } = await driven(kind).check({}, news);
     expect(failures ?? []).not.toEqual([]);
     texts.push({ where: `${kind}.check`, text: (failures ?? []).map((f) => `${f.property}: ${f.reason}`).join("\n") });
+  }
+  // An API key that cannot be sent is refused by the configuration, naming where it came from.
+  try {
+    resolveConfig({}, { config: (key) => (key === "vastai:apiKey" ? `${SECRET_VALUES.apiKey}\u0007` : undefined), homeDir: "/nonexistent" });
+    throw new Error("resolveConfig accepted a key with a control character");
+  } catch (error) {
+    errorTexts("config", error);
   }
 }
 

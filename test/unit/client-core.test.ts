@@ -216,9 +216,9 @@ describe("request core", () => {
     await expect(client.instances.create(1, { templateId: 5 } as never)).rejects.toThrow(VastValidationError);
     // A script that does not compress below the limit cannot be sent in any form.
     const noise = randomBytes(4500).toString("base64");
-    await expect(client.instances.create(1, { onstart: noise })).rejects.toThrow(/onstart must be at most 4048 characters, also after compression and encoding \(the script has 6000 characters/);
+    await expect(client.instances.create(1, { onstart: noise })).rejects.toThrow(/onstart must be at most 4048 bytes, also after compression and encoding \(the script has 6000 bytes/);
     await expect(client.instances.create(1, { env: { "1BAD": "x" } })).rejects.toThrow(/environment variable name "1BAD" is invalid/);
-    await expect(client.instances.create(1, { label: "x".repeat(1025) })).rejects.toThrow(/label is 1025 characters; the API accepts at most 1024/);
+    await expect(client.instances.create(1, { label: "x".repeat(1025) })).rejects.toThrow(/label is 1025 bytes of UTF-8; the API accepts at most 1024/);
     await expect(client.machines.scheduleMaintenance({ machineIds: [], startTime: 1 })).rejects.toThrow(/machineIds must hold 1 to 100 ids, got 0/);
     await expect(client.offers.search({ filters: { gpuName: { like: "x" } } as never })).rejects.toThrow(/unknown operator "like"/);
     expect(sent).toHaveLength(0);

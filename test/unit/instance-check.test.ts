@@ -98,7 +98,7 @@ describe("Instance check", () => {
   it("fails an onstart script too long even when encoded, naming the rule and the length but not the script", () => {
     const script = noisyScript(9000);
     const reason = reasonFor({ ...base, onstart: script }, "onstart");
-    expect(reason).toMatch(/^onstart: must be at most 4048 characters, also after compression and encoding \(the script has 9000 characters, encoded \d+\)/);
+    expect(reason).toMatch(/^onstart: must be at most 4048 bytes \(UTF-8\), also after compression and encoding \(the script has 9000 bytes, encoded \d+\)/);
     expect(reason).not.toContain(script.slice(0, 40));
   });
 
@@ -133,7 +133,7 @@ describe("Instance check", () => {
     expect(reasonFor({ ...base, runtype: "vnc" }, "runtype")).toBe('runtype: must be one of ssh, jupyter, args (got "vnc")');
     expect(reasonFor({ ...base, targetState: "paused" }, "targetState")).toMatch(/must be one of running, stopped/);
     expect(reasonFor({ ...base, diskGb: 0 }, "diskGb")).toMatch(/must be greater than 0/);
-    expect(reasonFor({ ...base, label: "x".repeat(1025) }, "label")).toMatch(/must be at most 1024 characters/);
+    expect(reasonFor({ ...base, label: "x".repeat(1025) }, "label")).toMatch(/must be at most 1024 bytes of UTF-8/);
     expect(reasonFor({ ...base, maxCreateAttempts: 11 }, "maxCreateAttempts")).toMatch(/must be at most 10/);
     expect(reasonFor({ ...base, runningTimeoutMinutes: -1 }, "runningTimeoutMinutes")).toMatch(/must be greater than 0/);
     expect(reasonFor({ ...base, offerId: "700001" }, "offerId")).toMatch(/must be a number/);

@@ -105,7 +105,7 @@ describe("SshKey check", () => {
     const res = await sshKeyImpl.check({}, { __provider: PROVIDER, key: ED25519 });
     expect(res.failures).toEqual([
       { property: "publicKey", reason: "publicKey: must be a string" },
-      { property: "key", reason: "key: is not an SshKey property; the only input is publicKey" },
+      { property: "key", reason: "key is not an SshKey property; did you mean publicKey?" },
     ]);
   });
 

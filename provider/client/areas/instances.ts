@@ -1,9 +1,10 @@
 import type { RequestCore } from "../core";
 import { buildInstanceFilters, buildInstanceOrder, type InstanceListColumn, type InstanceListFilters } from "../wire/filters";
-import { ENDPOINTS } from "../endpoints";
-import { isServiceNotFound, VastValidationError } from "../errors";
+import { ENDPOINTS, endpointKey } from "../endpoints";
+import { PagingLoopError, isServiceNotFound, VastValidationError } from "../errors";
 import { deleteConfirmed } from "./confirm";
-import { registerSecret } from "../redact";
+import { registerSecret, registerSecrets } from "../redact";
+import { utf8Bytes } from "../wire/text";
 import { successResponse } from "../schemas";
 import {
   createInstanceResponse,
@@ -30,7 +31,7 @@ export interface InstanceListQuery {
   orderBy?: ReadonlyArray<[InstanceListColumn, "asc" | "desc"]>;
 }
 
-/** Most characters of an instance label (api-facts: Instances). */
+/** Most bytes (UTF-8) of an instance label (api-facts: Instances): the service counts bytes. */
 export const LABEL_LIMIT = 1024;
 
 /** Instances: containers (or VMs) running on rented offers. */
@@ -63,17 +64,23 @@ export class InstancesApi {
     });
   }
 
-  /** Every instance (matching `filters`), walking the paged list (paced at about one page a second). */
+  /**
+   * Every instance (matching `filters`), walking the paged list (paced at about one page a
+   * second). A next_token seen before is a PagingLoopError: a cycling token would otherwise
+   * page for hours.
+   */
   async listAll(pageSize = 25, query: Omit<InstanceListQuery, "limit" | "afterToken"> = {}): Promise<Instance[]> {
     const all: Instance[] = [];
+    const seen = new Set<string>();
     let afterToken: string | null = null;
-    for (let guard = 0; guard < 10_000; guard++) {
+    for (let pages = 1; ; pages++) {
       const page: InstancePage = await this.listPage({ ...query, limit: pageSize, afterToken });
       all.push(...page.instances);
-      if (!page.nextToken || page.instances.length === 0 || page.nextToken === afterToken) break;
+      if (!page.nextToken || page.instances.length === 0) return all;
+      if (seen.has(page.nextToken)) throw new PagingLoopError(endpointKey(ENDPOINTS.instancesListPage), pages);
+      seen.add(page.nextToken);
       afterToken = page.nextToken;
     }
-    return all;
   }
 
   /**
@@ -102,8 +109,8 @@ export class InstancesApi {
     if ("templateId" in body || "template_id" in body) {
       throw new VastValidationError("instance creation takes templateHashId (the template's hash_id), not a numeric template id");
     }
-    if (body.label !== undefined && body.label.length > LABEL_LIMIT) {
-      throw new VastValidationError(`label is ${body.label.length} characters; the API accepts at most ${LABEL_LIMIT}`);
+    if (body.label !== undefined && utf8Bytes(body.label) > LABEL_LIMIT) {
+      throw new VastValidationError(`label is ${utf8Bytes(body.label)} bytes of UTF-8; the API accepts at most ${LABEL_LIMIT}`);
     }
     let wire: Record<string, unknown>;
     try {
@@ -112,6 +119,7 @@ export class InstancesApi {
       throw new VastValidationError((error as Error).message);
     }
     registerSecret(body.imageLogin);
+    registerSecrets(body.env);
     const result = await this.core.request({
       endpoint: ENDPOINTS.instancesCreate,
       params: { id: offerId },

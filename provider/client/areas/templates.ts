@@ -1,18 +1,10 @@
 import type { Logger, RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
-import { registerSecret } from "../redact";
+import { registerSecret, registerSecrets } from "../redact";
 import { successResponse, templateCreateResponse, templateEditResponse, templateSearchResponse, templateToWire } from "../schemas";
 import type { Template, TemplateCreateResult, TemplateInput } from "../types-templates";
 import { TemplateFilters, WireFilters, buildSelectFilters } from "../wire/filters";
-
-/**
- * Env values often hold tokens, and the client cannot know which ones a program marked secret:
- * every one long enough to be a key is kept out of error messages and logs.
- */
-function registerEnvValues(env: Record<string, string> | undefined): void {
-  for (const value of Object.values(env ?? {})) registerSecret(value);
-}
 
 /** Templates: reusable instance-creation presets. */
 export class TemplatesApi {
@@ -55,7 +47,7 @@ export class TemplatesApi {
    */
   create(template: TemplateInput): Promise<TemplateCreateResult> {
     registerSecret(template.dockerLoginPass);
-    registerEnvValues(template.env);
+    registerSecrets(template.env);
     return this.core.request({
       endpoint: ENDPOINTS.templatesCreate,
       body: templateToWire(template),
@@ -68,7 +60,7 @@ export class TemplatesApi {
   /** Change some fields; the others keep their values. Returns the template with its new `hashId`. */
   edit(hashId: string, changes: Partial<TemplateInput>): Promise<Template> {
     registerSecret(changes.dockerLoginPass);
-    registerEnvValues(changes.env);
+    registerSecrets(changes.env);
     return this.core.request({
       endpoint: ENDPOINTS.templatesEdit,
       body: { ...templateToWire(changes), hash_id: hashId },

@@ -166,6 +166,13 @@ export interface OfferFilters {
   [field: string]: Condition<unknown> | undefined;
 }
 
+/** The documented offer fields (others pass through as snake_case). */
+export const OFFER_FILTER_FIELDS = [
+  "gpuName", "numGpus", "gpuRamGb", "gpuTotalRamGb", "cpuRamGb", "cpuCores", "dphTotal", "reliability", "verified",
+  "rentable", "rented", "geolocation", "diskSpace", "cudaMaxGood", "computeCap", "inetUp", "inetDown",
+  "directPortCount", "machineId",
+] as const satisfies readonly (keyof OfferFilters)[];
+
 export type OfferType = "on-demand" | "bid" | "reserved";
 
 export interface OfferQuery {

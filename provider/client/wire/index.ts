@@ -7,3 +7,5 @@ export { ENV_NAME, ENV_NAME_RULE, isPortMapping, formatEnvFlags, templateEnvFlag
 export { ONSTART_LIMIT, encodeOnstart, prepareOnstart, decodeOnstart, onstartScript, encodedOnstart, type EncodedOnstart, type PreparedOnstart } from "./onstart";
 export { FILTER_OPS, type FilterOp } from "./filters";
 export { MB_PER_GB, mbOfGb, gbOfMb, isoOfEpochSeconds, epochSecondsOf } from "./units";
+export { IMAGE_NAME_LIMIT, IMAGE_RULE, TAG_RULE, imageReferenceProblem, isImageTag } from "./image";
+export { utf8Bytes, fitsBytes } from "./text";

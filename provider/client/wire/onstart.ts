@@ -1,11 +1,12 @@
 /**
- * The API accepts at most 4048 characters of `onstart` (spec: Limits); longer scripts must be
+ * The API accepts at most 4048 bytes (UTF-8) of `onstart` (spec: Limits); longer scripts must be
  * compressed and encoded. The encoded form is one shell line that decodes the script with
  * base64 and gzip (present in every common image) and runs it with bash, keeping stdin free.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
+import { utf8Bytes } from "./text";
 
-/** Most characters the API accepts in `onstart`. */
+/** Most bytes (UTF-8) the API accepts in `onstart`. */
 export const ONSTART_LIMIT = 4048;
 
 const PREFIX = `bash -c "$(printf %s '`;
@@ -14,7 +15,7 @@ const SUFFIX = `' | base64 -d | gzip -dc)"`;
 export interface EncodedOnstart {
   /** The bootstrap line to send as `onstart`. */
   command: string;
-  /** Its length in characters. */
+  /** Its length in bytes of UTF-8 (the encoded line is ASCII: bytes and characters agree). */
   length: number;
   /** Whether it fits the API limit. */
   fits: boolean;
@@ -35,7 +36,8 @@ export interface PreparedOnstart extends EncodedOnstart {
 
 /** The script itself when it fits, else its encoded form; check `fits` before sending. */
 export function prepareOnstart(script: string, limit = ONSTART_LIMIT): PreparedOnstart {
-  if (script.length <= limit) return { command: script, length: script.length, fits: true, encoded: false };
+  const bytes = utf8Bytes(script);
+  if (bytes <= limit) return { command: script, length: bytes, fits: true, encoded: false };
   return { ...encodeOnstart(script, limit), encoded: true };
 }
 
@@ -64,8 +66,8 @@ export function encodedOnstart(script: string, limit = ONSTART_LIMIT): string {
   const prepared = prepareOnstart(script, limit);
   if (!prepared.fits) {
     throw new Error(
-      `onstart must be at most ${limit} characters, also after compression and encoding ` +
-        `(the script has ${script.length} characters, encoded ${prepared.length}); move the script into the image or download it at start`,
+      `onstart must be at most ${limit} bytes, also after compression and encoding ` +
+        `(the script has ${utf8Bytes(script)} bytes, encoded ${prepared.length}); move the script into the image or download it at start`,
     );
   }
   return prepared.command;

@@ -101,7 +101,7 @@ async function createKey(client: VastClient, name: string, permissions: ApiKeyPe
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news);
+    const result = checkWith(inputSchema, news, { type: "ApiKey", outputs: OUTPUTS });
     const failures = result.failures ?? [];
     // Only when the areas themselves are valid: a permissions object that grants nothing.
     const p = news.permissions;

@@ -85,7 +85,7 @@ async function addVariable(secrets: VastClient["secrets"], key: string, value: s
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news, { secretFields: ["value"] });
+    const result = checkWith(inputSchema, news, { type: "EnvVar", secretFields: ["value"] });
     // Return the name as the service will store it, so plans show what will exist.
     if (typeof news.key === "string" && ENV_NAME.test(news.key)) {
       return { ...result, inputs: { ...news, key: normalizeEnvVarKey(news.key) } };

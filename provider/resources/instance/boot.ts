@@ -4,7 +4,7 @@
  * leaves (exited, unknown, offline), disappears, or the deadline passes.
  */
 import type { Instance, VastClient } from "../../client";
-import { DEAD_STATUSES } from "./inputs";
+import { readStatus } from "./status";
 import { currentTiming, pollIntervalMs } from "../kit";
 
 export type BootOutcome =
@@ -21,9 +21,9 @@ export async function waitForRunning(client: VastClient, id: number, timeoutMs: 
   for (;;) {
     const instance = await client.instances.get(id);
     if (!instance) return { kind: "gone" };
-    const status = instance.actualStatus;
-    if (status === "running") return { kind: "running", instance };
-    if (status !== null && DEAD_STATUSES.includes(status)) return { kind: "dead", instance, status };
+    const { status, kind } = readStatus(id, instance.actualStatus);
+    if (kind === "running") return { kind: "running", instance };
+    if (kind === "dead" && status !== null) return { kind: "dead", instance, status };
     const left = deadline - now();
     if (left <= 0) return { kind: "timeout", instance, status };
     await sleep(Math.min(interval, left));

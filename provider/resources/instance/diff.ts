@@ -12,7 +12,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { Props, deepEqual } from "../kit";
-import { DEAD_STATUSES, INPUT_KEYS } from "./inputs";
+import { INPUT_KEYS } from "./inputs";
+import { readStatus } from "./status";
 import { liveInstances } from "./live";
 
 /** Inputs whose change replaces the instance. */
@@ -51,8 +52,7 @@ export async function liveReplacement(id: string): Promise<string | undefined> {
   if (!/^\d+$/.test(id)) return undefined;
   const instance = await liveInstances().get(id);
   if (!instance) return "instanceId";
-  const status = instance.actualStatus;
-  return status !== null && DEAD_STATUSES.includes(status) ? "actualStatus" : undefined;
+  return readStatus(id, instance.actualStatus).kind === "dead" ? "actualStatus" : undefined;
 }
 
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, isPortMapping, prepareOnstart } from "../../client";
+import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
@@ -17,18 +17,22 @@ export const DEFAULTS = {
   maxCreateAttempts: 3,
 } as const;
 
-/** Statuses from which an instance never reaches `running` (spec: States and transitions). */
-export const DEAD_STATUSES: readonly string[] = ["exited", "unknown", "offline"];
 
 
-const positive = (what: string) => z.number({ error: `must be a number (${what})` }).positive(`must be greater than 0 (${what})`);
+/** Every number has a finite maximum: 1e308 minutes would wait forever. */
+const positive = (what: string, max: number) =>
+  z.number({ error: `must be a number (${what})` }).positive(`must be greater than 0 (${what})`).max(max, `must be at most ${max} (${what})`);
+/** Instances wait for `running` at most a day. */
+export const MAX_RUNNING_TIMEOUT_MINUTES = 24 * 60;
+/** Larger sizes are mistakes of unit (MB for GB); no offer has 100 TB. */
+const MAX_DISK_GB = 100_000;
 const wholePositive = z.number({ error: "must be a number" }).int("must be a whole number").positive("must be greater than 0");
 
 const offerFilters = z.strictObject({
   gpuName: z.string({ error: "must be a GPU model name such as \"RTX 4090\"" }).min(1, "must not be empty").optional(),
   numGpus: wholePositive.optional(),
-  gpuRamGb: positive("GB per GPU, minimum").optional(),
-  maxPricePerHour: positive("$/hour, maximum").optional(),
+  gpuRamGb: positive("GB per GPU, minimum", 10_000).optional(),
+  maxPricePerHour: positive("$/hour, maximum", 10_000).optional(),
   minReliability: z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").optional(),
   location: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
@@ -68,8 +72,8 @@ const onstart = z.string({ error: "must be a string" }).superRefine((script, ctx
     ctx.addIssue({
       code: "custom",
       message:
-        `must be at most ${ONSTART_LIMIT} characters, also after compression and encoding ` +
-        `(the script has ${script.length} characters, encoded ${prepared.length}); move the script into the image or download it at start`,
+        `must be at most ${ONSTART_LIMIT} bytes (UTF-8), also after compression and encoding ` +
+        `(the script has ${utf8Bytes(script)} bytes, encoded ${prepared.length}); move the script into the image or download it at start`,
     });
   }
 });
@@ -81,24 +85,34 @@ export const inputSchema = z.strictObject({
   templateId: z
     .never({ error: "is not accepted: pass templateHashId (the template's hashId); the API refuses numeric template ids" })
     .optional(),
-  image: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
+  image: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .superRefine((ref, ctx) => {
+      const problem = ref === "" ? undefined : imageReferenceProblem(ref);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   env: envObject.optional(),
   ports: z
     .array(z.string().refine((p) => isPortMapping(p, { single: true }), "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp"))
     .optional(),
   onstart: onstart.optional(),
   volume: volume.optional(),
-  diskGb: positive("GB").optional(),
+  diskGb: positive("GB", MAX_DISK_GB).optional(),
   runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
   argsStr: z.string({ error: "must be a string" }).optional(),
-  label: z.string({ error: "must be a string" }).max(LABEL_LIMIT, `must be at most ${LABEL_LIMIT} characters`).optional(),
+  label: z
+    .string({ error: "must be a string" })
+    .refine((l) => utf8Bytes(l) <= LABEL_LIMIT, { error: (iss) => `must be at most ${LABEL_LIMIT} bytes of UTF-8 (it has ${utf8Bytes(String(iss.input))})` })
+    .optional(),
   sshKeyIds: z
     .array(z.union([wholePositive, z.string().regex(/^\d+$/)], { error: "entries must be SSH key ids" }))
     .optional(),
   vm: z.boolean({ error: "must be true or false" }).optional(),
   targetState: z.enum(["running", "stopped"], { error: "must be one of running, stopped" }).optional(),
   waitForRunning: z.boolean({ error: "must be true or false" }).optional(),
-  runningTimeoutMinutes: positive("minutes").optional(),
+  runningTimeoutMinutes: positive("minutes", MAX_RUNNING_TIMEOUT_MINUTES).optional(),
   maxCreateAttempts: wholePositive.max(10, "must be at most 10").optional(),
 });
 
@@ -146,9 +160,12 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   return failures;
 }
 
-/** Validates inputs and applies defaults; never throws, never calls the API. */
-export function checkInstanceInputs(news: Props): pulumi.dynamic.CheckResult {
-  const result = checkWith(inputSchema, news, { secretFields: ["env", "onstart"] });
+/**
+ * Validates inputs and applies defaults; never throws, never calls the API. `outputs` are the
+ * output names, accepted beside the inputs (outputs.ts names them; it imports this file).
+ */
+export function checkInstanceInputs(news: Props, outputs: readonly string[] = []): pulumi.dynamic.CheckResult {
+  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart"] });
   const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(DEFAULTS)) {

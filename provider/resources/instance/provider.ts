@@ -6,7 +6,7 @@ import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
 import { diffInstance } from "./diff";
 import { checkInstanceInputs, typedInputs } from "./inputs";
-import { liveOutputs, storedInputs, storedOutputs } from "./outputs";
+import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
 
 function instanceNumber(id: string): number {
@@ -49,7 +49,7 @@ async function settle(client: VastClient, id: number, news: Props): Promise<Inst
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    return checkInstanceInputs(news);
+    return checkInstanceInputs(news, OUTPUT_KEYS);
   },
 
   diff(id, olds, news) {

@@ -4,6 +4,8 @@
  * shared readers of live objects.
  */
 export * from "./provider";
+export * from "./names";
+export * from "./warn";
 export * from "./create-once";
 export * from "./settings";
 export { SharedList, type SharedListSource, type SharedListStats } from "./live/shared-list";

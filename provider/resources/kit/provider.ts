@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { unknownNameMessage } from "./names";
 
 /** What every resource implementation served by the runtime provides. */
 export interface ProviderImpl {
@@ -37,30 +38,100 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
+/** Path segments whose values are never shown: env values, passwords, tokens, secrets. */
+const SECRET_SEGMENT = /^(env|extra_?env)$|pass(word)?|secret|token|^private_?key/i;
+
+export interface CheckOptions {
+  /**
+   * The resource's type name (`Template`): with it, every property that is neither in the
+   * schema, nor an output, nor `__provider` is refused as "X is not a Template property;
+   * did you mean Y?".
+   */
+  type?: string;
+  /** Output names: they may appear beside the inputs and are never unknown properties. */
+  outputs?: readonly string[];
+  /** Top-level properties whose values failures never show (in addition to SECRET_SEGMENT). */
+  secretFields?: readonly string[];
+}
+
+/**
+ * Keys that name an object's prototype machinery. A record parsed from JSON holds them as own
+ * keys, but zod's records and the spread copies of the providers drop or reinterpret them: the
+ * name rules are skipped, and the value never round-trips, which shows as a diff on every run.
+ */
+export const RESERVED_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** Failures for every reserved key, at any depth of the inputs. */
+function reservedKeyFailures(value: unknown, path: string[], out: pulumi.dynamic.CheckFailure[]): void {
+  if (value === null || typeof value !== "object") return;
+  for (const key of Object.keys(value)) {
+    const here = [...path, key];
+    if (RESERVED_KEYS.includes(key)) {
+      const property = here.join(".");
+      out.push({ property, reason: `${property}: "${key}" is not allowed as a name (${RESERVED_KEYS.join(", ")} are reserved)` });
+      continue;
+    }
+    reservedKeyFailures((value as Record<string, unknown>)[key], here, out);
+  }
+}
+
+/** The properties a zod object schema declares (empty for other schemas). */
+function schemaKeys(schema: z.ZodType): string[] {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape && typeof shape === "object" ? Object.keys(shape) : [];
+}
+
+/**
+ * Failures for properties a resource does not have, each with the nearest known name: a
+ * misspelt optional input (`permisions`) would otherwise be dropped silently and its default
+ * used (a full-access key, a one-hour window).
+ */
+export function unknownPropertyFailures(
+  type: string,
+  news: Props,
+  known: readonly string[],
+  outputs: readonly string[] = [],
+): pulumi.dynamic.CheckFailure[] {
+  // Outputs are accepted but never suggested: the user meant an input.
+  const accepted = new Set<string>([...known, ...outputs, PROVIDER_KEY]);
+  return Object.keys(news)
+    .filter((k) => !accepted.has(k) && news[k] !== undefined)
+    .map((property) => ({ property, reason: unknownNameMessage(property, type, known) }));
+}
+
 /**
  * Validates inputs with a zod schema and turns every issue into a Pulumi check failure
  * that names the property, the rule and (unless the property is secret) the value.
  * Never throws, never calls the API. Values unknown during preview are not judged.
  */
-export function checkWith<S extends z.ZodType>(
-  schema: S,
-  news: Props,
-  options: { secretFields?: readonly string[] } = {},
-): pulumi.dynamic.CheckResult {
+export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: CheckOptions = {}): pulumi.dynamic.CheckResult {
   const inputs = userInputs(news);
   const known: Props = {};
   for (const [k, v] of Object.entries(inputs)) if (!containsUnknown(v)) known[k] = v;
-  const result = schema.safeParse(known);
   const failures: pulumi.dynamic.CheckFailure[] = [];
+  reservedKeyFailures(known, [], failures);
+  const reported = new Set(failures.map((f) => f.property));
+  const result = schema.safeParse(known);
   if (!result.success) {
     for (const issue of result.error.issues) {
+      // Unknown top-level properties are reported once, below, with the nearest name.
+      if (options.type && issue.code === "unrecognized_keys" && issue.path.length === 0) continue;
       const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+      if (reported.has(property)) continue;
       const top = String(issue.path[0] ?? "");
       if (top && top in inputs && containsUnknown(inputs[top])) continue;
-      const secret = options.secretFields?.includes(top) ?? false;
+      // The whole set of inputs is never shown: it holds the secret ones too.
+      const secret =
+        issue.path.length === 0 ||
+        (options.secretFields?.includes(top) ?? false) ||
+        issue.path.some((segment) => typeof segment === "string" && SECRET_SEGMENT.test(segment));
       const shown = secret ? "" : describeValue(valueAt(known, issue.path));
       failures.push({ property, reason: `${property}: ${issue.message}${shown}` });
     }
+  }
+  if (options.type) {
+    const unknown = unknownPropertyFailures(options.type, news, schemaKeys(schema), options.outputs);
+    failures.push(...unknown.filter((f) => !reported.has(f.property)));
   }
   return { inputs: news, failures };
 }

@@ -9,6 +9,8 @@ import { Props, checkWith, containsUnknown, deepEqual, userInputs } from "../kit
 
 export const MAINTENANCE_CATEGORIES = ["power", "internet", "disk", "gpu", "software", "other"] as const satisfies readonly MaintenanceCategory[];
 export const DEFAULT_DURATION_HOURS = 1;
+/** A window longer than a month is a mistake of unit, not maintenance. */
+export const MAX_DURATION_HOURS = 30 * 24;
 export const DEFAULT_CATEGORY: MaintenanceCategory = "other";
 
 /** The service takes a start within one year; 365 days keeps clear of its edge. */
@@ -17,6 +19,12 @@ export const MAX_LEAD_SECONDS = 365 * 24 * 3600;
 const MAX_UNIX_SECONDS = 1e11;
 /** ISO 8601 date and time with an explicit zone: a time without one would be ambiguous. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+
+/** Outputs and state bookkeeping stored beside the inputs. */
+const OUTPUT_NAMES = [
+  "maintenanceIds", "results", "notificationsSent", "scheduledMachineIds", "failedMachineIds",
+  "startTimeUnix", "endTimeUnix", "endTime", "status", "incompleteCreate",
+];
 
 /** The properties whose change needs a new window: the service cannot edit one. */
 export const REPLACE_ON = ["machineIds", "startTime", "durationHours", "category"] as const;
@@ -45,7 +53,7 @@ export const maintenanceWindowSchema = z.object({
     })
     .min(1, "must list at least one machine id"),
   startTime: startTimeRule,
-  durationHours: z.number({ error: "must be a number of hours" }).finite("must be a finite number").min(1, "must be at least 1 (hours)").optional(),
+  durationHours: z.number({ error: "must be a number of hours" }).finite("must be a finite number").min(1, "must be at least 1 (hours)").max(MAX_DURATION_HOURS, `must be at most ${MAX_DURATION_HOURS} (hours, 30 days)`).optional(),
   category: z.enum(MAINTENANCE_CATEGORIES, { error: `must be one of ${MAINTENANCE_CATEGORIES.join(", ")}` }).optional(),
   allowPartial: z.boolean({ error: "must be true or false" }).optional(),
 });
@@ -135,7 +143,7 @@ function timingFailures(olds: Props, news: Props, nowMs: number): pulumi.dynamic
 
 /** Shape rules always; the timing rule only when a window will be scheduled. Adds defaults. */
 export function checkMaintenanceWindow(olds: Props, news: Props, nowMs: number): pulumi.dynamic.CheckResult {
-  const shape = checkWith(maintenanceWindowSchema, news);
+  const shape = checkWith(maintenanceWindowSchema, news, { type: "MaintenanceWindow", outputs: OUTPUT_NAMES });
   const failures = [...(shape.failures ?? [])];
   if (!failures.some((f) => f.property.startsWith("startTime"))) failures.push(...timingFailures(olds, news, nowMs));
   const inputs: Props = {

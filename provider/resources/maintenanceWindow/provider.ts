@@ -15,6 +15,7 @@
  *   gone needs nothing.
  */
 import type { MaintenanceWindow } from "../../client/types-account";
+import type { VastClient } from "../../client";
 import { getClient } from "../../context";
 import { PartialFailure, ProviderImpl, Props, currentTiming, jsonClean, userInputs } from "../kit";
 import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } from "./inputs";
@@ -51,8 +52,14 @@ function inputsOf(props: Props): Props {
   return Object.fromEntries(INPUT_KEYS.filter((k) => k in inputs).map((k) => [k, inputs[k]]));
 }
 
-// The clock (kit settings, replaceable in tests) judges "in the future" and "has started".
+// The clock (kit settings, replaceable in tests) judges "in the future" in check, where no
+// call may be made.
 const now = () => currentTiming().now();
+/**
+ * "Has started" is the service's judgement: our clock corrected by how far the service's is
+ * ahead (the Date of its last answer to this process), ours alone before any answer.
+ */
+const serviceNow = (api: VastClient = getClient()) => now() + (api.serverClockSkewMs() ?? 0);
 
 export const provider: ProviderImpl = {
   async check(olds, news) {
@@ -70,13 +77,13 @@ export const provider: ProviderImpl = {
     const before = new Set((await listWindows(api, plan.machineIds)).map((w) => w.id));
     const outcome = await scheduleBatches(api, plan);
       const failure = scheduleFailure(plan, outcome);
-    if (failure) await rollbackCreate(api, { id, plan, inputs, before, outcome, reason: failure, nowMs: now() });
+    if (failure) await rollbackCreate(api, { id, plan, inputs, before, outcome, reason: failure, nowMs: serviceNow(api) });
     const scheduled = outcome.results.filter((r) => r.success).map((r) => r.machineId);
     let found: MaintenanceWindow[];
     try {
       found = (await listWindows(api, scheduled)).filter((w) => !before.has(w.id) && matchesPlan(w, plan));
     } catch (error) {
-      const outs = outputsOf(plan, outcome.results, [], now());
+      const outs = outputsOf(plan, outcome.results, [], serviceNow(api));
       throw new PartialFailure(
         `MaintenanceWindow: the window was scheduled on ${scheduled.length} machines, but listing them to record the window ids failed: ${(error as Error).message}. It stays in state; a refresh records the ids.`,
         id,
@@ -84,13 +91,13 @@ export const provider: ProviderImpl = {
         outs,
       );
     }
-    const outs = outputsOf(plan, outcome.results, found.map((w) => w.id), now());
+    const outs = outputsOf(plan, outcome.results, found.map((w) => w.id), serviceNow(api));
     return { id, outs: jsonClean({ ...inputs, ...outs }) as Props };
   },
 
   async read(id, props) {
     const rec = recorded(props);
-    const status = statusAt(rec.plan, now());
+    const status = statusAt(rec.plan, serviceNow());
     const inputs = inputsOf(props);
     if (status !== "scheduled") return { id, props: { ...props, status }, inputs };
     // Windows read at about the same time (a refresh) share list calls, 100 machines each.
@@ -106,16 +113,19 @@ export const provider: ProviderImpl = {
   // Only allowPartial changes in place, and it matters only while scheduling: keep the rest.
   async update(_id, olds, news) {
     const plan = planOf(news);
-    const outs = { ...olds, ...userInputs(news), status: statusAt(plan, now()) };
+    const outs = { ...olds, ...userInputs(news), status: statusAt(plan, serviceNow()) };
     return { outs: jsonClean(outs) as Props };
   },
 
+  // Whether a window has started is judged by the service's clock (the Date of the listing's
+  // answer), not ours: a local clock hours fast would otherwise cancel nothing.
   async delete(_id, props) {
     const rec = recorded(props);
-    const nowUnix = now() / 1000;
-    if (nowUnix >= rec.plan.startUnix) return;
     const api = getClient();
-    const waiting = ours(await listWindows(api, rec.scheduledMachineIds), rec).filter((w) => (unixOf(w.startTime) ?? rec.plan.startUnix) > nowUnix);
+    const listed = ours(await listWindows(api, rec.scheduledMachineIds), rec);
+    const nowUnix = serviceNow(api) / 1000;
+    if (nowUnix >= rec.plan.startUnix) return;
+    const waiting = listed.filter((w) => (unixOf(w.startTime) ?? rec.plan.startUnix) > nowUnix);
     const outcome = await cancelAndVerify(api, waiting);
     if (outcome.refused.length > 0) {
       const list = outcome.refused.map((r) => `${r.maintenanceId}${r.msg ? ` (${r.msg})` : ""}`).join(", ");

@@ -61,7 +61,7 @@ function copyFailure(inputs: Props, error: unknown): Error {
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news);
+    const result = checkWith(inputSchema, news, { type: "RsyncCopy", outputs: OUTPUTS });
     const failure = news.srcId === UNKNOWN || news.dstId === UNKNOWN ? undefined : idFailure(news);
     return failure ? { ...result, failures: [...(result.failures ?? []), failure] } : result;
   },

@@ -59,15 +59,11 @@ export const provider: ProviderImpl = {
   async check(_olds, news) {
     // Someone who pastes a private key must not see it echoed in the failure.
     const secretFields = typeof news.publicKey === "string" && looksPrivate(news.publicKey) ? ["publicKey"] : [];
-    const result = checkWith(schema, news, { secretFields });
-    const known = new Set(["publicKey", "__provider", ...SSH_KEY_OUTPUTS]);
-    const unknown = Object.keys(news)
-      .filter((k) => !known.has(k) && news[k] !== undefined)
-      .map((property) => ({ property, reason: `${property}: is not an SshKey property; the only input is publicKey` }));
+    const result = checkWith(schema, news, { type: "SshKey", outputs: SSH_KEY_OUTPUTS, secretFields });
     const inputs = { ...news };
     const key = news.publicKey === UNKNOWN ? undefined : parsed(news.publicKey);
     if (key) inputs.publicKey = key.canonical;
-    return { inputs, failures: [...(result.failures ?? []), ...unknown] };
+    return { inputs, failures: result.failures ?? [] };
   },
 
   async diff(_id, olds, news) {

@@ -67,7 +67,7 @@ async function rotate(client: VastClient, request: RegenerateKeysInput): Promise
 
 export const provider: ProviderImpl = {
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news);
+    const result = checkWith(inputSchema, news, { type: "SubaccountKeyRotation", outputs: OUTPUTS });
     const failure = targetFailure(news);
     return failure ? { ...result, failures: [...(result.failures ?? []), failure] } : result;
   },

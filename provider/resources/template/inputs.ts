@@ -3,7 +3,7 @@
  * the names under which each input travels to the client (camelCase, client side).
  */
 import { z } from "zod";
-import { DEFAULT_TEMPLATE_PRIVATE, ENV_NAME, ENV_NAME_RULE, FILTER_OPS, isPortMapping } from "../../client";
+import { DEFAULT_TEMPLATE_PRIVATE, ENV_NAME, ENV_NAME_RULE, FILTER_OPS, TAG_RULE, imageReferenceProblem, isImageTag, isPortMapping } from "../../client";
 import { UNKNOWN, userInputs, type Props } from "../kit";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
@@ -14,6 +14,13 @@ const FILTER_FIELD = /^[a-z][a-z0-9_]*$/;
 const str = () => z.string({ error: "must be a string" });
 const nonEmpty = () => str().min(1, "must not be empty");
 const bool = () => z.boolean({ error: "must be true or false" });
+
+/** An image the registry grammar accepts; a bad one would only fail when an instance starts. */
+const image = () =>
+  nonEmpty().superRefine((ref, ctx) => {
+    const problem = ref === "" ? undefined : imageReferenceProblem(ref);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 const portRule = "must be a port mapping HOST:CONTAINER such as 8080:8080 (optionally /tcp or /udp) or a port number 1-65535";
 
@@ -75,11 +82,11 @@ const extraFiltersSchema = z
     }
   });
 
-/** The rules of every Template input. Unknown properties are reported by `unknownProperties`. */
+/** The rules of every Template input. Unknown properties are reported by `checkWith`. */
 export const templateSchema = z.object({
   name: nonEmpty(),
-  image: nonEmpty(),
-  tag: nonEmpty().optional(),
+  image: image(),
+  tag: nonEmpty().refine(isImageTag, `must be ${TAG_RULE}`).optional(),
   desc: str().optional(),
   readme: str().optional(),
   env: envSchema.optional(),
@@ -98,7 +105,11 @@ export const templateSchema = z.object({
   href: str().optional(),
   repo: str().optional(),
   extraFilters: extraFiltersSchema.optional(),
-  recommendedDiskSpaceGb: z.number({ error: "must be a number of GB" }).positive("must be a positive number of GB").optional(),
+  recommendedDiskSpaceGb: z
+    .number({ error: "must be a number of GB" })
+    .positive("must be a positive number of GB")
+    .max(100_000, "must be at most 100000 GB")
+    .optional(),
   private: bool().optional(),
   volumeInfo: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
 });
@@ -143,12 +154,6 @@ export const SERVICE_DEFAULTS: Readonly<Record<string, unknown>> = {
 
 /** Defaults `check` writes into the inputs, so state shows what the service will hold. */
 const INPUT_DEFAULTS: Partial<TemplateInputs> = { tag: "latest", runtype: "args", recommendedDiskSpaceGb: 8 };
-
-/** Properties that are neither inputs nor engine bookkeeping. */
-export function unknownProperties(news: Props): string[] {
-  const known = new Set<string>([...INPUT_NAMES, ...OUTPUT_NAMES, "__provider"]);
-  return Object.keys(news).filter((k) => !known.has(k) && news[k] !== undefined);
-}
 
 /**
  * The inputs with defaults filled in and port numbers written as mappings (`22` -> `22:22`).

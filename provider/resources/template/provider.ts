@@ -19,9 +19,9 @@ import { changedKeys, checkWith, createAtMostOnce, diffInputs, jsonClean, type P
 import { liveInstances } from "../instance/live";
 import { liveTemplates, templatesVisible } from "./live";
 import { editFor, inputsFromLive, templateOutputs, toClientTemplate } from "./convert";
-import { OUTPUT_NAMES, templateSchema, unknownProperties, withDefaults } from "./inputs";
+import { OUTPUT_NAMES, templateSchema, withDefaults } from "./inputs";
 
-const SECRET_INPUTS = ["dockerLoginPass"];
+const SECRET_INPUTS = ["dockerLoginPass", "env", "onstart"];
 
 function templateId(id: string): number {
   const n = Number(id);
@@ -90,12 +90,8 @@ async function edit(client: VastClient, id: number, hashId: unknown, changes: Pa
 
 export const provider: ProviderImpl = {
   async check(olds, news) {
-    const result = checkWith(templateSchema, news, { secretFields: SECRET_INPUTS });
-    const unknown = unknownProperties(news).map((property) => ({
-      property,
-      reason: `${property}: is not a Template property; see TemplateArgs for the properties`,
-    }));
-    return { inputs: withDefaults(news, olds), failures: [...(result.failures ?? []), ...unknown] };
+    const result = checkWith(templateSchema, news, { type: "Template", outputs: OUTPUT_NAMES, secretFields: SECRET_INPUTS });
+    return { inputs: withDefaults(news, olds), failures: result.failures ?? [] };
   },
 
   async diff(_id, olds, news) {

@@ -17,7 +17,23 @@ const nonEmpty = (max = 40) => text(1, max);
 const varName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/).filter((n) => NAME.test(n) && n !== MARKER_ENV);
 const port = fc.integer({ min: 1, max: 65535 });
 const mapping = fc.tuple(port, port, fc.constantFrom("", "/tcp", "/udp")).map(([a, b, proto]) => `${a}:${b}${proto}`);
-const json = fc.jsonValue();
+const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
+function hasReservedKey(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  return Object.keys(v).some((k) => RESERVED.has(k) || hasReservedKey((v as Record<string, unknown>)[k]));
+}
+/** Any JSON value without the reserved key names (check refuses those). */
+const json = fc.jsonValue().filter((v) => !hasReservedKey(v));
+/** Image references by the registry grammar: [registry[:port]/]path[:tag]. */
+const pathComponent = fc.stringMatching(/^[a-z0-9]+(?:[._-][a-z0-9]+){0,2}$/).filter((c) => c.length <= 30);
+const imageTag = fc.stringMatching(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,19}$/);
+const image = fc
+  .tuple(
+    fc.option(fc.constantFrom("ghcr.io", "localhost:5000", "registry.example.com:443"), { nil: undefined }),
+    fc.array(pathComponent, { minLength: 1, maxLength: 3 }),
+    fc.option(imageTag, { nil: undefined }),
+  )
+  .map(([registry, path, tag]) => `${registry ? `${registry}/` : ""}${path.join("/")}${tag ? `:${tag}` : ""}`);
 
 /** Optional properties: each present or absent. */
 function withOptional(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Props> {
@@ -25,9 +41,9 @@ function withOptional(required: Record<string, fc.Arbitrary<unknown>>, optional:
 }
 
 const templateValid = withOptional(
-  { name: nonEmpty(), image: nonEmpty() },
+  { name: nonEmpty(), image },
   {
-    tag: nonEmpty(20),
+    tag: imageTag,
     desc: text(),
     env: fc.dictionary(varName, text(0, 20), { maxKeys: 4 }),
     // Unique after writing N as N:N (the flag string cannot hold a mapping twice).
@@ -63,7 +79,7 @@ const offerFilters = withOptional(
 const instanceValid = fc
   .tuple(
     fc.oneof(fc.record({ offerId: fc.integer({ min: 1, max: 2 ** 31 }) }), fc.record({ offer: offerFilters })),
-    fc.oneof(fc.record({ image: nonEmpty() }), fc.record({ templateHashId: nonEmpty(32) })),
+    fc.oneof(fc.record({ image }), fc.record({ templateHashId: nonEmpty(32) })),
     withOptional(
       {},
       {

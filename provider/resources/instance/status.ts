@@ -1,0 +1,46 @@
+/**
+ * The one place instance statuses are read. The service's `actual_status` is compared after
+ * trimming and lower-casing ("EXITED", "offline " are exited and offline), and a status outside
+ * those the service is known to use is reported, not taken for "still booting" in silence.
+ */
+import { warnOnce } from "../kit";
+
+/** Statuses from which an instance never reaches `running` (spec: States and transitions). */
+export const DEAD_STATUSES: readonly string[] = ["exited", "unknown", "offline"];
+
+/** Statuses on the way to running or held by the user (api-facts: Instances). */
+const OTHER_STATUSES: readonly string[] = ["created", "loading", "stopped", "frozen", "rebooting"];
+
+export type StatusKind = "running" | "dead" | "other" | "unrecognised" | "none";
+
+export interface ReadStatus {
+  /** Trimmed and lower case; null while provisioning. */
+  status: string | null;
+  kind: StatusKind;
+}
+
+/** The normal form of a status: trimmed, lower case; null for none. */
+export function normalizeStatus(raw: string | null | undefined): string | null {
+  if (typeof raw !== "string") return null;
+  const s = raw.trim().toLowerCase();
+  return s === "" ? null : s;
+}
+
+/**
+ * What a status means. An unrecognised one is warned about once per instance and status
+ * (through the engine log) and treated as not dead: replacing on a guess would destroy a
+ * machine that may be fine.
+ */
+export function readStatus(id: number | string, raw: string | null | undefined): ReadStatus {
+  const status = normalizeStatus(raw);
+  if (status === null) return { status, kind: "none" };
+  if (status === "running") return { status, kind: "running" };
+  if (DEAD_STATUSES.includes(status)) return { status, kind: "dead" };
+  if (OTHER_STATUSES.includes(status)) return { status, kind: "other" };
+  warnOnce(
+    `instance ${id} status ${status}`,
+    `Instance ${id}: the service reports the status ${JSON.stringify(raw)}, which the provider does not know; ` +
+      `it is treated as not failed (known: running, ${[...OTHER_STATUSES, ...DEAD_STATUSES].join(", ")}).`,
+  );
+  return { status, kind: "unrecognised" };
+}
