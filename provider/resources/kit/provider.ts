@@ -19,11 +19,11 @@ export const PROVIDER_KEY = "__provider";
 /** Pulumi's marker for a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** Inputs without engine bookkeeping (`__provider`) and without values unknown in preview. */
+/** Inputs without engine bookkeeping (`__provider`, the identity of kit/create-once.ts) and without values unknown in preview. */
 export function userInputs(props: Props): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(props)) {
-    if (k === PROVIDER_KEY || v === undefined) continue;
+    if (k === PROVIDER_KEY || k === "__identity" || k === "__generation" || v === undefined) continue;
     out[k] = v;
   }
   return out;

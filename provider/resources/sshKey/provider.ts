@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { BOOKKEEPING_KEYS, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
 
@@ -62,7 +62,7 @@ export const provider: ProviderImpl = {
     const result = checkWith(schema, news, { secretFields });
     const known = new Set(["publicKey", "__provider", ...SSH_KEY_OUTPUTS]);
     const unknown = Object.keys(news)
-      .filter((k) => !known.has(k) && news[k] !== undefined)
+      .filter((k) => !known.has(k) && !BOOKKEEPING_KEYS.includes(k) && news[k] !== undefined)
       .map((property) => ({ property, reason: `${property}: is not an SshKey property; the only input is publicKey` }));
     const inputs = { ...news };
     const key = news.publicKey === UNKNOWN ? undefined : parsed(news.publicKey);
