@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { BOOKKEEPING_KEYS, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { BOOKKEEPING_KEYS, checkWith, createAtMostOnce, identityMarker, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
 
@@ -48,8 +48,12 @@ function outputs(id: number, publicKey: string, createdAt: unknown): Props {
  * on it: look for it over the look-up window (kit/create-once.ts), and register it again only
  * when it never shows up.
  */
-function createKey(client: VastClient, publicKey: string): Promise<LiveKey> {
+function createKey(client: VastClient, publicKey: string, adoptable: boolean): Promise<LiveKey> {
+  const same = async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey));
   return createAtMostOnce({
+    // A key carries no marker: the same key material already registered is what a killed run
+    // of this create registered (a key registered twice is of no use), so it is adopted.
+    adopt: adoptable ? same : undefined,
     send: () => client.sshKeys.create(publicKey),
     recover: () => lookUp(async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey))),
   });
@@ -77,7 +81,7 @@ export const provider: ProviderImpl = {
   async create(inputs) {
     const publicKey = String(inputs.publicKey);
     const client = getClient();
-    const key = await createKey(client, publicKey);
+    const key = await createKey(client, publicKey, identityMarker(inputs) !== undefined);
     return { id: String(key.id), outs: jsonClean({ ...inputs, ...outputs(key.id, publicKey, key.createdAt) }) };
   },
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, FILTER_OPS, isPortMapping } from "../../client";
-import { UNKNOWN, type Props } from "../kit";
+import { BOOKKEEPING_KEYS, UNKNOWN, type Props } from "../kit";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
@@ -146,7 +146,7 @@ const INPUT_DEFAULTS: Partial<TemplateInputs> = { tag: "latest", runtype: "args"
 
 /** Properties that are neither inputs nor engine bookkeeping. */
 export function unknownProperties(news: Props): string[] {
-  const known = new Set<string>([...INPUT_NAMES, ...OUTPUT_NAMES, "__provider"]);
+  const known = new Set<string>([...INPUT_NAMES, ...OUTPUT_NAMES, "__provider", ...BOOKKEEPING_KEYS]);
   return Object.keys(news).filter((k) => !known.has(k) && news[k] !== undefined);
 }
 
