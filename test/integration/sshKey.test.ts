@@ -127,6 +127,16 @@ describe("SshKey orphans", () => {
     expect((await liveKeys()).map((k) => String(k.id))).toEqual([id]);
   });
 
+  it("(4) a replacement (created before the old key is deleted) does not take over the key it replaces", async () => {
+    const first = await provider.check({}, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const old = await provider.create(first.inputs);
+    const next = await provider.check(old.outs as Props, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const made = await provider.create(next.inputs);
+    expect(made.id).not.toBe(old.id);
+    await provider.delete(old.id, old.outs as Props);
+    expect((await liveKeys()).map((k) => String(k.id))).toEqual([made.id]);
+  });
+
   it("(5) a key whose lost create landed after the look-up window is deleted by the next read", async () => {
     await h.fault({ method: "POST", path: "/api/v0/ssh", drop: "before" });
     const res = await provider.check({}, { __provider: PROVIDER, publicKey: ED25519, ...identity });

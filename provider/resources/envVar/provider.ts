@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { BadRequestError, ENV_NAME, ENV_NAME_RULE, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, identityMarker, lookUp } from "../kit";
+import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
 import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
 
@@ -104,7 +104,7 @@ export const provider: ProviderImpl = {
     const key = keyOf(inputs);
     const value = valueOf(inputs);
     try {
-      await addVariable(getClient().secrets, key, value, identityMarker(inputs) !== undefined);
+      await addVariable(getClient().secrets, key, value, isFirstCreate(inputs));
     } catch (error) {
       throw addFailure(key, error);
     }

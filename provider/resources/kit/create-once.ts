@@ -39,6 +39,16 @@ export function withGeneration(olds: Props, inputs: Props): Props {
 }
 
 /**
+ * Whether this create is the resource's first (generation 1, with an identity): for kinds whose
+ * objects hold no marker, only then can an identical object be what a killed run left; a
+ * replacement (created before the old object is deleted) would take over the very object it
+ * replaces, which the delete that follows then removes.
+ */
+export function isFirstCreate(inputs: Props): boolean {
+  return identityMarker(inputs) !== undefined && (Number(inputs[GENERATION_KEY]) || 1) === 1;
+}
+
+/**
  * The adoption marker of one create: the same for every run that creates this resource in
  * this generation (so a run after a killed one finds what it left), different for another
  * resource, stack or generation. Undefined for inputs without an identity (an older program).

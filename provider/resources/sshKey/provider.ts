@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { BOOKKEEPING_KEYS, checkWith, createAtMostOnce, identityMarker, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { BOOKKEEPING_KEYS, checkWith, createAtMostOnce, isFirstCreate, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
 
@@ -87,7 +87,7 @@ export const provider: ProviderImpl = {
   async create(inputs) {
     const publicKey = String(inputs.publicKey);
     const client = getClient();
-    const { key, lost } = await createKey(client, publicKey, identityMarker(inputs) !== undefined);
+    const { key, lost } = await createKey(client, publicKey, isFirstCreate(inputs));
     // A lost request not found in time may still land: state records it for read to sweep.
     const outs = { ...inputs, ...outputs(key.id, publicKey, key.createdAt), lostCreate: lost || undefined };
     return { id: String(key.id), outs: jsonClean(outs) };
