@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime } from "./context";
-import type { ProviderImpl } from "./resources/kit/provider";
+import { BOOKKEEPING_KEYS, withGeneration } from "./resources/kit/create-once";
+import type { Props, ProviderImpl } from "./resources/kit/provider";
 
 /** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
 export const KINDS = {
@@ -37,14 +38,28 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
     const impl = load();
     provider = {
       configure: configureRuntime,
-      check: (o, n) => impl.check(o, n),
+      check: async (o, n) => {
+        const result = await impl.check(o, n);
+        return result.inputs ? { ...result, inputs: withGeneration(o, result.inputs) } : result;
+      },
       diff: (id, o, n) => impl.diff(id, o, n),
       create: (i) => impl.create(i),
-      read: (id, p) => impl.read(id, p),
+      read: async (id, p) => keepBookkeeping(p, await impl.read(id, p)),
       update: (id, o, n) => impl.update(id, o, n),
       delete: (id, p) => impl.delete(id, p),
     };
     cache.set(kind, provider);
   }
   return provider;
+}
+
+/** A refresh keeps the identity and generation in state, or the next replacement could adopt the old object. */
+function keepBookkeeping(props: Props, result: pulumi.dynamic.ReadResult): pulumi.dynamic.ReadResult {
+  const kept = Object.fromEntries(BOOKKEEPING_KEYS.filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));
+  if (Object.keys(kept).length === 0 || !result.id) return result;
+  return {
+    ...result,
+    props: result.props && { ...result.props, ...kept },
+    inputs: result.inputs && { ...result.inputs, ...kept },
+  };
 }

@@ -42,6 +42,8 @@ test("declares a CI key that manages instances but not billing, rotated by a dat
     name: "ci-deployer",
     permissions: { instances: "write", user: "read" },
     rotateOn: "2025-01",
+    // The identity every resource gives its provider, from which creates derive their marker.
+    __identity: "vastai-account/test/ApiKey/ci",
   });
 });
 

@@ -84,3 +84,37 @@ it("a new rotateOn replaces the key: the new value works and the old one is refu
   await expect(h.clientWith({ apiKey: next.outs.key }).secrets.list()).resolves.toEqual({});
   await expect(h.clientWith({ apiKey: old.outs.key as string }).secrets.list()).rejects.toBeInstanceOf(AuthenticationError);
 });
+
+describe("keys nobody holds the value of", () => {
+  const identity = { __identity: "proj/dev/ApiKey/ci" };
+  const made = async () => (await h.client.apiKeys.list()).filter((k) => k.name?.startsWith("ci"));
+
+  it("(4) a key a killed run made is deleted before the next run creates the one it keeps", async () => {
+    const { inputs } = await apiKey.check({}, { name: "ci", ...identity });
+    const first = await apiKey.create(inputs as Record<string, unknown>);
+    // The killed run: the key exists, its value and id never reached state.
+    const again = await apiKey.create(inputs as Record<string, unknown>);
+    const live = await made();
+    expect(live.map((k) => String(k.id))).toEqual([again.id]);
+    expect(again.id).not.toBe(first.id);
+    expect(live[0].name).toBe(`ci [${String((again.outs as Record<string, unknown>).nameMarker)}]`);
+  });
+
+  it("(5) a key whose lost create landed after the look-up window is deleted by the next read", async () => {
+    const { id, outs } = await created({ name: "ci", ...identity });
+    const marker = String(outs.nameMarker);
+    // The late landing of a lost create of this resource.
+    await h.client.apiKeys.create({ name: `ci [${marker}]` });
+    expect(await made()).toHaveLength(2);
+    const read = await apiKey.read(id, outs);
+    expect(read.id).toBe(id);
+    expect((read.props as Record<string, unknown>).name).toBe("ci");
+    expect((await made()).map((k) => String(k.id))).toEqual([id]);
+  });
+
+  it("(4) another resource's keys are left alone", async () => {
+    const other = await created({ name: "ci", __identity: "proj/prod/ApiKey/ci" });
+    await created({ name: "ci", ...identity });
+    expect((await h.client.apiKeys.list()).map((k) => String(k.id))).toContain(other.id);
+  });
+});

@@ -1,4 +1,5 @@
 /** MaintenanceWindow create against the simulator over HTTP: batching, refused machines, rollback. */
+import { getClient } from "../../provider/context";
 import { PartialFailure } from "../../provider/resources/kit";
 import { SEED } from "pulumi-vastai/simulator";
 import { BATCH_PATH, LIST_PATH, hostedIds, rejection, startWindowHarness } from "./maintenanceWindow-support";
@@ -85,6 +86,22 @@ describe("MaintenanceWindow create", () => {
     const second = await h.provider.create({ machineIds: hostedIds(2), startTime, allowPartial: true });
     expect(second.outs.maintenanceIds).toHaveLength(2);
     expect(second.outs.maintenanceIds).not.toEqual(first.outs.maintenanceIds);
+  });
+
+  it("(4) adopts the windows a killed run of the same resource scheduled, and destroy leaves none", async () => {
+    const startTime = h.startIn();
+    const inputs = { machineIds: hostedIds(120), startTime, __identity: "proj/dev/MaintenanceWindow/disks", __provider: "p" };
+    // A killed run scheduled the first batch and never recorded it.
+    await getClient().machines.scheduleMaintenance({ machineIds: hostedIds(100), startTime, durationHours: 1, category: "other" });
+    const checked = (await h.provider.check({}, inputs)).inputs as Record<string, unknown>;
+    const { id, outs } = await h.provider.create(checked);
+    expect(h.windows()).toHaveLength(120);
+    expect(outs.maintenanceIds).toHaveLength(120);
+    const posts = await h.calls("POST", BATCH_PATH);
+    // The killed run's call, then only the machines it had not reached.
+    expect(posts.map((p) => (p.body as { machine_ids: number[] }).machine_ids)).toEqual([hostedIds(100), hostedIds(120).slice(100)]);
+    await h.provider.delete(id, outs);
+    expect(h.windows()).toEqual([]);
   });
 
   it("cancels a batch whose answer was lost and does not send it again", async () => {

@@ -97,3 +97,45 @@ describe("SshKey lifecycle over HTTP", () => {
     expect(h.sim.state().sshKeys.map((k) => k.id)).toEqual([Number(id)]);
   });
 });
+
+describe("SshKey orphans", () => {
+  const identity = { __identity: "proj/dev/SshKey/deploy" };
+  beforeAll(() => {
+    process.env.VASTAI_POLL_INTERVAL_MS = "5";
+    process.env.VASTAI_LOST_RESPONSE_LOOKUPS = "2";
+  });
+  afterAll(() => {
+    delete process.env.VASTAI_POLL_INTERVAL_MS;
+    delete process.env.VASTAI_LOST_RESPONSE_LOOKUPS;
+  });
+  const liveKeys = async () => h.client.sshKeys.list();
+
+  it("(4) adopts the key a killed run registered instead of registering it again", async () => {
+    await h.client.sshKeys.create(ED25519);
+    const res = await provider.check({}, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const { id } = await provider.create(res.inputs);
+    expect((await liveKeys()).map((k) => String(k.id))).toEqual([id]);
+  });
+
+  it("(4) a replacement (created before the old key is deleted) does not take over the key it replaces", async () => {
+    const first = await provider.check({}, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const old = await provider.create(first.inputs);
+    const next = await provider.check(old.outs as Props, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const made = await provider.create(next.inputs);
+    expect(made.id).not.toBe(old.id);
+    await provider.delete(old.id, old.outs as Props);
+    expect((await liveKeys()).map((k) => String(k.id))).toEqual([made.id]);
+  });
+
+  it("(5) a key whose lost create landed after the look-up window is deleted by the next read", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/ssh", drop: "before" });
+    const res = await provider.check({}, { __provider: PROVIDER, publicKey: ED25519, ...identity });
+    const { id, outs } = await provider.create(res.inputs);
+    expect((outs as Props).lostCreate).toBe(true);
+    // The late landing of the lost request.
+    await h.client.sshKeys.create(ED25519);
+    expect(await liveKeys()).toHaveLength(2);
+    await provider.read(id, outs as Props);
+    expect((await liveKeys()).map((k) => String(k.id))).toEqual([id]);
+  });
+});

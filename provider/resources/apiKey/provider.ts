@@ -5,15 +5,28 @@
 import { z } from "zod";
 import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
+import { ProviderImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp } from "../kit";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
 
-const OUTPUTS = ["key", "keyId"] as const;
+const OUTPUTS = ["key", "keyId", "nameMarker"] as const;
 const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine" } as const;
 type Area = keyof typeof AREAS;
 
 const level = z.enum(["read", "write"], { error: 'must be "read" or "write"' }).optional();
+
+/**
+ * The name the service holds: the resource's name and, when the class gave an identity, its
+ * marker (kit/create-once.ts), so keys this resource made and nobody holds the value of (a
+ * killed run, a lost answer that landed late) can be told apart from every other key.
+ */
+function serviceName(name: string, marker: string | undefined): string {
+  return marker ? `${name} [${marker}]` : name;
+}
+
+function markerOfName(name: string, marker: string): boolean {
+  return name.endsWith(` [${marker}]`);
+}
 
 const inputSchema = z.object({
   name: z.string({ error: "must be a string" }).min(1, "must not be empty"),
@@ -63,7 +76,9 @@ export function liveInputs(props: Props, live: ApiKeyRecord): Props {
   const stated = permissionsOf(props);
   const seen = live.scopes === null ? undefined : permissionsOfScopes(live.scopes);
   const same = stated === undefined ? seen === undefined : seen !== undefined && deepEqual(scopesOf(stated), scopesOf(seen));
-  return jsonClean({ name: live.name || props.name, permissions: same ? stated : seen, rotateOn: props.rotateOn }) as Props;
+  const marker = typeof props.nameMarker === "string" ? props.nameMarker : undefined;
+  const name = marker && live.name && markerOfName(live.name, marker) ? live.name.slice(0, -(marker.length + 3)) : live.name;
+  return jsonClean({ name: name || props.name, permissions: same ? stated : seen, rotateOn: props.rotateOn }) as Props;
 }
 
 // Key creations of this process run one at a time: after a lost answer, keys of the same name
@@ -82,9 +97,12 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
  * (kit/create-once.ts) among the keys of this name that were not there before, deleted, and the
  * key is created again.
  */
-async function createKey(client: VastClient, name: string, permissions: ApiKeyPermissions | undefined): Promise<CreatedApiKey> {
+async function createKey(client: VastClient, name: string, permissions: ApiKeyPermissions | undefined, marker?: string): Promise<CreatedApiKey> {
   const scopes = permissions === undefined ? undefined : scopesOf(permissions);
-  const before = new Set((await client.apiKeys.list()).map((k) => k.id));
+  const listed = await client.apiKeys.list();
+  // Keys carrying this create's marker were made by a killed run: nobody saw their value.
+  if (marker) for (const orphan of listed.filter((k) => k.name && markerOfName(k.name, marker))) await client.apiKeys.delete(orphan.id);
+  const before = new Set(listed.map((k) => k.id));
   return createAtMostOnce({
     send: () => client.apiKeys.create({ name, scopes }),
     recover: async () => {
@@ -119,13 +137,14 @@ export const provider: ProviderImpl = {
   async create(inputs) {
     const name = String(inputs.name);
     const permissions = permissionsOf(inputs);
+    const marker = identityMarker(inputs);
     let created;
     try {
-      created = await oneAtATime(() => createKey(getClient(), name, permissions));
+      created = await oneAtATime(() => createKey(getClient(), serviceName(name, marker), permissions, marker));
     } catch (error) {
       throw new Error(`ApiKey "${name}": creating the key failed: ${(error as Error).message}`, { cause: error });
     }
-    const outs = { ...inputs, key: created.key, keyId: created.id };
+    const outs = { ...inputs, key: created.key, keyId: created.id, nameMarker: marker };
     return { id: String(created.id), outs: jsonClean(outs) as Props };
   },
 
@@ -134,6 +153,13 @@ export const provider: ProviderImpl = {
   async read(id, props) {
     const live = await liveApiKeys().get(id);
     if (!live) return { id: "" };
+    // A create whose lost answer landed after the look-up window left a key nobody holds.
+    const marker = props.nameMarker;
+    if (typeof marker === "string" && marker !== "") {
+      const client = getClient();
+      const strays = (await liveApiKeys().list()).filter((k) => String(k.id) !== id && k.name && markerOfName(k.name, marker));
+      for (const stray of strays) await client.apiKeys.delete(stray.id);
+    }
     const inputs = liveInputs(props, live);
     return { id, props: { ...props, ...inputs }, inputs };
   },

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { BadRequestError, ENV_NAME, ENV_NAME_RULE, secretValueProblem, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, lookUp } from "../kit";
+import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
 import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
 
@@ -63,8 +63,17 @@ function isAlreadyThere(error: unknown): boolean {
  * idempotent PUT; it is added again only when it never shows up, and names are unique, so a
  * late add cannot make a second one (it is refused, or it refuses ours and we set the value).
  */
-async function addVariable(secrets: VastClient["secrets"], key: string, value: string): Promise<void> {
+async function addVariable(secrets: VastClient["secrets"], key: string, value: string, adoptable: boolean): Promise<void> {
   await createAtMostOnce<true>({
+    // Names are unique, a variable holds no marker and its value never comes back: one of this
+    // name already there is taken for what a killed run of this create added, and gets our value.
+    adopt: adoptable
+      ? async () => {
+          if (!Object.hasOwn(await secrets.list(), key)) return undefined;
+          await secrets.update(key, value);
+          return true;
+        }
+      : undefined,
     send: async (send) => {
       try {
         await secrets.add(key, value);
@@ -101,7 +110,7 @@ export const provider: ProviderImpl = {
     const key = keyOf(inputs);
     const value = valueOf(inputs);
     try {
-      await addVariable(getClient().secrets, key, value);
+      await addVariable(getClient().secrets, key, value, isFirstCreate(inputs));
     } catch (error) {
       throw addFailure(key, error);
     }
@@ -129,7 +138,7 @@ export const provider: ProviderImpl = {
       if (!isNotFound(error)) throw new Error(`EnvVar ${id}: changing the value failed: ${(error as Error).message}`, { cause: error });
       // Deleted outside Pulumi since the last refresh: put it back.
       try {
-        await addVariable(secrets, id, value);
+        await addVariable(secrets, id, value, false);
       } catch (addError) {
         throw addFailure(id, addError);
       }

@@ -13,7 +13,7 @@ import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
 import { candidateOffers } from "./offers";
 import { liveOutputs } from "./outputs";
-import { CreateLog, Rented, rentFirstAvailable, sweepLostCreates } from "./rent";
+import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
 function recordedOutputs(rented: Rented, instance: Instance | null): Props {
   return {
@@ -59,16 +59,22 @@ function history(failures: string[]): string {
 
 export async function createInstance(props: Props): Promise<pulumi.dynamic.CreateResult> {
   const client = getClient();
-  const log: CreateLog = { lostMarkers: [] };
+  const log: CreateLog = { marker: markerOf(props), lostMarkers: [], destroyed: [] };
+  let kept: number | undefined;
   try {
-    return await createWithRetries(client, props, log);
+    const result = await createWithRetries(client, props, log);
+    kept = Number(result.id);
+    // A lost request not found in time may land later: state records its marker for read to sweep.
+    if (log.lostMarkers.length > 0) return { ...result, outs: { ...result.outs, lostCreates: [...new Set(log.lostMarkers)] } };
+    return result;
   } finally {
-    await sweepLostCreates(client, log);
+    await sweepLostCreates(client, log, kept);
   }
 }
 
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
   const inputs = typedInputs(props);
+  const earlier = await leftByEarlierRun(client, log, props);
   const offers = await candidateOffers(client, inputs);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   const failures: string[] = [];
@@ -76,7 +82,10 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
   for (let attempt = 1; ; attempt++) {
     let rented: Rented;
     try {
-      rented = await rentFirstAvailable(client, inputs, offers, index, log);
+      rented =
+        earlier && attempt === 1
+          ? { id: earlier.id, offerId: inputs.offerId ?? 0, marker: log.marker, adopted: true, offerIndex: inputs.offerId === undefined ? -1 : 0 }
+          : await rentFirstAvailable(client, inputs, offers, index, log);
     } catch (error) {
       // The renting error already says what failed; only earlier boots add to it.
       if (failures.length === 0) throw error;
@@ -103,14 +112,15 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
         outs,
       );
     }
-    if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs);
+    if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs, log);
     if (inputs.offerId === undefined) index++;
   }
 }
 
-async function destroyFailedBoot(client: VastClient, rented: Rented, why: string, props: Props, outs: Props): Promise<void> {
+async function destroyFailedBoot(client: VastClient, rented: Rented, why: string, props: Props, outs: Props, log: CreateLog): Promise<void> {
   try {
     await client.instances.destroy(rented.id);
+    log.destroyed.push(rented.id);
   } catch (error) {
     throw new PartialFailure(
       `Instance ${rented.id} ${why}, and destroying it before trying again failed (${(error as Error).message}). ` +

@@ -8,6 +8,7 @@ import { diffInstance } from "./diff";
 import { checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
+import { sweepLateCreates } from "./rent";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -63,6 +64,8 @@ export const provider: ProviderImpl = {
   async read(id, props) {
     const instance = await liveInstances().get(id);
     if (!instance) return { id: "" };
+    const lost = Array.isArray(props.lostCreates) ? props.lostCreates.filter((m): m is string => typeof m === "string") : [];
+    if (lost.length > 0) await sweepLateCreates(getClient(), instance.id, lost);
     const outs = jsonClean(reflect(props, instance)) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },

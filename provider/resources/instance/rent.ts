@@ -1,8 +1,9 @@
 /**
  * Renting one offer: the create call, with a marker that makes a lost response recoverable.
  *
- * Every create request carries a fresh random marker in the environment (PULUMI_VASTAI_MARKER).
- * Creation is never resent blindly (a second request could make a second instance): when the
+ * Every create request carries a marker in the environment (PULUMI_VASTAI_MARKER), derived from
+ * the resource's identity and generation (kit/create-once.ts): a run after one whose plugin was
+ * killed mid-create finds the instance that run left and adopts it. Creation is never resent blindly (a second request could make a second instance): when the
  * response is lost, the instance list is read afresh and the instance carrying the marker is
  * adopted; only when none carries it, after a few lookups, is creation tried again. A 2xx
  * whose body cannot be read counts as lost too. When the create ends, instances carrying a
@@ -10,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
-import { createAtMostOnce, isAmbiguousResponse, lookUp } from "../kit";
+import { createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { liveInstances } from "./live";
 
@@ -27,12 +28,17 @@ export interface Rented {
 
 /** What one create operation learned across its attempts. */
 export interface CreateLog {
+  /** The marker every create request of this operation carries. */
+  marker: string;
   /** Markers of create requests whose outcome stayed unknown (no instance carried them when looked up). */
   lostMarkers: string[];
+  /** Instances this create destroyed (failed boots): they carry the marker but are never adopted. */
+  destroyed: number[];
 }
 
-export function newMarker(): string {
-  return randomBytes(8).toString("hex");
+/** The marker of this create: from the identity when the class gave one, else random (an older program). */
+export function markerOf(inputs: Props): string {
+  return identityMarker(inputs) ?? randomBytes(8).toString("hex");
 }
 
 /** The creation body: inputs in the client's camelCase, the marker added to the environment. */
@@ -93,17 +99,16 @@ export async function rentFirstAvailable(
 }
 
 async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {
-  let marker = "";
+  const marker = log.marker;
   return createAtMostOnce<Omit<Rented, "offerIndex">>({
     isAmbiguous: isAmbiguousResponse,
     send: async () => {
-      marker = newMarker();
       const result = await client.instances.create(offerId, createBody(inputs, marker));
       return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false };
     },
     recover: async () => {
       log.lostMarkers.push(marker);
-      const found = await findByMarker(client, marker);
+      const found = await findByMarker(client, marker, log.destroyed);
       if (!found) return undefined;
       log.lostMarkers.splice(log.lostMarkers.indexOf(marker), 1);
       return { id: found.id, offerId, marker, adopted: true };
@@ -118,7 +123,7 @@ async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: numb
 }
 
 /** The instance carrying `marker`, from fresh listings; undefined when none does after the look-ups. */
-async function findByMarker(client: VastClient, marker: string): Promise<Instance | undefined> {
+async function findByMarker(client: VastClient, marker: string, destroyed: readonly number[]): Promise<Instance | undefined> {
   return lookUp(async () => {
     let all: Instance[];
     try {
@@ -131,8 +136,20 @@ async function findByMarker(client: VastClient, marker: string): Promise<Instanc
         { cause: error },
       );
     }
-    return all.find((instance) => hasMarker(instance, marker));
+    return all.find((instance) => hasMarker(instance, marker) && !destroyed.includes(instance.id));
   });
+}
+
+/**
+ * Before renting: the instance an earlier run of this create left behind (its plugin killed
+ * while the request was on its way), found by the marker. Instances of any status are taken:
+ * a dead one fails the boot wait and is replaced the usual way, so it does not leak either.
+ */
+export async function leftByEarlierRun(client: VastClient, log: CreateLog, inputs: Props): Promise<Instance | undefined> {
+  // Without an identity (an older program) the marker is random: no earlier run can have used it.
+  if (identityMarker(inputs) === undefined) return undefined;
+  const all = await liveInstances(client).list({ fresh: true });
+  return all.find((instance) => hasMarker(instance, log.marker) && !log.destroyed.includes(instance.id));
 }
 
 /**
@@ -141,12 +158,13 @@ async function findByMarker(client: VastClient, marker: string): Promise<Instanc
  * for and destroyed, so they do not leak. Best effort: a failure here leaves the outcome of
  * the create as it is.
  */
-export async function sweepLostCreates(client: VastClient, log: CreateLog): Promise<number[]> {
+export async function sweepLostCreates(client: VastClient, log: CreateLog, keep?: number): Promise<number[]> {
   if (log.lostMarkers.length === 0) return [];
   const destroyed: number[] = [];
   try {
     const all = await liveInstances(client).list({ fresh: true });
-    for (const orphan of all.filter((i) => log.lostMarkers.some((m) => hasMarker(i, m)))) {
+    const orphans = all.filter((i) => i.id !== keep && !log.destroyed.includes(i.id) && log.lostMarkers.some((m) => hasMarker(i, m)));
+    for (const orphan of orphans) {
       await client.instances.destroy(orphan.id);
       destroyed.push(orphan.id);
     }
@@ -154,4 +172,17 @@ export async function sweepLostCreates(client: VastClient, log: CreateLog): Prom
     // The error of the create itself (if any) is what the user needs to see.
   }
   return destroyed;
+}
+
+/**
+ * On read: instances carrying the marker of this resource's create that are not the one in
+ * state. A create whose lost request landed after the look-up window recorded its marker in
+ * `lostCreates`; the late instance is destroyed here instead of billing on unseen.
+ */
+export async function sweepLateCreates(client: VastClient, id: number, markers: readonly string[]): Promise<number[]> {
+  if (markers.length === 0) return [];
+  const all = await liveInstances(client).list({ fresh: true });
+  const orphans = all.filter((i) => i.id !== id && markers.some((m) => hasMarker(i, m)));
+  for (const orphan of orphans) await client.instances.destroy(orphan.id);
+  return orphans.map((o) => o.id);
 }

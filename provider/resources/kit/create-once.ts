@@ -11,8 +11,54 @@
  * apart, defaults 3 and 10 s). Only when nothing was made is the create sent again, at most
  * `maxSends` times in all.
  */
+import { createHash } from "node:crypto";
 import { ResponseLostError, ResponseSchemaError } from "../../client";
+import type { Props } from "./provider";
 import { currentTiming, lostResponseLookups, pollIntervalMs } from "./settings";
+
+/**
+ * The resource's identity, `<project>/<stack>/<type>/<name>`, set by the resource class: the
+ * dynamic-provider plugin does not pass the URN to `create`, so the class puts it in the inputs.
+ */
+export const IDENTITY_KEY = "__identity";
+/**
+ * Counts the checks of one resource across runs: one more than in state. A create that never
+ * reached state (a killed plugin) is checked again with the same number, so its marker repeats;
+ * a replacement gets a number the object it replaces never had, so it never adopts that object.
+ */
+export const GENERATION_KEY = "__generation";
+
+/** Bookkeeping inputs that no diff compares and no check judges. */
+export const BOOKKEEPING_KEYS: readonly string[] = [IDENTITY_KEY, GENERATION_KEY];
+
+/** The check's inputs with the next generation (one more than the stored one). */
+export function withGeneration(olds: Props, inputs: Props): Props {
+  if (typeof inputs[IDENTITY_KEY] !== "string") return inputs;
+  const stored = Number(olds[GENERATION_KEY]);
+  return { ...inputs, [GENERATION_KEY]: Number.isInteger(stored) && stored > 0 ? stored + 1 : 1 };
+}
+
+/**
+ * Whether this create is the resource's first (generation 1, with an identity): for kinds whose
+ * objects hold no marker, only then can an identical object be what a killed run left; a
+ * replacement (created before the old object is deleted) would take over the very object it
+ * replaces, which the delete that follows then removes.
+ */
+export function isFirstCreate(inputs: Props): boolean {
+  return identityMarker(inputs) !== undefined && (Number(inputs[GENERATION_KEY]) || 1) === 1;
+}
+
+/**
+ * The adoption marker of one create: the same for every run that creates this resource in
+ * this generation (so a run after a killed one finds what it left), different for another
+ * resource, stack or generation. Undefined for inputs without an identity (an older program).
+ */
+export function identityMarker(inputs: Props): string | undefined {
+  const identity = inputs[IDENTITY_KEY];
+  if (typeof identity !== "string" || identity === "") return undefined;
+  const generation = Number(inputs[GENERATION_KEY]) || 1;
+  return createHash("sha256").update(`${identity}#${generation}`).digest("hex").slice(0, 16);
+}
 
 /** Most sends of one create in one operation when their responses are lost. */
 export const MAX_LOST_CREATES = 3;
@@ -28,6 +74,11 @@ export function isAmbiguousResponse(error: unknown): error is Error {
 }
 
 export interface CreateOnce<T> {
+  /**
+   * Before the first send: what an earlier run of this same create left (its plugin killed
+   * mid-request), to adopt instead of creating another; undefined when nothing.
+   */
+  adopt?: () => Promise<T | undefined>;
   /** Sends the create; `send` is the 1-based number of this send. */
   send(send: number): Promise<T>;
   /**
@@ -48,6 +99,8 @@ export interface CreateOnce<T> {
 export async function createAtMostOnce<T>(op: CreateOnce<T>): Promise<T> {
   const ambiguous = op.isAmbiguous ?? isLostResponse;
   const maxSends = op.maxSends ?? MAX_LOST_CREATES;
+  const earlier = op.adopt ? await op.adopt() : undefined;
+  if (earlier !== undefined) return earlier;
   for (let send = 1; ; send++) {
     try {
       return await op.send(send);

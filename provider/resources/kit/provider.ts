@@ -20,11 +20,14 @@ export const PROVIDER_KEY = "__provider";
 /** Pulumi's marker for a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** Inputs without engine bookkeeping (`__provider`) and without values unknown in preview. */
+/** Keys the engine and the kit keep beside the inputs: never a user's input, never compared. */
+const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation"]);
+
+/** Inputs without engine bookkeeping (`__provider`, the identity of kit/create-once.ts) and without values unknown in preview. */
 export function userInputs(props: Props): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(props)) {
-    if (k === PROVIDER_KEY || v === undefined) continue;
+    if (ENGINE_KEYS.has(k) || v === undefined) continue;
     out[k] = v;
   }
   return out;
@@ -93,7 +96,7 @@ export function unknownPropertyFailures(
   outputs: readonly string[] = [],
 ): pulumi.dynamic.CheckFailure[] {
   // Outputs are accepted but never suggested: the user meant an input.
-  const accepted = new Set<string>([...known, ...outputs, PROVIDER_KEY]);
+  const accepted = new Set<string>([...known, ...outputs, ...ENGINE_KEYS]);
   return Object.keys(news)
     .filter((k) => !accepted.has(k) && news[k] !== undefined)
     .map((property) => ({ property, reason: unknownNameMessage(property, type, known) }));

@@ -1,11 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../runtime";
+import { IDENTITY_KEY } from "./create-once";
 import { serializableProvider } from "./shim";
 
 /**
  * The base of every resource class: registers as `pulumi-nodejs:dynamic/vastai:<type>` with
  * the serialized shim of its kind, and marks `secretOutputs` secret (Pulumi keeps outputs
  * plain unless told; a secret input keeps its secrecy only on the output of the same name).
+ * It also gives the provider the resource's identity (kit/create-once.ts, IDENTITY_KEY), from
+ * which a create derives the marker that lets the next run adopt what a killed run made.
  */
 export abstract class VastResource extends pulumi.dynamic.Resource {
   constructor(
@@ -17,7 +20,8 @@ export abstract class VastResource extends pulumi.dynamic.Resource {
     secretOutputs: readonly string[] = [],
   ) {
     const options = secretOutputs.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputs] }) : opts;
-    super(serializableProvider(kind), name, props, options, "vastai", type);
+    const identity = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
+    super(serializableProvider(kind), name, { ...props, [IDENTITY_KEY]: identity }, options, "vastai", type);
   }
 }
 

@@ -17,11 +17,11 @@
 import type { MaintenanceWindow } from "../../client/types-account";
 import type { VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, ProviderImpl, Props, currentTiming, jsonClean, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, currentTiming, identityMarker, jsonClean, userInputs } from "../kit";
 import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } from "./inputs";
 import { rollbackCreate, scheduleFailure } from "./rollback";
 import { outputsOf, statusAt, windowId } from "./outputs";
-import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf } from "./service";
+import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf, type ScheduleOutcome } from "./service";
 import { windowsOf } from "./live";
 
 const INPUT_KEYS = ["machineIds", "startTime", "durationHours", "category", "allowPartial"];
@@ -74,8 +74,17 @@ export const provider: ProviderImpl = {
     const plan = planOf(inputs);
     const api = getClient();
     const id = windowId(plan);
-    const before = new Set((await listWindows(api, plan.machineIds)).map((w) => w.id));
-    const outcome = await scheduleBatches(api, plan);
+    const existing = await listWindows(api, plan.machineIds);
+    // A window carries no marker. With the identity the class sets, a window of exactly this plan
+    // already on a machine is taken as what an earlier, killed run of this create scheduled: it is
+    // adopted, not scheduled twice. (Replacement deletes first, so it is never the old window.)
+    const adopted = identityMarker(inputs) === undefined ? [] : existing.filter((w) => matchesPlan(w, plan));
+    const adoptedMachines = new Set(adopted.map((w) => w.machineId));
+    const before = new Set(existing.filter((w) => !adopted.includes(w)).map((w) => w.id));
+    const rest = { ...plan, machineIds: plan.machineIds.filter((m) => !adoptedMachines.has(m)) };
+    const outcome: ScheduleOutcome = rest.machineIds.length > 0 ? await scheduleBatches(api, rest) : { results: [], unsent: [] };
+    outcome.results.push(...[...adoptedMachines].map((machineId) => ({ machineId, success: true, notificationsSent: 0 })));
+    outcome.results.sort((a, b) => a.machineId - b.machineId);
       const failure = scheduleFailure(plan, outcome);
     if (failure) await rollbackCreate(api, { id, plan, inputs, before, outcome, reason: failure, nowMs: serviceNow(api) });
     const scheduled = outcome.results.filter((r) => r.success).map((r) => r.machineId);

@@ -6,11 +6,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { checkWith, createAtMostOnce, isFirstCreate, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
 
-export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt"] as const;
+export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt", "lostCreate"] as const;
 
 const schema = z.object({
   publicKey: z.string({ error: "must be a string" }).superRefine((text, ctx) => {
@@ -48,11 +48,21 @@ function outputs(id: number, publicKey: string, createdAt: unknown): Props {
  * on it: look for it over the look-up window (kit/create-once.ts), and register it again only
  * when it never shows up.
  */
-function createKey(client: VastClient, publicKey: string): Promise<LiveKey> {
-  return createAtMostOnce({
+async function createKey(client: VastClient, publicKey: string, adoptable: boolean): Promise<{ key: LiveKey; lost: boolean }> {
+  const same = async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey));
+  let lost = false;
+  const key = await createAtMostOnce({
+    // A key carries no marker: the same key material already registered is what a killed run
+    // of this create registered (a key registered twice is of no use), so it is adopted.
+    adopt: adoptable ? same : undefined,
     send: () => client.sshKeys.create(publicKey),
-    recover: () => lookUp(async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey))),
+    recover: async () => {
+      const found = await lookUp(async () => (await client.sshKeys.list()).find((k) => sameKey(k.publicKey, publicKey)));
+      if (!found) lost = true;
+      return found;
+    },
   });
+  return { key, lost };
 }
 
 export const provider: ProviderImpl = {
@@ -73,8 +83,10 @@ export const provider: ProviderImpl = {
   async create(inputs) {
     const publicKey = String(inputs.publicKey);
     const client = getClient();
-    const key = await createKey(client, publicKey);
-    return { id: String(key.id), outs: jsonClean({ ...inputs, ...outputs(key.id, publicKey, key.createdAt) }) };
+    const { key, lost } = await createKey(client, publicKey, isFirstCreate(inputs));
+    // A lost request not found in time may still land: state records it for read to sweep.
+    const outs = { ...inputs, ...outputs(key.id, publicKey, key.createdAt), lostCreate: lost || undefined };
+    return { id: String(key.id), outs: jsonClean(outs) };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -86,7 +98,13 @@ export const provider: ProviderImpl = {
     // or drops the comment leaves no diff; a different key shows as drift.
     const publicKey = sameKey(live.publicKey, props.publicKey) ? String(props.publicKey) : live.publicKey;
     const inputs = { publicKey };
-    const outs = { ...inputs, ...outputs(n, publicKey, live.createdAt ?? props.createdAt) };
+    if (props.lostCreate === true) {
+      // The late landing of a lost create registers the same key material a second time.
+      const client = getClient();
+      const strays = (await liveSshKeys().list()).filter((k) => k.id !== n && sameKey(k.publicKey, props.publicKey));
+      for (const stray of strays) await client.sshKeys.delete(stray.id);
+    }
+    const outs = { ...inputs, ...outputs(n, publicKey, live.createdAt ?? props.createdAt), lostCreate: props.lostCreate };
     return { id, props: jsonClean(outs), inputs };
   },
 

@@ -188,7 +188,8 @@ const apiKey: Scenario = {
       .map((k) => ({ key: String(k.id), view: k as unknown as Record<string, unknown> }));
   },
   claims: (entry) => [entry.id],
-  compare: (live, entry) => differs("name", live.view.name, entry.outs.name),
+  // With an identity the service holds the name with the create's marker (see ApiKey in the README).
+  compare: (live, entry) => differs("name", live.view.name, entry.outs.nameMarker ? `${str(entry.outs.name)} [${str(entry.outs.nameMarker)}]` : entry.outs.name),
   secretsOf: (entry) => (typeof entry.outs.key === "string" ? [entry.outs.key] : []),
   verify: async (rig, entries) => {
     const problems: string[] = [];
