@@ -1,66 +1,13 @@
 /** Public (camelCase) types of templates, instances and offers. Wire forms: schemas.ts. */
 
-/** A reusable instance-creation preset. */
-export interface Template {
-  /** Numeric id; used to delete the template. */
-  id?: number;
-  /** Content hash; used to create instances and to edit. Changes on every edit. */
-  hashId: string;
-  name?: string;
-  image?: string;
+/** Template fields the service stores, in both directions (read and write). */
+interface TemplateFields {
   /** Image tag, default `latest`. */
   tag?: string;
   desc?: string;
   readme?: string;
-  /** Environment variables read from the template's docker-flag string; undefined when it has none or cannot be read. */
-  env?: Record<string, string>;
-  /** Port mappings read from the flag string (`HOST:CONTAINER`); undefined as for `env`. */
-  ports?: string[];
-  /** The docker-flag string as the service holds it: `-e VAR=value -p 8080:8080`. */
-  envFlags?: string;
-  onstart?: string;
-  runtype?: string;
-  argsStr?: string;
-  sshDirect?: boolean;
-  useSsh?: boolean;
-  jupDirect?: boolean;
-  jupyterDir?: string | null;
-  useJupyterLab?: boolean;
-  dockerLoginRepo?: string;
-  dockerLoginUser?: string;
-  href?: string;
-  repo?: string;
-  extraFilters?: Record<string, unknown>;
-  /** GB, default 8. */
-  recommendedDiskSpace?: number;
-  private?: boolean;
-  volumeInfo?: Record<string, unknown> | null;
-  creatorId?: number;
-  /** UTC epoch seconds. */
-  createdAt?: number;
-  countCreated?: number;
-}
-
-/** Fields of a template to create or change. */
-export interface TemplateInput {
-  name: string;
-  /** Container image path. */
-  image: string;
-  /** Image tag, default `latest`. */
-  tag?: string;
-  desc?: string;
-  readme?: string;
-  /**
-   * Environment variables, name to value. With `ports` they are sent as the service's
-   * docker-flag string `-e VAR=value -p 8080:8080` (names sorted, values quoted as needed).
-   */
-  env?: Record<string, string>;
-  /** Port mappings `HOST:CONTAINER` (optionally `/tcp` or `/udp`), sent in the flag string. */
-  ports?: string[];
   /** Shell commands run when the instance starts. */
   onstart?: string;
-  /** `ssh`, `jupyter` or `args`; default `args`. */
-  runtype?: "ssh" | "jupyter" | "args";
   /** Replaces the image CMD when runtype is `args`. */
   argsStr?: string;
   sshDirect?: boolean;
@@ -72,8 +19,6 @@ export interface TemplateInput {
   dockerLoginRepo?: string;
   /** Registry user; not sent when not given. */
   dockerLoginUser?: string;
-  /** Registry access token (secret); not sent when not given. */
-  dockerLoginPass?: string;
   href?: string;
   repo?: string;
   /** Default machine-search filters `{field: {op: value}}`. */
@@ -83,6 +28,45 @@ export interface TemplateInput {
   private?: boolean;
   /** A hint for user interfaces only; no effect on instance creation. */
   volumeInfo?: Record<string, unknown> | null;
+}
+
+/** A reusable instance-creation preset, as the service reports it. */
+export interface Template extends TemplateFields {
+  /** Numeric id; used to delete the template. */
+  id?: number;
+  /** Content hash; used to create instances and to edit. Changes on every edit. */
+  hashId: string;
+  name?: string;
+  image?: string;
+  /** Environment variables read from the template's docker-flag string; undefined when it has none or cannot be read. */
+  env?: Record<string, string>;
+  /** Port mappings read from the flag string (`HOST:CONTAINER`); undefined as for `env`. */
+  ports?: string[];
+  /** The docker-flag string as the service holds it: `-e VAR=value -p 8080:8080`. */
+  envFlags?: string;
+  runtype?: string;
+  creatorId?: number;
+  /** UTC epoch seconds. */
+  createdAt?: number;
+  countCreated?: number;
+}
+
+/** Fields of a template to create or change. */
+export interface TemplateInput extends TemplateFields {
+  name: string;
+  /** Container image path. */
+  image: string;
+  /**
+   * Environment variables, name to value. With `ports` they are sent as the service's
+   * docker-flag string `-e VAR=value -p 8080:8080` (names sorted, values quoted as needed).
+   */
+  env?: Record<string, string>;
+  /** Port mappings `HOST:CONTAINER` (optionally `/tcp` or `/udp`), sent in the flag string. */
+  ports?: string[];
+  /** `ssh`, `jupyter` or `args`; default `args`. */
+  runtype?: "ssh" | "jupyter" | "args";
+  /** Registry access token (secret); not sent when not given. The service never returns it. */
+  dockerLoginPass?: string;
 }
 
 export interface TemplateCreateResult {
