@@ -5,7 +5,7 @@
  * secrets.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, EnvVar } from "pulumi-vastai";
+import { ApiKey, EnvVar, Instance, SshKey, Template } from "pulumi-vastai";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
 import { simControl } from "../support/control";
@@ -58,3 +58,26 @@ test("EnvVar value and ApiKey key are secret in the program, in the report and i
   await stack.destroy();
   expect(stack.sim.state().secrets).toEqual([]);
 }, 60_000);
+
+test("a second up of an unchanged program of every kind that lives on the service changes nothing", async () => {
+  const edKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBDiByGF7pbRC6EslWLTI3W+yus8VMbdLZ5BgX54Hren kit@example";
+  const everything = () => {
+    const key = new SshKey("laptop", { publicKey: edKey });
+    const template = new Template("base", { name: "kit-base", image: "pytorch/pytorch", tag: "2.4.0", env: { MODE: "train" }, ports: [8888] });
+    new Instance("gpu", { offerId: 700001, templateHashId: template.hashId, label: "kit", sshKeyIds: [key.keyId] });
+    new EnvVar("region", { key: "REGION", value: "eu-west" });
+    new ApiKey("reader", { name: "kit-reader", permissions: { user: "read" } });
+    return {};
+  };
+  const first = await stack.up(everything, { "vastai:pollIntervalMs": "5" });
+  expect(first.outcomes.every((o) => o.outcome === "created")).toBe(true);
+  const again = await stack.up(everything, { "vastai:pollIntervalMs": "5" });
+  expect(again.outcomes.map((o) => `${o.type} ${o.name}: ${o.outcome}`).sort()).toEqual([
+    "ApiKey reader: unchanged",
+    "EnvVar region: unchanged",
+    "Instance gpu: unchanged",
+    "SshKey laptop: unchanged",
+    "Template base: unchanged",
+  ]);
+  await stack.destroy();
+}, 120_000);

@@ -29,6 +29,13 @@ describe("Template check", () => {
     expect((await templateImpl.diff("5", olds, upgraded.inputs)).changes).toBe(false);
   });
 
+  it("keeps the private default of the first run on later runs of the same program: no edit", async () => {
+    const first = await templateImpl.check({}, base);
+    const again = await templateImpl.check(first.inputs, base);
+    expect(again.inputs.private).toBe(true);
+    expect((await templateImpl.diff("5", first.inputs, again.inputs)).changes).toBe(false);
+  });
+
   it("keeps values the user gave instead of defaults", async () => {
     const res = await templateImpl.check({}, { ...base, tag: "2.3", runtype: "ssh", recommendedDiskSpaceGb: 40 });
     expect(res.inputs).toMatchObject({ tag: "2.3", runtype: "ssh", recommendedDiskSpaceGb: 40 });

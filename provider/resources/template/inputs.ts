@@ -158,14 +158,19 @@ const INPUT_DEFAULTS: Partial<TemplateInputs> = { tag: "latest", runtype: "args"
 /**
  * The inputs with defaults filled in and port numbers written as mappings (`22` -> `22:22`).
  * A new template is private unless the program says otherwise (its env may hold tokens, and
- * the vendor's client makes templates private too); a template created before that default
- * (`olds` without `private`) keeps what it has, so an upgrade never edits it.
+ * the vendor's client makes templates private too); later runs keep the value state holds,
+ * and a template created before that default (`olds` without `private`) keeps what it has, so
+ * neither a later run nor an upgrade edits it.
  */
 export function withDefaults(news: Props, olds: Props = {}): Props {
   const out: Props = { ...news };
   for (const [k, v] of Object.entries(INPUT_DEFAULTS)) if (out[k] === undefined) out[k] = v;
-  const isNew = Object.keys(userInputs(olds)).length === 0;
-  if (out.private === undefined && isNew) out.private = DEFAULT_TEMPLATE_PRIVATE;
+  if (out.private === undefined) {
+    // Later runs keep what the first one recorded (the default included), so nothing is edited.
+    const isNew = Object.keys(userInputs(olds)).length === 0;
+    if (isNew) out.private = DEFAULT_TEMPLATE_PRIVATE;
+    else if (typeof olds.private === "boolean") out.private = olds.private;
+  }
   if (Array.isArray(out.ports) && !out.ports.includes(UNKNOWN)) {
     out.ports = out.ports.map((p) => (typeof p === "number" ? normalizePort(p) : p));
   }
