@@ -6,10 +6,12 @@
 import type { SimContext } from "../context";
 import { machineById } from "../seed/machines";
 import type { InstanceRecord } from "../store/types";
+import { OUTBID_MSG, minBidOf } from "./bids";
 import { offerSeed } from "./offers";
 
 export function instanceStatus(ctx: SimContext, inst: InstanceRecord): string | null {
   if (inst.statusOverride) return inst.statusOverride.value;
+  if (inst.outbid) return "stopped";
   if (inst.intendedStatus === "stopped" || inst.startQueued) return "stopped";
   const elapsed = ctx.now() - inst.bootStartedAt;
   if (ctx.bootMs <= 0 || elapsed >= ctx.bootMs) return inst.finalStatus;
@@ -52,9 +54,9 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     host_id: machine?.ownerId,
     actual_status: status,
     intended_status: intended,
-    cur_state: intended === "running" && !inst.startQueued ? "running" : "stopped",
+    cur_state: intended === "running" && !inst.startQueued && !inst.outbid ? "running" : "stopped",
     next_state: intended,
-    status_msg: status === null ? "Provisioning" : (MESSAGES[status] ?? status),
+    status_msg: inst.outbid && !inst.statusOverride ? OUTBID_MSG : status === null ? "Provisioning" : (MESSAGES[status] ?? status),
     label: inst.label,
     image_uuid: inst.imageUuid,
     image_runtype: inst.runtype,
@@ -68,6 +70,7 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     gpu_totalram: offer ? offer.gpuRam * offer.numGpus : undefined,
     dph_total: inst.bidPrice ?? offer?.dphTotal,
     is_bid: inst.bidPrice !== null,
+    min_bid: minBidOf(ctx.store, inst.offerId),
     disk_space: inst.diskSpace,
     geolocation: offer?.geolocation,
     reliability2: offer?.reliability,

@@ -4,7 +4,9 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
+import { setMarketPrice } from "../domain/bids";
 import { offerSeed } from "../domain/offers";
+import { machineById } from "../seed/machines";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
 import { bodyOf, idParam, optInt } from "../http/validate";
@@ -85,6 +87,29 @@ function setNextBoot(ctx: SimContext, raw: unknown) {
   return { success: true, actual_status: status, times };
 }
 
+/**
+ * Another renter bids `price` ($/hour) for machine `id`: interruptible instances bidding less
+ * are outbid (stopped by the service, kept, `is_bid` true, status_msg saying why).
+ */
+function setMarket(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "machine id");
+  if (!machineById(id)) throw notFound("no_such_machine", `No machine with id ${id} in the catalogue`);
+  const price = bodyOf(raw).price;
+  if (typeof price !== "number" || !Number.isFinite(price) || price <= 0) throw invalidArgs(`price must be a positive $/hour (got ${show(price)})`);
+  const outbid = setMarketPrice(ctx.store, id, price);
+  ctx.store.changed();
+  return { success: true, machine_id: id, price, outbid };
+}
+
+/** The next `ignore` creates that carry a bid rent on-demand instead (the service's silent trap). */
+function ignoreBids(ctx: SimContext, raw: unknown) {
+  const n = optInt(bodyOf(raw), "ignore") ?? 1;
+  if (n < 0) throw invalidArgs(`ignore must be 0 or more (got ${n})`);
+  ctx.store.data.ignoreBids = n;
+  ctx.store.changed();
+  return { success: true, ignore: n };
+}
+
 export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.get("/_sim/health", none, () => ({ ok: true }));
   app.post("/_sim/reset", none, () => {
@@ -97,6 +122,8 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   );
   app.post<{ Params: { id: string } }>("/_sim/offers/:id", none, (req) => setOfferState(ctx, req.params.id, req.body));
   app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
+  app.post<{ Params: { id: string } }>("/_sim/machines/:id/market", none, (req) => setMarket(ctx, req.params.id, req.body));
+  app.post("/_sim/bids", none, (req) => ignoreBids(ctx, req.body));
   app.post("/_sim/instances", none, (req) => addInstances(ctx, req.body));
   app.get("/_sim/faults", none, () => ({ faults: ctx.faults.list() }));
   app.post("/_sim/faults", none, (req) => {
