@@ -12,6 +12,8 @@ import { PartialFailure, Props, jsonClean } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
 import { candidateOffers } from "./offers";
+import { prepayOnCreate } from "./actions";
+import { onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
 import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
@@ -40,7 +42,7 @@ type Outcome = BootOutcome | { kind: "created"; instance: Instance | null };
 async function boot(client: VastClient, inputs: InstanceInputs, rented: Rented, props: Props): Promise<Outcome> {
   try {
     if (inputs.waitForRunning && inputs.targetState === "running") {
-      return await waitForRunning(client, rented.id, inputs.runningTimeoutMinutes * 60_000);
+      return await waitForRunning(client, rented.id, inputs.runningTimeoutMinutes * 60_000, outbidAtBoot);
     }
     return { kind: "created", instance: await readOnce(client, rented.id) };
   } catch (error) {
@@ -94,7 +96,9 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     index = rented.offerIndex;
     const outcome = await boot(client, inputs, rented, props);
     if (outcome.kind === "running" || outcome.kind === "created") {
-      return { id: String(rented.id), outs: jsonClean({ ...props, ...recordedOutputs(rented, outcome.instance) }) as Props };
+      const outs = recordedOutputs(rented, outcome.instance);
+      await afterBoot(client, rented, outcome.instance, props, outs, log);
+      return { id: String(rented.id), outs: jsonClean({ ...props, ...outs }) as Props };
     }
     const why = describeOutcome(outcome, timeoutMs);
     failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
@@ -114,6 +118,34 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     }
     if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs, log);
     if (inputs.offerId === undefined) index++;
+  }
+}
+
+/**
+ * After a boot: a bid the service rented on-demand is destroyed and the create fails (bid.ts);
+ * then the first prepayment (actions.ts). A failure after the rental keeps the id in state.
+ */
+async function afterBoot(client: VastClient, rented: Rented, instance: Instance | null, props: Props, outs: Props, log: CreateLog): Promise<void> {
+  const seen = instance ?? (props.bidPricePerHour !== undefined ? await readOnce(client, rented.id) : null);
+  const onDemand = onDemandInstead(props, seen);
+  if (onDemand) {
+    await destroyFailedBoot(client, rented, `was not rented as a bid: ${onDemand}`, props, outs, log);
+    throw new Error(
+      `Instance ${rented.id} on offer ${rented.offerId} ${onDemand}; it was destroyed. ` +
+        `Check that the offer takes bids (search offers with type "bid") and that bidPricePerHour is at least its min_bid`,
+    );
+  }
+  try {
+    await prepayOnCreate(client, rented.id, props);
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but the prepayment failed: ${(error as Error).message}. ` +
+        `It stays in state without the prepayment, so the next \`pulumi up\` pays`,
+      String(rented.id),
+      // State without prepayAmount: the next up sees it as a change and pays (once).
+      { ...props, prepayAmount: undefined },
+      outs,
+    );
   }
 }
 
