@@ -171,3 +171,12 @@ describe("outputs without a lookup", () => {
     expect(JSON.stringify(outs.envNames)).not.toContain("s3cret-value");
   });
 });
+
+it("a bid below the going price on a given offerId is not rented again there: one attempt, kept in state", async () => {
+  await h.control("POST", `/machines/${MACHINE}/market`, { price: 1 });
+  const error = await rejection(createChecked(spot));
+  expect(error.message).toMatch(/^Instance \d+ was created on offer 700001 but it became outbid \(its bid is below the machine's going price\) while booting/);
+  expect(error.id).toEqual(expect.any(String));
+  expect((await h.requests()).filter((r) => CREATE_PATH.test(r.path))).toHaveLength(1);
+  expect(liveInstancesOf(h)).toHaveLength(1);
+});

@@ -129,7 +129,9 @@ export async function applyBid(client: VastClient, id: number, olds: Props, news
   return restarts;
 }
 
+export const OUTBID_AT_BOOT = "outbid (its bid is below the machine's going price)";
+
 /** For the boot wait: an instance rented outbid never runs until someone bids more. */
 export function outbidAtBoot(instance: Instance): string | undefined {
-  return isOutbid(instance) ? "outbid (its bid is below the machine's going price)" : undefined;
+  return isOutbid(instance) ? OUTBID_AT_BOOT : undefined;
 }

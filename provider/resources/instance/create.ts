@@ -13,7 +13,7 @@ import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
 import { candidateOffers } from "./offers";
 import { prepayOnCreate } from "./actions";
-import { onDemandInstead, outbidAtBoot } from "./bid";
+import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
 import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
@@ -105,7 +105,9 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     const live = outcome.kind === "gone" ? null : outcome.instance;
     const outs = recordedOutputs(rented, live);
     const moreOffers = inputs.offerId !== undefined || index + 1 < offers.length;
-    const retry = outcome.kind !== "timeout" && attempt < inputs.maxCreateAttempts && moreOffers;
+    // A bid below the going price loses again on the same offer: only another offer can help.
+    const sameOfferHopeless = inputs.offerId !== undefined && outcome.kind === "dead" && outcome.status === OUTBID_AT_BOOT;
+    const retry = outcome.kind !== "timeout" && attempt < inputs.maxCreateAttempts && moreOffers && !sameOfferHopeless;
     if (!retry) {
       if (outcome.kind === "gone") throw new Error(`Instance ${rented.id}: ${why}; nothing is left to keep.${history(failures)}`);
       throw new PartialFailure(
