@@ -5,13 +5,14 @@
  * instance is created and again each time the value changes: `PUT /api/v0/instances/prepay/{id}/`;
  * the balance is read back as `prepaidBalance` from `GET /api/v0/instances/balance/{id}/`).
  *
- * A prepayment is never sent twice: when its response is lost, the balance is read again and
- * the payment counts as made only when the balance grew by the amount; otherwise the update
- * fails saying so (a second payment could double it).
+ * A prepayment is never sent twice: when its response is lost, the balance is read again (over
+ * the look-up window of lost creates, `vastai:lostResponseLookups`) and the payment counts as
+ * made once the balance grew by the amount; otherwise the update fails saying so (a second
+ * payment could double it).
  */
 import { z } from "zod";
 import { ResponseLostError, type VastClient } from "../../client";
-import { Props, deepEqual, isAmbiguousResponse } from "../kit";
+import { Props, deepEqual, isAmbiguousResponse, lookUp } from "../kit";
 
 /** Any JSON value; a change is what counts. */
 const trigger = z.unknown().optional();
@@ -43,9 +44,14 @@ export async function prepayOnce(client: VastClient, id: number, amount: number)
     if (!(error instanceof ResponseLostError) && !isAmbiguousResponse(error)) {
       throw new Error(`Instance ${id}: prepaying ${amount} $ failed: ${(error as Error).message}`, { cause: error });
     }
-    let after: number;
+    // A slow request may land a moment later: the balance is looked at over the look-up window.
+    let after = before;
+    let paid: true | undefined;
     try {
-      after = (await client.instanceActions.balance(id)).refundableDeposit;
+      paid = await lookUp(async () => {
+        after = (await client.instanceActions.balance(id)).refundableDeposit;
+        return after + 1e-9 >= before + amount ? true : undefined;
+      });
     } catch (readError) {
       throw new Error(
         `Instance ${id}: the answer to prepaying ${amount} $ was lost and the balance could not be read (${(readError as Error).message}); ` +
@@ -53,7 +59,7 @@ export async function prepayOnce(client: VastClient, id: number, amount: number)
         { cause: readError },
       );
     }
-    if (after + 1e-9 < before + amount) {
+    if (!paid) {
       throw new Error(
         `Instance ${id}: the answer to prepaying ${amount} $ was lost and the balance shows no payment (${before} $ before, ${after} $ now); ` +
           `run again to pay (${(error as Error).message})`,
@@ -63,9 +69,11 @@ export async function prepayOnce(client: VastClient, id: number, amount: number)
   }
 }
 
-/** After create: the first prepayment, when asked for. */
-export async function prepayOnCreate(client: VastClient, id: number, props: Props): Promise<void> {
-  if (typeof props.prepayAmount === "number") await prepayOnce(client, id, props.prepayAmount);
+/** After create: the first prepayment, when asked for; returns `prepaidBalance` for state. */
+export async function prepayOnCreate(client: VastClient, id: number, props: Props): Promise<Props> {
+  if (typeof props.prepayAmount !== "number") return {};
+  await prepayOnce(client, id, props.prepayAmount);
+  return balanceOutput(client, id, props);
 }
 
 /**

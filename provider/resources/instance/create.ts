@@ -138,7 +138,7 @@ async function afterBoot(client: VastClient, rented: Rented, instance: Instance 
     );
   }
   try {
-    await prepayOnCreate(client, rented.id, props);
+    Object.assign(outs, await prepayOnCreate(client, rented.id, props));
   } catch (error) {
     throw new PartialFailure(
       `Instance ${rented.id} was created on offer ${rented.offerId} but the prepayment failed: ${(error as Error).message}. ` +
