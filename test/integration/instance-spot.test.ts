@@ -51,10 +51,17 @@ describe("bids", () => {
     expect(liveInstancesOf(h)).toHaveLength(0);
   });
 
-  it("a bid below the machine's going price counts as a failed boot: the next offer is rented", async () => {
+  it("a bid outbid while booting counts as a failed boot: the next offer is rented", async () => {
     await h.control("POST", `/machines/${MACHINE}/market`, { price: 1 });
+    // The search still showed the old going price (the market moved between search and rent).
+    const stale = [
+      { id: 700001, machine_id: 30001, gpu_name: "RTX 4090", dph_total: 0.32, min_bid: 0.19, rentable: true, rented: false },
+      { id: 700002, machine_id: 30002, gpu_name: "RTX 4090", dph_total: 0.62, min_bid: 0.37, rentable: true, rented: false },
+    ];
+    await h.fault({ method: "POST", path: "/api/v0/bundles", status: 200, body: { offers: stale }, times: 1 });
     const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x", bidPricePerHour: 0.5 });
     expect(outs).toMatchObject({ offerId: 700002, isBid: true, actualStatus: "running" });
+    expect((await h.requests()).filter((r) => CREATE_PATH.test(r.path)).map((r) => r.path)).toEqual(["/api/v0/asks/700001/", "/api/v0/asks/700002/"]);
     // The outbid one on machine 30001 was destroyed: nothing bills in silence.
     expect(liveInstancesOf(h).map((i) => i.machine_id)).toEqual([30002]);
   });
@@ -179,4 +186,17 @@ it("a bid below the going price on a given offerId is not rented again there: on
   expect(error.id).toEqual(expect.any(String));
   expect((await h.requests()).filter((r) => CREATE_PATH.test(r.path))).toHaveLength(1);
   expect(liveInstancesOf(h)).toHaveLength(1);
+});
+
+it("with filters, a bid searches the bid market and skips machines asking more than the bid", async () => {
+  await h.control("POST", `/machines/${MACHINE}/market`, { price: 1 });
+  const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x", bidPricePerHour: 0.5 });
+  expect(outs.offerId).toBe(700002);
+  const search = (await h.requests()).find((r) => r.path.startsWith("/api/v0/bundles"));
+  expect(search?.body).toMatchObject({ type: "bid" });
+  expect((await h.requests()).filter((r) => CREATE_PATH.test(r.path)).map((r) => r.path)).toEqual(["/api/v0/asks/700002/"]);
+  const error = await rejection(createChecked({ offer: { gpuName: "RTX 4090", numGpus: 1 }, image: "x", bidPricePerHour: 0.5 }));
+  expect(error.message).toBe(
+    'Instance: every offer matching the offer filters {"gpuName":"RTX 4090","numGpus":1} asks more than bidPricePerHour 0.5 (the lowest min_bid is 1 $/hour); raise bidPricePerHour or widen the filters',
+  );
 });

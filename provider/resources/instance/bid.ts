@@ -16,7 +16,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Instance, VastClient } from "../../client";
+import type { Instance, Offer, VastClient } from "../../client";
 import { BID_PRICE_MAX } from "../../client";
 import { Props, containsUnknown, deepEqual } from "../kit";
 import { normalizeStatus } from "./status";
@@ -134,4 +134,9 @@ export const OUTBID_AT_BOOT = "outbid (its bid is below the machine's going pric
 /** For the boot wait: an instance rented outbid never runs until someone bids more. */
 export function outbidAtBoot(instance: Instance): string | undefined {
   return isOutbid(instance) ? OUTBID_AT_BOOT : undefined;
+}
+
+/** Offers a bid can win now: those whose `min_bid` is at most the bid (an offer without one is kept). */
+export function withinBid(offers: readonly Offer[], bid: number): Offer[] {
+  return offers.filter((o) => o.minBid === undefined || o.minBid <= bid);
 }

@@ -1,5 +1,6 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
 import type { OfferFilters, OfferSearch, VastClient } from "../../client";
+import { withinBid } from "./bid";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
 /** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
@@ -28,7 +29,18 @@ export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearc
 export async function candidateOffers(client: VastClient, inputs: InstanceInputs): Promise<number[]> {
   if (inputs.offerId !== undefined) return [inputs.offerId];
   const filters = inputs.offer ?? {};
-  const offers = await client.offers.search(offerQueryFor(filters, inputs.diskGb));
+  const query = offerQueryFor(filters, inputs.diskGb);
+  const bid = inputs.bidPricePerHour;
+  // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
+  const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
+  const offers = bid === undefined ? found : withinBid(found, bid);
+  if (offers.length === 0 && found.length > 0) {
+    const lowest = Math.min(...found.map((o) => o.minBid ?? Infinity));
+    throw new Error(
+      `Instance: every offer matching the offer filters ${JSON.stringify(filters)} asks more than bidPricePerHour ${String(bid)} ` +
+        `(the lowest min_bid is ${lowest} $/hour); raise bidPricePerHour or widen the filters`,
+    );
+  }
   if (offers.length === 0) {
     throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
   }
