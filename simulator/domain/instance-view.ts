@@ -32,13 +32,18 @@ function hostPort(inst: InstanceRecord, port: number): number {
   return 20000 + ((inst.id * 131 + port * 7) % 40000);
 }
 
-function ports(inst: InstanceRecord): Record<string, { HostIp: string; HostPort: string }[]> {
+function ports(inst: InstanceRecord, published: Record<string, number> | undefined): Record<string, { HostIp: string; HostPort: string }[]> {
   const out: Record<string, { HostIp: string; HostPort: string }[]> = {
     "22/tcp": [{ HostIp: "0.0.0.0", HostPort: String(inst.sshPort) }],
   };
   for (const [key] of inst.env) {
     const m = /^-p (\d+):(\d+)(?:\/(tcp|udp))?$/.exec(key);
     if (m) out[`${m[2]}/${m[3] ?? "tcp"}`] = [{ HostIp: "0.0.0.0", HostPort: String(hostPort(inst, Number(m[2]))) }];
+  }
+  // Ports the control API published for the machine (a test's loopback listener) win.
+  for (const key of Object.keys(out)) {
+    const port = published?.[key];
+    if (port !== undefined) out[key] = [{ HostIp: "127.0.0.1", HostPort: String(port) }];
   }
   return out;
 }
@@ -48,6 +53,7 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
   const machine = machineById(inst.machineId);
   const status = instanceStatus(ctx, inst);
   const intended = inst.intendedStatus;
+  const published = ctx.store.data.machinePorts?.[String(inst.machineId)];
   return {
     id: inst.id,
     machine_id: inst.machineId,
@@ -76,8 +82,8 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     reliability2: offer?.reliability,
     ssh_host: machine?.publicIp,
     ssh_port: inst.sshPort,
-    public_ipaddr: machine?.publicIp,
-    ports: ports(inst),
+    public_ipaddr: published ? "127.0.0.1" : machine?.publicIp,
+    ports: ports(inst, published),
     extra_env: inst.env.map(([k, v]) => [k, v]),
     onstart: inst.onstart,
     vm: inst.vm,

@@ -101,6 +101,7 @@ export const simDataSchema = z.object({
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
   marketPrices: z.record(z.string(), z.number().positive()).optional(),
   ignoreBids: z.number().int().nonnegative().optional(),
+  machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
 });
 

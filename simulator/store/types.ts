@@ -124,6 +124,11 @@ export interface SimData {
   nextBoot: { actualStatus: string; remaining: number } | null;
   /** The going bid price per machine id, $/hour (`POST /_sim/machines/{id}/market`): bids below it are outbid. */
   marketPrices?: Record<string, number>;
+  /**
+   * Published ports per machine id (`POST /_sim/machines/{id}/ports`): `"8000/tcp"` -> a port on
+   * 127.0.0.1 a test listens on; instances on the machine show them at `public_ipaddr` 127.0.0.1.
+   */
+  machinePorts?: Record<string, Record<string, number>>;
   /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
   ignoreBids?: number;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };

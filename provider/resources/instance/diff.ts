@@ -27,7 +27,7 @@ export const REPLACE_KEYS: readonly string[] = [
 export const IN_PLACE_KEYS: readonly string[] = [
   "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
   // bid.ts, actions.ts (a bid added or removed replaces: see diffOfInputs).
-  "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", ...ACTION_KEYS,
+  "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
 ];
 
 const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;

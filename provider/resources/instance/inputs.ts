@@ -8,6 +8,7 @@ import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProb
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { ACTION_INPUTS } from "./actions";
 import { SPOT_INPUTS, spotFailures } from "./bid";
+import { READINESS_INPUTS, readinessFailures } from "./readiness";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
 export const MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -119,6 +120,7 @@ export const inputSchema = z.strictObject({
   // Interruptible rentals, triggers and prepayment: rules in bid.ts and actions.ts.
   ...SPOT_INPUTS,
   ...ACTION_INPUTS,
+  ...READINESS_INPUTS,
 });
 
 export type OfferFiltersInput = z.infer<typeof offerFilters>;
@@ -162,7 +164,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (news.vm === true && keysMissing) {
     fail("vm", "a VM instance needs sshKeyIds: its SSH keys must exist before it is created (there is no way to add one later)");
   }
-  failures.push(...spotFailures(news));
+  failures.push(...spotFailures(news), ...readinessFailures(news));
   return failures;
 }
 

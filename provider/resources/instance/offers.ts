@@ -27,7 +27,12 @@ export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearc
 
 /** Offer ids to try, in order. Throws when filters match nothing. */
 export async function candidateOffers(client: VastClient, inputs: InstanceInputs): Promise<number[]> {
-  if (inputs.offerId !== undefined) return [inputs.offerId];
+  return (await candidateOfferList(client, inputs)).map((o) => o.id);
+}
+
+/** Offers to try, in order, with their machines (unknown for a given offerId). Throws when filters match nothing. */
+export async function candidateOfferList(client: VastClient, inputs: InstanceInputs): Promise<{ id: number; machineId?: number }[]> {
+  if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
   const query = offerQueryFor(filters, inputs.diskGb);
   const bid = inputs.bidPricePerHour;
@@ -45,7 +50,7 @@ export async function candidateOffers(client: VastClient, inputs: InstanceInputs
     throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
   }
   // Cheapest first even if the service ignored the order; ties keep the service's order.
-  const ranked = offers.map((o, i) => ({ id: o.id, price: o.dphTotal ?? Infinity, i }));
+  const ranked = offers.map((o, i) => ({ id: o.id, machineId: o.machineId, price: o.dphTotal ?? Infinity, i }));
   ranked.sort((a, b) => a.price - b.price || a.i - b.i);
-  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => o.id);
+  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => ({ id: o.id, machineId: o.machineId }));
 }
