@@ -4,6 +4,8 @@
  * prepayment), change the bid and reboot in place, get outbid (the simulator's control API
  * raises the machine's price), replace it, delete.
  */
+import * as http from "node:http";
+import * as net from "node:net";
 import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
 import { useContract } from "./harness";
 
@@ -82,4 +84,40 @@ test("a bid the service rents on-demand fails the create with a clear error and 
 test("check failures of the spot inputs name the property and the rule", async () => {
   const { failures } = await fx.plugin.check(urn("bad"), {}, { __provider: fx.provider, offerId: 700001, image: "x", onOutbid: "rebid", prepayAmount: -1 });
   expect(failures.map((f) => f.property).sort()).toEqual(["maxBidPricePerHour", "onOutbid", "prepayAmount"]);
+});
+
+test("readiness through the plugin: an instance whose port never answers is destroyed and rented on another machine", async () => {
+  await fx.control("POST", "/reset");
+  const server = http.createServer((req, res) => {
+    res.statusCode = req.url === "/ready" ? 200 : 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  try {
+    // Machine 30001 publishes port 8000 where nothing listens, 30002 where the server answers.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const dead = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await fx.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": dead } });
+    await fx.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": port } });
+    // 0.002 minutes: the failing probe gives up after about 120 ms of real time.
+    const news: Props = { __provider: fx.provider, offer: { gpuName: "RTX 4090" }, image: "x", ports: ["8000:8000"], readiness: { httpPath: "/ready", timeoutMinutes: 0.002 } };
+    const { inputs, failures } = await fx.plugin.check(urn("ready"), {}, news);
+    expect(failures).toEqual([]);
+    await writesSinceLast();
+    const created = await fx.plugin.create(urn("ready"), inputs);
+    expect(created.properties).toMatchObject({ offerId: 700002, machineId: 30002, portMappings: { "8000/tcp": port }, publicIp: "127.0.0.1" });
+    const writes = await writesSinceLast();
+    expect(writes.filter((w) => w.startsWith("PUT /api/v0/asks/"))).toEqual(["PUT /api/v0/asks/700001/", "PUT /api/v0/asks/700002/"]);
+    expect(writes.filter((w) => w.startsWith("DELETE "))).toHaveLength(1);
+    expect(liveIds()).toEqual([created.id]);
+    // A changed timeout is recorded only.
+    const changed = await fx.plugin.check(urn("ready"), inputs, { ...news, readiness: { httpPath: "/ready", timeoutMinutes: 1 } });
+    expect(await fx.plugin.diff(urn("ready"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+    await fx.plugin.delete(urn("ready"), created.id, created.properties);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

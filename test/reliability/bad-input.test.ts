@@ -96,6 +96,10 @@ const RULES: Rule[] = [
   { rule: "maxBidPricePerHour at least the bid", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, maxBidPricePerHour: 0.2 }, property: "maxBidPricePerHour", says: /must be at least bidPricePerHour \(0.3\)/ },
   { rule: "cancelUnavailable is true or false", kind: "instance", inputs: { ...instance, cancelUnavailable: "yes" }, property: "cancelUnavailable", says: /must be true or false/ },
   { rule: "prepay amount is positive dollars", kind: "instance", inputs: { ...instance, prepayAmount: -5 }, property: "prepayAmount", says: /greater than 0 \(dollars\)/ },
+  { rule: "readiness needs a TCP port to probe", kind: "instance", inputs: { ...instance, readiness: { timeoutMinutes: 5 } }, property: "readiness.tcpPort", says: /required when ports has no TCP mapping/ },
+  { rule: "readiness port is 1 to 65535", kind: "instance", inputs: { ...instance, readiness: { tcpPort: 0, timeoutMinutes: 5 } }, property: "readiness.tcpPort", says: /must be 1 to 65535/ },
+  { rule: "readiness path starts with /", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { httpPath: "health", timeoutMinutes: 5 } }, property: "readiness.httpPath", says: /must start with \// },
+  { rule: "readiness timeout at most a day", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { timeoutMinutes: 1e308 } }, property: "readiness.timeoutMinutes", says: /at most 1440/ },
   { rule: "prepay amount has a finite maximum", kind: "instance", inputs: { ...instance, prepayAmount: 1e308 }, property: "prepayAmount", says: /at most 100000/ },
   // Batch maintenance (spec: Host machines, Limits)
   { rule: "machine_ids has at least 1 entry", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [] }, property: "machineIds", says: /at least one machine id/ },

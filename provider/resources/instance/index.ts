@@ -106,6 +106,22 @@ export interface InstanceArgs {
   recycleTrigger?: pulumi.Input<unknown>;
   /** Dollars prepaid at creation, and again each time the value changes (balance: prepaidBalance). */
   prepayAmount?: pulumi.Input<number>;
+  /**
+   * Readiness beyond running, checked before create returns: a TCP connect to the published
+   * port of `tcpPort` (default: the first of `ports`), or with `httpPath` a GET answered 2xx/3xx.
+   * Never ready within `timeoutMinutes`: destroyed and rented on another machine (counts toward maxCreateAttempts).
+   */
+  readiness?: pulumi.Input<InstanceReadiness>;
+}
+
+/** What "ready" means for an instance, beyond actual_status running. */
+export interface InstanceReadiness {
+  /** Container port to probe (its published host port is used); default: the first TCP entry of `ports`. */
+  tcpPort?: pulumi.Input<number>;
+  /** Path of an HTTP GET that must answer 2xx or 3xx; without it a TCP connect suffices. */
+  httpPath?: pulumi.Input<string>;
+  /** How long to keep probing, minutes. */
+  timeoutMinutes: pulumi.Input<number>;
 }
 
 const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, undefined> = {
