@@ -64,6 +64,11 @@ describe("readiness", () => {
     expect(publishedPort(inst({ publicIpaddr: "1.2.3.4", ports }), 9000)).toBe("the service shows no published port for 9000/tcp yet");
   });
 
+  it("check never throws on a readiness or ports of the wrong shape (found by the property test)", () => {
+    expect(() => checkInstanceInputs({ ports: [{}], readiness: [] })).not.toThrow();
+    expect(() => checkInstanceInputs({ ports: [{}], readiness: { timeoutMinutes: 1 } })).not.toThrow();
+  });
+
   it("check refuses a bad readiness with the property named", () => {
     const { failures } = checkInstanceInputs({ offerId: 1, image: "x", readiness: { tcpPort: 70000, httpPath: "health", timeoutMinutes: 0 } });
     expect((failures ?? []).map((f) => f.property).sort()).toEqual(["readiness.httpPath", "readiness.tcpPort", "readiness.timeoutMinutes"]);

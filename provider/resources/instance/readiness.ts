@@ -39,7 +39,7 @@ export interface Readiness {
 /** The container port to probe: `tcpPort`, else the first of `ports` ("8000:8000" -> 8000). */
 export function probedPort(readiness: Readiness, ports: readonly string[] | undefined): number | undefined {
   if (readiness.tcpPort !== undefined) return readiness.tcpPort;
-  const first = ports?.find((p) => !p.endsWith("/udp"));
+  const first = ports?.find((p) => typeof p === "string" && !p.endsWith("/udp"));
   const container = first === undefined ? undefined : Number(first.split("/")[0].split(":").pop());
   return container !== undefined && Number.isInteger(container) ? container : undefined;
 }
@@ -47,10 +47,11 @@ export function probedPort(readiness: Readiness, ports: readonly string[] | unde
 /** A readiness check needs a TCP port to probe; skipped where values are unknown in preview. */
 export function readinessFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   const r = news.readiness;
-  if (!r || typeof r !== "object" || containsUnknown(r) || containsUnknown(news.ports)) return [];
+  // A readiness of the wrong shape is the schema's failure; this rule needs an object.
+  if (!r || typeof r !== "object" || Array.isArray(r) || containsUnknown(r) || containsUnknown(news.ports)) return [];
   const readiness = r as Readiness;
   if (readiness.tcpPort !== undefined) return [];
-  const ports = Array.isArray(news.ports) ? (news.ports as string[]) : undefined;
+  const ports = Array.isArray(news.ports) ? news.ports.filter((p): p is string => typeof p === "string") : undefined;
   if (probedPort(readiness, ports) !== undefined) return [];
   return [{ property: "readiness.tcpPort", reason: "readiness.tcpPort: is required when ports has no TCP mapping to probe" }];
 }
