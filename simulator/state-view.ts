@@ -21,7 +21,15 @@ export interface StateView {
 export function stateView(ctx: SimContext): StateView {
   const d = ctx.store.data;
   return {
-    instances: d.instances.map((i) => ({ user_id: i.userId, ssh_key_ids: [...i.sshKeyIds], ...instanceView(ctx, i) })),
+    instances: d.instances.map((i) => ({
+      user_id: i.userId,
+      ssh_key_ids: [...i.sshKeyIds],
+      bid_price: i.bidPrice,
+      prepaid: i.prepaid ?? 0,
+      reboots: i.reboots ?? 0,
+      recycles: i.recycles ?? 0,
+      ...instanceView(ctx, i),
+    })),
     templates: d.templates.map((t) => templateView(t)),
     sshKeys: d.sshKeys.filter((k) => !k.deletedAt).map((k) => ({ id: k.id, user_id: k.userId, key: k.publicKey, created_at: k.createdAt / 1000 })),
     secrets: d.secrets.map((s) => ({ user_id: s.userId, name: s.name })),

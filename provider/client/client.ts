@@ -1,5 +1,6 @@
 /** `createClient`: the typed client of the GPU cloud API, one object per API area. */
 import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
+import { InstanceActionsApi } from "./areas/instance-actions";
 import { InstancesApi } from "./areas/instances";
 import { MachinesApi } from "./areas/machines";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
@@ -75,6 +76,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 export class VastClient {
   readonly templates: TemplatesApi;
   readonly instances: InstancesApi;
+  /** Bid, reboot, recycle and prepayment of one instance. */
+  readonly instanceActions: InstanceActionsApi;
   readonly offers: OffersApi;
   readonly sshKeys: SshKeysApi;
   readonly secrets: SecretsApi;
@@ -140,6 +143,7 @@ export class VastClient {
     this.maxConcurrentRequests = maxConcurrentRequests;
     this.templates = new TemplatesApi(core, options.logger);
     this.instances = new InstancesApi(core);
+    this.instanceActions = new InstanceActionsApi(core);
     this.offers = new OffersApi(core, options.logger);
     this.sshKeys = new SshKeysApi(core);
     this.secrets = new SecretsApi(core);

@@ -58,6 +58,14 @@ export const ENDPOINTS = {
   instancesUpdate: ep("PUT", "/api/v0/instances/{id}/", true, STRICT),
   // Adding the same public key again leaves the instance as it was.
   instancesAttachSshKey: ep("POST", "/api/v0/instances/{id}/ssh/", true, STRICT),
+  // Sets the bid to a value: a resend sets the same value.
+  instancesChangeBid: ep("PUT", "/api/v0/instances/bid_price/{id}/", true, STRICT),
+  // A resent reboot or recycle restarts the container once more; nothing is made or paid twice.
+  instancesReboot: ep("PUT", "/api/v0/instances/reboot/{id}/", true, STRICT),
+  instancesRecycle: ep("PUT", "/api/v0/instances/recycle/{id}/", true, STRICT),
+  // Each call pays: a resend would pay twice.
+  instancesPrepay: ep("PUT", "/api/v0/instances/prepay/{id}/", false, STRICT),
+  instancesBalance: ep("GET", "/api/v0/instances/balance/{id}/", true, INSTANCE),
 
   offersSearch: ep("POST", "/api/v0/bundles/", true, ANY),
   bundlesAccept: ep("PUT", "/api/v0/bundles/{id}/", false, ANY),

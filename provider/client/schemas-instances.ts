@@ -19,7 +19,7 @@ import { dropUndefined } from "./schemas";
 import { toRequestEnv } from "./wire/env";
 import { encodedOnstart } from "./wire/onstart";
 import { gbOfMb } from "./wire/units";
-import type { CreateInstanceInput, CreateInstanceResult, Instance, InstancePage, Offer, StateChangeResult } from "./types-templates";
+import type { CreateInstanceInput, CreateInstanceResult, Instance, InstanceBalance, InstancePage, Offer, PrepayResult, StateChangeResult } from "./types-templates";
 
 // ---- instances -------------------------------------------------------------------------
 
@@ -55,6 +55,8 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
     extra_env: extraEnv,
     onstart: nullableString,
     start_date: nullableNumber,
+    is_bid: z.unknown().optional().transform((v) => (typeof v === "boolean" ? v : null)),
+    min_bid: nullableNumber,
   },
   (i, raw): Instance => ({
     id: i.id,
@@ -80,6 +82,8 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
     extraEnv: i.extra_env,
     onstart: i.onstart ?? null,
     startDate: i.start_date ?? null,
+    isBid: i.is_bid ?? null,
+    minBid: i.min_bid ?? null,
     raw: withoutSecrets(raw, INSTANCE_SECRET_FIELDS),
   }),
 );
@@ -131,6 +135,16 @@ export const stateChangeResponse: z.ZodType<StateChangeResult> = z
   .looseObject({ success: optBoolean, error: optString, msg: optString })
   .transform((r) => (r.success === false ? { applied: false, code: r.error, message: r.msg } : { applied: true }));
 
+/** `{success, timescale, discount_rate}` after a prepayment. */
+export const prepayResponse: z.ZodType<PrepayResult> = z
+  .looseObject({ success: optBoolean, timescale: anyNumber, discount_rate: anyNumber })
+  .transform((r) => ({ timescale: r.timescale, discountRate: r.discount_rate }));
+
+/** `{refundable_deposit, total_discount, discount_months}`; a missing deposit is none. */
+export const balanceResponse: z.ZodType<InstanceBalance> = z
+  .looseObject({ refundable_deposit: anyNumber, total_discount: anyNumber, discount_months: anyNumber })
+  .transform((r) => ({ refundableDeposit: r.refundable_deposit ?? 0, totalDiscount: r.total_discount, discountMonths: r.discount_months }));
+
 // ---- offers ------------------------------------------------------------------------------
 
 export const offerSchema: z.ZodType<Offer> = mapped(
@@ -146,6 +160,7 @@ export const offerSchema: z.ZodType<Offer> = mapped(
     geolocation: anyString,
     disk_space: anyNumber,
     cuda_max_good: anyNumber,
+    min_bid: anyNumber,
     rentable: anyBoolean,
     rented: anyBoolean,
   },
@@ -161,6 +176,7 @@ export const offerSchema: z.ZodType<Offer> = mapped(
     geolocation: o.geolocation,
     diskSpace: o.disk_space,
     cudaMaxGood: o.cuda_max_good,
+    minBid: o.min_bid,
     rentable: o.rentable,
     rented: o.rented,
     raw,

@@ -109,6 +109,10 @@ export interface Instance {
   onstart?: string | null;
   /** Epoch seconds. */
   startDate?: number | null;
+  /** Rented as interruptible (a bid); false for on-demand. Null when the service did not say. */
+  isBid?: boolean | null;
+  /** The lowest winning bid of the machine now, $/hour (the service's `min_bid`). */
+  minBid?: number | null;
   /** The record as the API sent it (snake_case), for fields not modelled here. */
   raw: Record<string, unknown>;
 }
@@ -200,7 +204,26 @@ export interface Offer {
   /** GB. */
   diskSpace?: number;
   cudaMaxGood?: number;
+  /** The lowest bid that wins the machine now, $/hour (interruptible rentals). */
+  minBid?: number;
   rentable?: boolean;
   rented?: boolean;
   raw: Record<string, unknown>;
+}
+
+/** Answer to a prepayment: the months it covers and the discount it earned. */
+export interface PrepayResult {
+  /** Months of use the prepayment covers. */
+  timescale?: number;
+  /** Discount rate, 0 to 0.4. */
+  discountRate?: number;
+}
+
+/** The prepaid balance of one instance (`GET /api/v0/instances/balance/{id}/`). */
+export interface InstanceBalance {
+  /** $ prepaid and not used yet. */
+  refundableDeposit: number;
+  /** $ of discount earned so far. */
+  totalDiscount?: number;
+  discountMonths?: number;
 }

@@ -1,5 +1,6 @@
 /** Offers as the search shows them, and their availability (changed by `POST /_sim/offers/{id}`). */
 import { machineById } from "../seed/machines";
+import { minBidOf } from "./bids";
 import { OFFER_SEEDS, type OfferSeed } from "../seed/offers";
 import type { Store } from "../store/store";
 import type { OfferState } from "../store/types";
@@ -50,7 +51,7 @@ export function offerView(store: Store, o: OfferSeed, allocatedStorageGb = DEFAU
     allocated_storage: allocatedStorageGb,
     // Deep-learning performance per dollar, the vendor's default sort key.
     score: Math.round((o.reliability * o.numGpus * o.gpuRam) / 1000 / o.dphTotal) / 100,
-    min_bid: Math.round(o.dphTotal * 60) / 100,
+    min_bid: minBidOf(store, o.id),
     reliability: o.reliability,
     reliability2: o.reliability,
     verification: o.verified ? "verified" : "unverified",

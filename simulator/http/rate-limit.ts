@@ -22,6 +22,10 @@ export const REALISTIC_RATE_LIMITS: RateLimitTable = {
   "PUT /api/v0/ssh/{id}": 1000,
   "DELETE /api/v0/ssh/{id}": 1000,
   "POST /api/v0/instances/{id}/ssh": 1000,
+  "PUT /api/v0/instances/bid_price/{id}": 1000,
+  "PUT /api/v0/instances/reboot/{id}": 1000,
+  "PUT /api/v0/instances/recycle/{id}": 1000,
+  "PUT /api/v0/instances/prepay/{id}": 1000,
   "PUT /api/v0/subaccounts/regenerate_keys": 1000,
   "POST /api/v0/machines/maintenances/batch": 1000,
   "DELETE /api/v0/machines/maintenances/batch": 1000,
@@ -29,6 +33,7 @@ export const REALISTIC_RATE_LIMITS: RateLimitTable = {
   "POST /api/v0/asks/{id}": 200,
   "GET /api/v0/instances": 200,
   "GET /api/v0/instances/{id}": 200,
+  "GET /api/v0/instances/balance/{id}": 200,
   "DELETE /api/v0/instances/{id}": 200,
   "POST /run/get_workergroup_logs": 1000,
 };

@@ -4,7 +4,9 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
+import { setMarketPrice } from "../domain/bids";
 import { offerSeed } from "../domain/offers";
+import { machineById } from "../seed/machines";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
 import { bodyOf, idParam, optInt } from "../http/validate";
@@ -85,6 +87,53 @@ function setNextBoot(ctx: SimContext, raw: unknown) {
   return { success: true, actual_status: status, times };
 }
 
+/**
+ * Another renter bids `price` ($/hour) for machine `id`: interruptible instances bidding less
+ * are outbid (stopped by the service, kept, `is_bid` true, status_msg saying why).
+ */
+function setMarket(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "machine id");
+  if (!machineById(id)) throw notFound("no_such_machine", `No machine with id ${id} in the catalogue`);
+  const price = bodyOf(raw).price;
+  if (typeof price !== "number" || !Number.isFinite(price) || price <= 0) throw invalidArgs(`price must be a positive $/hour (got ${show(price)})`);
+  const outbid = setMarketPrice(ctx.store, id, price);
+  ctx.store.changed();
+  return { success: true, machine_id: id, price, outbid };
+}
+
+/**
+ * Publishes ports of machine `id` on loopback: `{ports: {"8000/tcp": 45678}}` makes instances on
+ * it show container port 8000 at 127.0.0.1:45678 (a port a test listens on, or one nobody
+ * does, for an instance that never becomes ready); `{ports: {}}` clears them.
+ */
+function setMachinePorts(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "machine id");
+  if (!machineById(id)) throw notFound("no_such_machine", `No machine with id ${id} in the catalogue`);
+  const ports = bodyOf(raw).ports;
+  if (!ports || typeof ports !== "object" || Array.isArray(ports)) throw invalidArgs(`ports must be an object such as {"8000/tcp": 45678} (got ${show(ports)})`);
+  const checked: Record<string, number> = {};
+  for (const [key, port] of Object.entries(ports as Record<string, unknown>)) {
+    if (!/^\d+\/(tcp|udp)$/.test(key)) throw invalidArgs(`ports keys are "PORT/tcp" or "PORT/udp" (got ${show(key)})`);
+    if (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535) throw invalidArgs(`ports.${key} must be a port 1 to 65535 (got ${show(port)})`);
+    checked[key] = port;
+  }
+  const all = { ...(ctx.store.data.machinePorts ?? {}) };
+  if (Object.keys(checked).length === 0) delete all[String(id)];
+  else all[String(id)] = checked;
+  ctx.store.data.machinePorts = all;
+  ctx.store.changed();
+  return { success: true, machine_id: id, ports: checked };
+}
+
+/** The next `ignore` creates that carry a bid rent on-demand instead (the service's silent trap). */
+function ignoreBids(ctx: SimContext, raw: unknown) {
+  const n = optInt(bodyOf(raw), "ignore") ?? 1;
+  if (n < 0) throw invalidArgs(`ignore must be 0 or more (got ${n})`);
+  ctx.store.data.ignoreBids = n;
+  ctx.store.changed();
+  return { success: true, ignore: n };
+}
+
 export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.get("/_sim/health", none, () => ({ ok: true }));
   app.post("/_sim/reset", none, () => {
@@ -97,6 +146,9 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   );
   app.post<{ Params: { id: string } }>("/_sim/offers/:id", none, (req) => setOfferState(ctx, req.params.id, req.body));
   app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
+  app.post<{ Params: { id: string } }>("/_sim/machines/:id/market", none, (req) => setMarket(ctx, req.params.id, req.body));
+  app.post("/_sim/bids", none, (req) => ignoreBids(ctx, req.body));
+  app.post<{ Params: { id: string } }>("/_sim/machines/:id/ports", none, (req) => setMachinePorts(ctx, req.params.id, req.body));
   app.post("/_sim/instances", none, (req) => addInstances(ctx, req.body));
   app.get("/_sim/faults", none, () => ({ faults: ctx.faults.list() }));
   app.post("/_sim/faults", none, (req) => {

@@ -6,6 +6,7 @@ import { registerApiKeys } from "./api-keys";
 import { registerControl } from "./control";
 import { registerCopy } from "./copy";
 import { registerEarnings } from "./earnings";
+import { registerInstanceActions } from "./instance-actions";
 import { registerInstanceCreate } from "./instance-create";
 import { registerInstances } from "./instances";
 import { registerMachines } from "./machines";
@@ -26,6 +27,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerTemplates,
     registerInstanceCreate,
     registerInstances,
+    registerInstanceActions,
     registerOffers,
     registerCopy,
     registerMachines,

@@ -6,6 +6,7 @@ import { randomBytes } from "crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { EnvFlagError, mergeEnv, parseEnvFlags } from "../domain/env-flags";
+import { minBidOf } from "../domain/bids";
 import { offerSeed, offerState } from "../domain/offers";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
@@ -150,6 +151,21 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
   };
 }
 
+/**
+ * A bid below the machine's going price rents the instance outbid (stopped until the bid
+ * wins). `POST /_sim/bids` makes the next creates ignore their price and rent on-demand.
+ */
+function placeBid(ctx: SimContext, inst: InstanceRecord): void {
+  if (inst.bidPrice === null) return;
+  const ignore = ctx.store.data.ignoreBids ?? 0;
+  if (ignore > 0) {
+    ctx.store.data.ignoreBids = ignore - 1;
+    inst.bidPrice = null;
+    return;
+  }
+  if (inst.bidPrice < (minBidOf(ctx.store, inst.offerId) ?? 0)) inst.outbid = true;
+}
+
 function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string } }>) {
   const acc = requirePermission(request, "instance_write");
   const offerId = idParam(request.params.id, "offer id");
@@ -165,6 +181,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   }
   checkOffer(ctx, offerId);
   const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
+  placeBid(ctx, inst);
   ctx.store.data.instances.push(inst);
   if (template) {
     template.countCreated++;

@@ -69,6 +69,10 @@ const instance = z.object({
   extraFilters: z.record(z.string(), z.unknown()),
   volumeInfo: z.record(z.string(), z.unknown()).nullable(),
   bidPrice: z.number().nullable(),
+  outbid: z.boolean().optional(),
+  prepaid: z.number().nonnegative().optional(),
+  reboots: z.number().int().nonnegative().optional(),
+  recycles: z.number().int().nonnegative().optional(),
 });
 
 const maintenance = z.object({
@@ -95,6 +99,9 @@ export const simDataSchema = z.object({
   maintenances: z.array(maintenance),
   offerStates: z.record(z.string(), z.enum(["available", "unavailable", "gone"])),
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
+  marketPrices: z.record(z.string(), z.number().positive()).optional(),
+  ignoreBids: z.number().int().nonnegative().optional(),
+  machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
 });
 

@@ -87,6 +87,13 @@ export interface InstanceRecord {
   extraFilters: Record<string, unknown>;
   volumeInfo: Record<string, unknown> | null;
   bidPrice: number | null;
+  /** Stopped by the service because a higher bid took the machine (`POST /_sim/machines/{id}/market`). */
+  outbid?: boolean;
+  /** $ prepaid and not used (`PUT /api/v0/instances/prepay/{id}/`). */
+  prepaid?: number;
+  /** Reboots and recycles asked for, so tests can see them. */
+  reboots?: number;
+  recycles?: number;
 }
 
 export interface MaintenanceRecord {
@@ -115,5 +122,14 @@ export interface SimData {
   offerStates: Record<string, OfferState>;
   /** The next `remaining` created instances end their boot in `actualStatus`. */
   nextBoot: { actualStatus: string; remaining: number } | null;
+  /** The going bid price per machine id, $/hour (`POST /_sim/machines/{id}/market`): bids below it are outbid. */
+  marketPrices?: Record<string, number>;
+  /**
+   * Published ports per machine id (`POST /_sim/machines/{id}/ports`): `"8000/tcp"` -> a port on
+   * 127.0.0.1 a test listens on; instances on the machine show them at `public_ipaddr` 127.0.0.1.
+   */
+  machinePorts?: Record<string, Record<string, number>>;
+  /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
+  ignoreBids?: number;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
 }

@@ -116,6 +116,15 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instances.stop", () => client.instances.stop(a.id));
     await run("instances.start", () => client.instances.start(a.id));
     await run("instances.attachSshKey", () => client.instances.attachSshKey(a.id, KEY_A));
+    const bid = await run("instances.create (bid)", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
+    await run("instanceActions.changeBid", () => client.instanceActions.changeBid(bid.id, 0.6));
+    await fails("instanceActions.changeBid (on-demand)", () => client.instanceActions.changeBid(b.id, 0.6));
+    await fails("instanceActions.changeBid (no such instance)", () => client.instanceActions.changeBid(999_999, 0.6));
+    await run("instanceActions.reboot", () => client.instanceActions.reboot(a.id));
+    await run("instanceActions.recycle", () => client.instanceActions.recycle(a.id));
+    await run("instanceActions.prepay", () => client.instanceActions.prepay(a.id, 25));
+    await fails("instanceActions.prepay (no such instance)", () => client.instanceActions.prepay(999_999, 25));
+    await run("instanceActions.balance", () => client.instanceActions.balance(a.id));
     await run("copy.rsync", () => client.copy.rsync({ srcId: a.id, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("copy.copyDirect", () => client.copy.copyDirect({ srcId: `C.${a.id}`, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("instances.destroy", () => client.instances.destroy(a.id));

@@ -86,6 +86,21 @@ const RULES: Rule[] = [
   { rule: "GPU memory filter is a positive number of GB", kind: "instance", inputs: { image: "alpine", offer: { gpuRamGb: 0 } }, property: "offer.gpuRamGb", says: /greater than 0/ },
   { rule: "reliability filter is between 0 and 1", kind: "instance", inputs: { image: "alpine", offer: { minReliability: 2 } }, property: "offer.minReliability", says: /between 0 and 1/ },
   { rule: "create attempts at most 10", kind: "instance", inputs: { ...instance, maxCreateAttempts: 11 }, property: "maxCreateAttempts", says: /at most 10/ },
+  // Interruptible rentals, triggers, prepayment (vendor document: create `price`, change bid, prepay)
+  { rule: "bid price at least 0.001 $/hour", kind: "instance", inputs: { ...instance, bidPricePerHour: 0 }, property: "bidPricePerHour", says: /at least 0.001/ },
+  { rule: "bid price at most 32 $/hour (the bid endpoint's maximum)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40 }, property: "bidPricePerHour", says: /at most 32/ },
+  { rule: "onOutbid is replace, rebid or keep", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, onOutbid: "wait" }, property: "onOutbid", says: /must be one of replace, rebid, keep/ },
+  { rule: "onOutbid only with a bid", kind: "instance", inputs: { ...instance, onOutbid: "keep" }, property: "onOutbid", says: /only applies to an interruptible instance/ },
+  { rule: "maxBidPricePerHour only with a bid", kind: "instance", inputs: { ...instance, maxBidPricePerHour: 1 }, property: "maxBidPricePerHour", says: /only applies to an interruptible instance/ },
+  { rule: "rebid needs maxBidPricePerHour", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, onOutbid: "rebid" }, property: "maxBidPricePerHour", says: /is required with onOutbid "rebid"/ },
+  { rule: "maxBidPricePerHour at least the bid", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, maxBidPricePerHour: 0.2 }, property: "maxBidPricePerHour", says: /must be at least bidPricePerHour \(0.3\)/ },
+  { rule: "cancelUnavailable is true or false", kind: "instance", inputs: { ...instance, cancelUnavailable: "yes" }, property: "cancelUnavailable", says: /must be true or false/ },
+  { rule: "prepay amount is positive dollars", kind: "instance", inputs: { ...instance, prepayAmount: -5 }, property: "prepayAmount", says: /greater than 0 \(dollars\)/ },
+  { rule: "readiness needs a TCP port to probe", kind: "instance", inputs: { ...instance, readiness: { timeoutMinutes: 5 } }, property: "readiness.tcpPort", says: /required when ports has no TCP mapping/ },
+  { rule: "readiness port is 1 to 65535", kind: "instance", inputs: { ...instance, readiness: { tcpPort: 0, timeoutMinutes: 5 } }, property: "readiness.tcpPort", says: /must be 1 to 65535/ },
+  { rule: "readiness path starts with /", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { httpPath: "health", timeoutMinutes: 5 } }, property: "readiness.httpPath", says: /must start with \// },
+  { rule: "readiness timeout at most a day", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { timeoutMinutes: 1e308 } }, property: "readiness.timeoutMinutes", says: /at most 1440/ },
+  { rule: "prepay amount has a finite maximum", kind: "instance", inputs: { ...instance, prepayAmount: 1e308 }, property: "prepayAmount", says: /at most 100000/ },
   // Batch maintenance (spec: Host machines, Limits)
   { rule: "machine_ids has at least 1 entry", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [] }, property: "machineIds", says: /at least one machine id/ },
   { rule: "machine ids are positive whole numbers", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [1.5] }, property: "machineIds.0", says: /whole number/ },
@@ -160,6 +175,14 @@ describe("the client refuses the per-call rules before sending", () => {
     expect((numeric as Error).message).toMatch(/takes templateHashId .* not a numeric template id/);
   });
 
+  it("refuses a bid outside 0.001..32 $/hour and a prepayment that is not positive", async () => {
+    const bid = await refusal(getClient().instanceActions.changeBid(1, 33));
+    expect(bid).toBeInstanceOf(VastValidationError);
+    expect((bid as Error).message).toBe("bid price must be between 0.001 and 32 $/hour (got 33)");
+    const prepay = await refusal(getClient().instanceActions.prepay(1, 0));
+    expect((prepay as Error).message).toBe("prepay amount must be a positive number of dollars (got 0)");
+  });
+
   it("refuses a lookup argument it does not take, naming the nearest", async () => {
     const error = await refusal(searchOffers({ gpuNmae: "RTX 4090" } as never));
     expect(error).toBeInstanceOf(VastValidationError);
@@ -172,5 +195,5 @@ describe("the client refuses the per-call rules before sending", () => {
 });
 
 afterAll(() => {
-  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 4 client rules; 0 requests sent\n`);
+  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 6 client rules; 0 requests sent\n`);
 });

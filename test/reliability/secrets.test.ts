@@ -37,6 +37,8 @@ const secrets: Secret[] = [
 const KIND: Record<string, ResourceKind> = {
   Template: "template", Instance: "instance", SshKey: "sshKey", MaintenanceWindow: "maintenanceWindow",
   EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
+  // Instance variants of the fault matrix (one extra call each).
+  "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
 };
 
 let rig: Rig;

@@ -18,10 +18,10 @@ describe("endpoint table", () => {
     expect(REALISTIC_RATE_LIMITS[simKey(ENDPOINTS.workerGroupLogs)]).toBe(1000);
   });
 
-  it("marks every call that creates or rotates something as not safe to resend", () => {
+  it("marks every call that creates, rotates or pays something as not safe to resend", () => {
     const unsafe = Object.entries(ENDPOINTS).filter(([, e]) => !e.idempotent).map(([name]) => name).sort();
     expect(unsafe).toEqual(
-      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit"].sort(),
+      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "instancesPrepay", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit"].sort(),
     );
   });
 

@@ -13,8 +13,16 @@ export type BootOutcome =
   | { kind: "gone" }
   | { kind: "timeout"; instance: Instance | null; status: string | null };
 
-/** Polls instance `id` until an outcome; `timeoutMs` counts from the call. */
-export async function waitForRunning(client: VastClient, id: number, timeoutMs: number): Promise<BootOutcome> {
+/**
+ * Polls instance `id` until an outcome; `timeoutMs` counts from the call. `failWhen` names a
+ * state that never runs beyond the dead statuses (an outbid bid), as the status to report.
+ */
+export async function waitForRunning(
+  client: VastClient,
+  id: number,
+  timeoutMs: number,
+  failWhen?: (instance: Instance) => string | undefined,
+): Promise<BootOutcome> {
   const { now, sleep } = currentTiming();
   const interval = pollIntervalMs();
   const deadline = now() + timeoutMs;
@@ -24,6 +32,8 @@ export async function waitForRunning(client: VastClient, id: number, timeoutMs: 
     const { status, kind } = readStatus(id, instance.actualStatus);
     if (kind === "running") return { kind: "running", instance };
     if (kind === "dead" && status !== null) return { kind: "dead", instance, status };
+    const failed = failWhen?.(instance);
+    if (failed !== undefined) return { kind: "dead", instance, status: failed };
     const left = deadline - now();
     if (left <= 0) return { kind: "timeout", instance, status };
     await sleep(Math.min(interval, left));

@@ -11,7 +11,10 @@ import { getClient } from "../../context";
 import { PartialFailure, Props, jsonClean } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
-import { candidateOffers } from "./offers";
+import { candidateOfferList } from "./offers";
+import { notReadyReason } from "./readiness";
+import { prepayOnCreate } from "./actions";
+import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
 import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
@@ -36,11 +39,13 @@ async function readOnce(client: VastClient, id: number): Promise<Instance | null
 
 /** `created`: not waiting (waitForRunning false, or targetState stopped). */
 type Outcome = BootOutcome | { kind: "created"; instance: Instance | null };
+/** Running, but the readiness probe never passed. */
+type Unready = { kind: "unready"; instance: Instance; why: string };
 
 async function boot(client: VastClient, inputs: InstanceInputs, rented: Rented, props: Props): Promise<Outcome> {
   try {
     if (inputs.waitForRunning && inputs.targetState === "running") {
-      return await waitForRunning(client, rented.id, inputs.runningTimeoutMinutes * 60_000);
+      return await waitForRunning(client, rented.id, inputs.runningTimeoutMinutes * 60_000, outbidAtBoot);
     }
     return { kind: "created", instance: await readOnce(client, rented.id) };
   } catch (error) {
@@ -75,7 +80,8 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
   const inputs = typedInputs(props);
   const earlier = await leftByEarlierRun(client, log, props);
-  const offers = await candidateOffers(client, inputs);
+  const candidates = await candidateOfferList(client, inputs);
+  let offers = candidates.map((o) => o.id);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   const failures: string[] = [];
   let index = 0;
@@ -92,16 +98,28 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
       throw new Error(`${(error as Error).message} Earlier attempts (destroyed): ${failures.join("; ")}.`, { cause: error });
     }
     index = rented.offerIndex;
-    const outcome = await boot(client, inputs, rented, props);
+    const outcome = await bootAndProbe(client, inputs, rented, props);
     if (outcome.kind === "running" || outcome.kind === "created") {
-      return { id: String(rented.id), outs: jsonClean({ ...props, ...recordedOutputs(rented, outcome.instance) }) as Props };
+      const outs = recordedOutputs(rented, outcome.instance);
+      await afterBoot(client, rented, outcome.instance, props, outs, log);
+      return { id: String(rented.id), outs: jsonClean({ ...props, ...outs }) as Props };
     }
-    const why = describeOutcome(outcome, timeoutMs);
+    const why = outcome.kind === "unready" ? outcome.why : describeOutcome(outcome, timeoutMs);
     failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
     const live = outcome.kind === "gone" ? null : outcome.instance;
     const outs = recordedOutputs(rented, live);
+    if (outcome.kind === "unready") offers = withoutMachine(candidates, offers, index, outcome.instance.machineId);
     const moreOffers = inputs.offerId !== undefined || index + 1 < offers.length;
-    const retry = outcome.kind !== "timeout" && attempt < inputs.maxCreateAttempts && moreOffers;
+    // A bid below the going price loses again on the same offer: only another offer can help.
+    // So does an instance that never became ready: readiness is retried elsewhere only.
+    const sameOfferHopeless =
+      inputs.offerId !== undefined && ((outcome.kind === "dead" && outcome.status === OUTBID_AT_BOOT) || outcome.kind === "unready");
+    const retry = outcome.kind !== "timeout" && attempt < inputs.maxCreateAttempts && moreOffers && !sameOfferHopeless;
+    if (!retry && outcome.kind === "unready") {
+      // Running but not serving: it is destroyed rather than left billing.
+      await destroyFailedBoot(client, rented, why, props, outs, log);
+      throw new Error(`Instance ${rented.id} on offer ${rented.offerId}: ${why}; it was destroyed.${history(failures)}`);
+    }
     if (!retry) {
       if (outcome.kind === "gone") throw new Error(`Instance ${rented.id}: ${why}; nothing is left to keep.${history(failures)}`);
       throw new PartialFailure(
@@ -114,6 +132,59 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     }
     if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs, log);
     if (inputs.offerId === undefined) index++;
+  }
+}
+
+/** Later offers on the machine that failed readiness are not rented again (earlier ones stay, so positions hold). */
+function withoutMachine(candidates: { id: number; machineId?: number }[], offers: number[], index: number, machineId: number | null | undefined): number[] {
+  if (machineId === null || machineId === undefined) return offers;
+  const machineOf = new Map(candidates.map((c) => [c.id, c.machineId]));
+  return offers.filter((id, j) => j <= index || machineOf.get(id) !== machineId);
+}
+
+/** The boot, then the readiness probe when asked for (only after a boot that waited for running). */
+async function bootAndProbe(client: VastClient, inputs: InstanceInputs, rented: Rented, props: Props): Promise<Outcome | Unready> {
+  const outcome = await boot(client, inputs, rented, props);
+  if (outcome.kind !== "running" || !inputs.readiness) return outcome;
+  let why: string | undefined;
+  try {
+    why = await notReadyReason(client, rented.id, inputs.readiness, inputs.ports);
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but its readiness could not be checked: ${(error as Error).message}`,
+      String(rented.id),
+      props,
+      recordedOutputs(rented, outcome.instance),
+    );
+  }
+  return why === undefined ? outcome : { kind: "unready", instance: outcome.instance, why };
+}
+
+/**
+ * After a boot: a bid the service rented on-demand is destroyed and the create fails (bid.ts);
+ * then the first prepayment (actions.ts). A failure after the rental keeps the id in state.
+ */
+async function afterBoot(client: VastClient, rented: Rented, instance: Instance | null, props: Props, outs: Props, log: CreateLog): Promise<void> {
+  const seen = instance ?? (props.bidPricePerHour !== undefined ? await readOnce(client, rented.id) : null);
+  const onDemand = onDemandInstead(props, seen);
+  if (onDemand) {
+    await destroyFailedBoot(client, rented, `was not rented as a bid: ${onDemand}`, props, outs, log);
+    throw new Error(
+      `Instance ${rented.id} on offer ${rented.offerId} ${onDemand}; it was destroyed. ` +
+        `Check that the offer takes bids (search offers with type "bid") and that bidPricePerHour is at least its min_bid`,
+    );
+  }
+  try {
+    Object.assign(outs, await prepayOnCreate(client, rented.id, props));
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but the prepayment failed: ${(error as Error).message}. ` +
+        `It stays in state without the prepayment, so the next \`pulumi up\` pays`,
+      String(rented.id),
+      // State without prepayAmount: the next up sees it as a change and pays (once).
+      { ...props, prepayAmount: undefined },
+      outs,
+    );
   }
 }
 

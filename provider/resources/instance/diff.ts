@@ -12,6 +12,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { Props, deepEqual } from "../kit";
+import { ACTION_KEYS } from "./actions";
+import { bidKindChanged, outbidDiff } from "./bid";
 import { INPUT_KEYS } from "./inputs";
 import { readStatus } from "./status";
 import { liveInstances } from "./live";
@@ -24,6 +26,8 @@ export const REPLACE_KEYS: readonly string[] = [
 /** Inputs that change in place: label and targetState by a call, the rest are only recorded. */
 export const IN_PLACE_KEYS: readonly string[] = [
   "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
+  // bid.ts, actions.ts (a bid added or removed replaces: see diffOfInputs).
+  "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
 ];
 
 const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;
@@ -44,15 +48,20 @@ export function changedInputs(olds: Props, news: Props): string[] {
 /** Input-only diff (no API call). */
 export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResult {
   const changed = changedInputs(olds, news);
-  return { changes: changed.length > 0, replaces: changed.filter((k) => REPLACE_KEYS.includes(k)), deleteBeforeReplace: false };
+  const replaces = changed.filter((k) => REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news)));
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** Why the live instance must be replaced, as the property to name; undefined when it is fine. */
-export async function liveReplacement(id: string): Promise<string | undefined> {
+/**
+ * Why the live instance must be replaced, as the property to name; "update" when an outbid
+ * instance is to be rebid in place (bid.ts); undefined when it is fine.
+ */
+export async function liveReplacement(id: string, props: Props = {}): Promise<string | undefined> {
   if (!/^\d+$/.test(id)) return undefined;
   const instance = await liveInstances().get(id);
   if (!instance) return "instanceId";
-  return readStatus(id, instance.actualStatus).kind === "dead" ? "actualStatus" : undefined;
+  if (readStatus(id, instance.actualStatus).kind === "dead") return "actualStatus";
+  return outbidDiff(props, instance);
 }
 
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -60,10 +69,11 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
   if (result.replaces && result.replaces.length > 0) return result;
   let reason: string | undefined;
   try {
-    reason = await liveReplacement(id);
+    reason = await liveReplacement(id, news);
   } catch (error) {
     throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
   }
   if (!reason) return result;
+  if (reason === "update") return { ...result, changes: true };
   return { changes: true, replaces: [reason], deleteBeforeReplace: false };
 }

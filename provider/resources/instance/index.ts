@@ -89,12 +89,47 @@ export interface InstanceArgs {
   runningTimeoutMinutes?: pulumi.Input<number>;
   /** Boots tried when an instance exits while booting, 1..10 (default 3). */
   maxCreateAttempts?: pulumi.Input<number>;
+  /**
+   * Rent interruptible: the bid for the whole instance, $/hour (sent as `price`; at most 32).
+   * A change sets the bid in place; adding or removing it replaces the instance.
+   */
+  bidPricePerHour?: pulumi.Input<number>;
+  /** When the service stops the instance because it was outbid: replace (default), rebid, keep. */
+  onOutbid?: pulumi.Input<"replace" | "rebid" | "keep">;
+  /** The most a rebid offers, $/hour; required with onOutbid "rebid". */
+  maxBidPricePerHour?: pulumi.Input<number>;
+  /** The service's cancel_unavail: cancel the rental when the offer cannot start now instead of waiting. Used at creation. */
+  cancelUnavailable?: pulumi.Input<boolean>;
+  /** Any value; a change reboots the container in place (same machine). */
+  rebootTrigger?: pulumi.Input<unknown>;
+  /** Any value; a change recycles the container in place (recreated from a fresh pull, same machine). */
+  recycleTrigger?: pulumi.Input<unknown>;
+  /** Dollars prepaid at creation, and again each time the value changes (balance: prepaidBalance). */
+  prepayAmount?: pulumi.Input<number>;
+  /**
+   * Readiness beyond running, checked before create returns: a TCP connect to the published
+   * port of `tcpPort` (default: the first of `ports`), or with `httpPath` a GET answered 2xx/3xx.
+   * Never ready within `timeoutMinutes`: destroyed and rented on another machine (counts toward maxCreateAttempts).
+   */
+  readiness?: pulumi.Input<InstanceReadiness>;
+}
+
+/** What "ready" means for an instance, beyond actual_status running. */
+export interface InstanceReadiness {
+  /** Container port to probe (its published host port is used); default: the first TCP entry of `ports`. */
+  tcpPort?: pulumi.Input<number>;
+  /** Path of an HTTP GET that must answer 2xx or 3xx; without it a TCP connect suffices. */
+  httpPath?: pulumi.Input<string>;
+  /** How long to keep probing, minutes. */
+  timeoutMinutes: pulumi.Input<number>;
 }
 
 const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, undefined> = {
   instanceId: undefined, actualStatus: undefined, intendedStatus: undefined, statusMsg: undefined, sshHost: undefined,
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
   pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
+  imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
+  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined,
 };
 
 export class Instance extends VastResource {
@@ -121,6 +156,23 @@ export class Instance extends VastResource {
   declare readonly marker: pulumi.Output<string>;
   /** The instance's own API key, when the service returned one (secret). */
   declare readonly instanceApiKey: pulumi.Output<string | undefined>;
+  /** The image the container runs. */
+  declare readonly imageInUse: pulumi.Output<string | null>;
+  /** Names of the container's environment variables (never values). */
+  declare readonly envNames: pulumi.Output<string[]>;
+  /** "8000/tcp" -> host port, reachable at publicIp. */
+  declare readonly portMappings: pulumi.Output<Record<string, number>>;
+  declare readonly templateHashIdInUse: pulumi.Output<string | null>;
+  /** Rented as interruptible (a bid). */
+  declare readonly isBid: pulumi.Output<boolean | null>;
+  /** Stopped by the service because a higher bid took the machine. */
+  declare readonly outbid: pulumi.Output<boolean>;
+  /** The machine's lowest winning bid now, $/hour. */
+  declare readonly minBidPerHour: pulumi.Output<number | null>;
+  /** Disk, GB. */
+  declare readonly diskSpaceGb: pulumi.Output<number | null>;
+  /** $ prepaid and not used yet (with prepayAmount). */
+  declare readonly prepaidBalance: pulumi.Output<number | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
 

@@ -6,6 +6,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
+import { ACTION_INPUTS } from "./actions";
+import { SPOT_INPUTS, spotFailures } from "./bid";
+import { READINESS_INPUTS, readinessFailures } from "./readiness";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
 export const MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -114,6 +117,10 @@ export const inputSchema = z.strictObject({
   waitForRunning: z.boolean({ error: "must be true or false" }).optional(),
   runningTimeoutMinutes: positive("minutes", MAX_RUNNING_TIMEOUT_MINUTES).optional(),
   maxCreateAttempts: wholePositive.max(10, "must be at most 10").optional(),
+  // Interruptible rentals, triggers and prepayment: rules in bid.ts and actions.ts.
+  ...SPOT_INPUTS,
+  ...ACTION_INPUTS,
+  ...READINESS_INPUTS,
 });
 
 export type OfferFiltersInput = z.infer<typeof offerFilters>;
@@ -157,6 +164,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (news.vm === true && keysMissing) {
     fail("vm", "a VM instance needs sshKeyIds: its SSH keys must exist before it is created (there is no way to add one later)");
   }
+  failures.push(...spotFailures(news), ...readinessFailures(news));
   return failures;
 }
 

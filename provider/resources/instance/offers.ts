@@ -1,5 +1,6 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
 import type { OfferFilters, OfferSearch, VastClient } from "../../client";
+import { withinBid } from "./bid";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
 /** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
@@ -26,14 +27,30 @@ export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearc
 
 /** Offer ids to try, in order. Throws when filters match nothing. */
 export async function candidateOffers(client: VastClient, inputs: InstanceInputs): Promise<number[]> {
-  if (inputs.offerId !== undefined) return [inputs.offerId];
+  return (await candidateOfferList(client, inputs)).map((o) => o.id);
+}
+
+/** Offers to try, in order, with their machines (unknown for a given offerId). Throws when filters match nothing. */
+export async function candidateOfferList(client: VastClient, inputs: InstanceInputs): Promise<{ id: number; machineId?: number }[]> {
+  if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
-  const offers = await client.offers.search(offerQueryFor(filters, inputs.diskGb));
+  const query = offerQueryFor(filters, inputs.diskGb);
+  const bid = inputs.bidPricePerHour;
+  // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
+  const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
+  const offers = bid === undefined ? found : withinBid(found, bid);
+  if (offers.length === 0 && found.length > 0) {
+    const lowest = Math.min(...found.map((o) => o.minBid ?? Infinity));
+    throw new Error(
+      `Instance: every offer matching the offer filters ${JSON.stringify(filters)} asks more than bidPricePerHour ${String(bid)} ` +
+        `(the lowest min_bid is ${lowest} $/hour); raise bidPricePerHour or widen the filters`,
+    );
+  }
   if (offers.length === 0) {
     throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
   }
   // Cheapest first even if the service ignored the order; ties keep the service's order.
-  const ranked = offers.map((o, i) => ({ id: o.id, price: o.dphTotal ?? Infinity, i }));
+  const ranked = offers.map((o, i) => ({ id: o.id, machineId: o.machineId, price: o.dphTotal ?? Infinity, i }));
   ranked.sort((a, b) => a.price - b.price || a.i - b.i);
-  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => o.id);
+  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => ({ id: o.id, machineId: o.machineId }));
 }

@@ -2,6 +2,7 @@
 import type { Instance } from "../../client";
 import { Props } from "../kit";
 import { INPUT_KEYS } from "./inputs";
+import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
 
 /** Outputs as Pulumi sees them (numbers and strings; null while the service has no value). */
 export interface InstanceOutputs {
@@ -28,12 +29,32 @@ export interface InstanceOutputs {
   marker: string;
   /** The instance's own API key when the service returned one (secret output). */
   instanceApiKey?: string;
+  // Read from the service (spot-outputs.ts): what a user needs without a lookup.
+  /** The image the container runs (`image_uuid`). */
+  imageInUse: string | null;
+  /** Names of the container's environment variables (never the values), the provider's marker left out. */
+  envNames: string[];
+  /** Published ports: `"8000/tcp"` -> the host port it is reachable on at `publicIp`. */
+  portMappings: Record<string, number>;
+  /** The template the instance was started from (`template_hash_id`), null without one. */
+  templateHashIdInUse: string | null;
+  /** Rented as interruptible (a bid). */
+  isBid: boolean | null;
+  /** Stopped by the service because a higher bid took the machine. */
+  outbid: boolean;
+  /** The machine's lowest winning bid now, $/hour. */
+  minBidPerHour: number | null;
+  /** Disk, GB (`disk_space`). */
+  diskSpaceGb: number | null;
+  /** $ prepaid and not used yet (with `prepayAmount`). */
+  prepaidBalance?: number;
 }
 
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
   "numGpus", "gpuRamGb", "pricePerHour", "machineId", "offerId", "marker", "instanceApiKey",
+  ...SPOT_OUTPUT_KEYS,
 ];
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
@@ -53,6 +74,7 @@ export function liveOutputs(instance: Instance): Props {
     gpuRamGb: orNull(instance.gpuRamGb),
     pricePerHour: orNull(instance.dphTotal),
     machineId: orNull(instance.machineId),
+    ...spotOutputs(instance),
   };
 }
 

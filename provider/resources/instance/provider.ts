@@ -2,6 +2,8 @@
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, deepEqual, jsonClean, userInputs } from "../kit";
+import { applyActions, balanceOutput } from "./actions";
+import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
 import { diffInstance } from "./diff";
@@ -43,8 +45,11 @@ async function settle(client: VastClient, id: number, news: Props): Promise<Inst
   const inputs = typedInputs(news);
   if (!(inputs.waitForRunning && inputs.targetState === "running")) return client.instances.get(id);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
-  const outcome = await waitForRunning(client, id, timeoutMs);
+  // An outbid instance kept as it is (onOutbid "keep") is not waited for: it runs when its bid wins.
+  const keep = policyOf(news) === "keep";
+  const outcome = await waitForRunning(client, id, timeoutMs, keep ? outbidAtBoot : undefined);
   if (outcome.kind === "running") return outcome.instance;
+  if (keep && outcome.kind === "dead" && isOutbid(outcome.instance)) return outcome.instance;
   throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs)}; the next \`pulumi up\` replaces it if it is dead`);
 }
 
@@ -66,7 +71,7 @@ export const provider: ProviderImpl = {
     if (!instance) return { id: "" };
     const lost = Array.isArray(props.lostCreates) ? props.lostCreates.filter((m): m is string => typeof m === "string") : [];
     if (lost.length > 0) await sweepLateCreates(getClient(), instance.id, lost);
-    const outs = jsonClean(reflect(props, instance)) as Props;
+    const outs = jsonClean({ ...reflect(props, instance), ...(await balanceOutput(getClient(), instance.id, props)) }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
@@ -74,9 +79,12 @@ export const provider: ProviderImpl = {
     const client = getClient();
     const n = instanceNumber(id);
     const stateChanged = await applyInPlace(client, n, olds, news);
-    const base = { ...storedOutputs(olds), ...userInputs(news) };
+    // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
+    const rebid = await applyBid(client, n, olds, news);
+    const restarted = (await applyActions(client, n, olds, news)) || rebid;
+    const base = { ...storedOutputs(olds), ...userInputs(news), ...(await balanceOutput(client, n, news)) };
     // A label change needs no read back; a state change (or a boot left unfinished) does.
-    const needsStatus = stateChanged || storedOutputs(olds).actualStatus !== "running";
+    const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
     const instance = needsStatus ? await settle(client, n, news) : null;
     return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
   },

@@ -57,6 +57,8 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
     argsStr: inputs.argsStr,
     targetState: inputs.targetState,
     vm: inputs.vm,
+    price: inputs.bidPricePerHour,
+    cancelUnavail: inputs.cancelUnavailable,
   };
 }
 

@@ -32,6 +32,8 @@ export interface LiveObject {
 
 export interface Scenario {
   name: string;
+  /** The operations of the matrix this row runs (default all): variants of a resource run only the operation they add. */
+  ops?: readonly Op[];
   provider: Driven;
   /** Objects the resource needs that other resources own (rsync needs instances); returns context for `inputs`. */
   prepare?(rig: Rig): Promise<Props>;
@@ -113,6 +115,45 @@ const instance: Scenario = {
   claims: (entry) => [entry.id],
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
   secretsOf: (entry) => (typeof entry.outs.instanceApiKey === "string" ? [entry.outs.instanceApiKey] : []),
+};
+
+/** Instance variants: each adds one in-place (or after-create) call of its own to the matrix. */
+const instanceBid: Scenario = {
+  ...instance,
+  name: "Instance bid",
+  ops: ["update"],
+  inputs: () => ({ ...instance.inputs({}), bidPricePerHour: 0.25 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), bidPricePerHour: 0.3 }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/bid_price/*" } },
+  compare: (live, entry) => differs("bid", live.view.bid_price, entry.outs.bidPricePerHour),
+};
+
+const instanceReboot: Scenario = {
+  ...instance,
+  name: "Instance reboot",
+  ops: ["update"],
+  inputs: () => ({ ...instance.inputs({}), rebootTrigger: "1" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), rebootTrigger: "2" }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/reboot/*" } },
+};
+
+const instanceRecycle: Scenario = {
+  ...instanceReboot,
+  name: "Instance recycle",
+  inputs: () => ({ ...instance.inputs({}), recycleTrigger: "1" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), recycleTrigger: "2" }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/recycle/*" } },
+};
+
+const instancePrepay: Scenario = {
+  ...instance,
+  name: "Instance prepay",
+  ops: ["create", "update"],
+  inputs: () => ({ ...instance.inputs({}), prepayAmount: 10 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), prepayAmount: 15 }),
+  // The create's prepayment and a later one: never paid twice, never lost from state.
+  targets: { ...instance.targets, create: { method: "PUT", path: "/api/v0/instances/prepay/*" }, update: { method: "PUT", path: "/api/v0/instances/prepay/*" } },
+  compare: (live, entry) => differs("prepaid", live.view.prepaid ?? 0, entry.outs.prepaidBalance ?? 0),
 };
 
 const sshKey: Scenario = {
@@ -244,7 +285,7 @@ const rsyncCopy: Scenario = {
   compare: () => [],
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
 export function pickInputs(outs: Props, names: readonly string[]): Props {

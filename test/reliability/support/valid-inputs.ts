@@ -92,10 +92,26 @@ const instanceValid = fc
         targetState: fc.constantFrom("running", "stopped"),
         waitForRunning: fc.boolean(),
         maxCreateAttempts: fc.integer({ min: 1, max: 10 }),
+        cancelUnavailable: fc.boolean(),
+        rebootTrigger: text(0, 20),
+        recycleTrigger: fc.integer(),
+        prepayAmount: fc.double({ min: 0.01, max: 10_000, noNaN: true }),
+        readiness: withOptional({ tcpPort: fc.integer({ min: 1, max: 65535 }), timeoutMinutes: fc.double({ min: 0.01, max: 1440, noNaN: true }) }, { httpPath: fc.constantFrom("/", "/health", "/v1/models") }),
       },
     ),
+    // A bid, with its outbid policy (a rebid carries its ceiling, at least the bid).
+    fc.option(
+      fc.double({ min: 0.001, max: 16, noNaN: true }).chain((bid) =>
+        fc.oneof(
+          fc.constant({ bidPricePerHour: bid }),
+          fc.constantFrom("replace", "keep").map((onOutbid) => ({ bidPricePerHour: bid, onOutbid })),
+          fc.double({ min: bid, max: 32, noNaN: true }).map((max) => ({ bidPricePerHour: bid, onOutbid: "rebid", maxBidPricePerHour: max })),
+        ),
+      ),
+      { nil: {} },
+    ),
   )
-  .map(([offer, image, rest]) => ({ ...offer, ...image, ...rest }));
+  .map(([offer, image, rest, bid]) => ({ ...offer, ...image, ...rest, ...bid }));
 
 const sshKeyValid = fc
   .tuple(fc.stringMatching(/^[A-Za-z0-9@._-]{0,20}$/), fc.constantFrom("", " ", "\t", "  "))
@@ -154,7 +170,10 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
 export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   template: ["name", "image", "tag", "env", "ports", "onstart", "runtype", "extraFilters", "recommendedDiskSpaceGb", "dockerLoginPass", "volumeInfo"],
-  instance: ["offerId", "offer", "templateHashId", "templateId", "image", "env", "ports", "onstart", "volume", "label", "sshKeyIds", "vm", "targetState"],
+  instance: [
+    "offerId", "offer", "templateHashId", "templateId", "image", "env", "ports", "onstart", "volume", "label", "sshKeyIds", "vm", "targetState",
+    "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "prepayAmount", "readiness",
+  ],
   sshKey: ["publicKey"],
   maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
   envVar: ["key", "value"],

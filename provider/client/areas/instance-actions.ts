@@ -1,0 +1,59 @@
+/**
+ * Actions on one instance beyond its state and label: the bid of an interruptible rental,
+ * reboot and recycle of its container, and prepayment (with the balance it leaves). Paths and
+ * bodies as the vendor's client sends them (vastai/api/instances.py, billing.py).
+ */
+import type { RequestCore } from "../core";
+import { ENDPOINTS } from "../endpoints";
+import { VastValidationError } from "../errors";
+import { successResponse } from "../schemas";
+import { balanceResponse, prepayResponse } from "../schemas-instances";
+import type { InstanceBalance, PrepayResult } from "../types-templates";
+
+/** The bid range the bid endpoint accepts, $/hour (vendor document: change bid). */
+export const BID_PRICE_MIN = 0.001;
+export const BID_PRICE_MAX = 32;
+
+export class InstanceActionsApi {
+  constructor(private readonly core: RequestCore) {}
+
+  /**
+   * Set the bid of an interruptible instance, $/hour for the whole instance (the create's
+   * `price`). The service answers `invalid_args` outside 0.001..32.
+   */
+  async changeBid(id: number, pricePerHour: number): Promise<void> {
+    if (!Number.isFinite(pricePerHour) || pricePerHour < BID_PRICE_MIN || pricePerHour > BID_PRICE_MAX) {
+      throw new VastValidationError(`bid price must be between ${BID_PRICE_MIN} and ${BID_PRICE_MAX} $/hour (got ${pricePerHour})`);
+    }
+    await this.core.request({
+      endpoint: ENDPOINTS.instancesChangeBid,
+      params: { id },
+      body: { client_id: "me", price: pricePerHour },
+      schema: successResponse,
+    });
+  }
+
+  /** Stop and start the container on the same machine (the GPU stays rented). */
+  async reboot(id: number): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.instancesReboot, params: { id }, body: {}, schema: successResponse });
+  }
+
+  /** Destroy and recreate the container in place, from a freshly pulled image (the GPU stays rented). */
+  async recycle(id: number): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.instancesRecycle, params: { id }, body: {}, schema: successResponse });
+  }
+
+  /**
+   * Pay `amount` dollars of credit ahead for the instance (a discount for long use). Never
+   * resent: a lost response is a ResponseLostError; read `balance` to learn whether it was paid.
+   */
+  async prepay(id: number, amount: number): Promise<PrepayResult> {
+    if (!Number.isFinite(amount) || amount <= 0) throw new VastValidationError(`prepay amount must be a positive number of dollars (got ${amount})`);
+    return this.core.request({ endpoint: ENDPOINTS.instancesPrepay, params: { id }, body: { amount }, schema: prepayResponse });
+  }
+
+  /** The prepaid balance of the instance (`owner=me`, as the vendor's client asks). */
+  balance(id: number): Promise<InstanceBalance> {
+    return this.core.request({ endpoint: ENDPOINTS.instancesBalance, params: { id }, query: { owner: "me" }, schema: balanceResponse });
+  }
+}
