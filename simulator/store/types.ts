@@ -116,4 +116,5 @@ export interface SimData {
   /** The next `remaining` created instances end their boot in `actualStatus`. */
   nextBoot: { actualStatus: string; remaining: number } | null;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
+  volumes: import("./volume-types").VolumeData;
 }
