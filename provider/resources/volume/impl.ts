@@ -164,7 +164,9 @@ export function volumeProvider(kind: VolumeKind, type: string): ProviderImpl {
       } catch (error) {
         throw new Error(`${what(inputs)}: renting the ${describe(kind)} failed: ${(error as Error).message}`, { cause: error });
       }
-      const live = await liveVolumes(client).get(String(rented.id));
+      // Read directly, not through the shared reader: this process's later reads of the volume
+      // then list afresh (it was written), and see what happened to it since.
+      const live = (await client.volumes.list(kind)).find((v) => v.id === rented.id) ?? null;
       const outs = { ...inputs, nameMarker: marker, rentedOfferId: rented.offer?.id ?? inputs.offerId };
       return { id: String(rented.id), outs: jsonClean({ ...outs, ...outputsOf(live, outs, rented) }) as Props };
     },
