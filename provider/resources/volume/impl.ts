@@ -8,6 +8,7 @@
  * killed plugin left, is found by it and adopted instead of renting a second volume; a late
  * landing of a lost create is deleted by the next read.
  */
+import { randomBytes } from "node:crypto";
 import { NotFoundError, GoneError, VolumeInUseError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp } from "../kit";
@@ -146,7 +147,10 @@ export function volumeProvider(kind: VolumeKind, type: string): ProviderImpl {
     async create(inputs) {
       const client = getClient();
       const sizeGb = typeof inputs.sizeGb === "number" ? inputs.sizeGb : DEFAULT_SIZE_GB;
-      const marker = identityMarker(inputs);
+      // Without an identity (a program of an older release) a random marker still finds what a
+      // lost response made; only the identity's marker also finds what a killed run made.
+      const identified = identityMarker(inputs);
+      const marker = identified ?? randomBytes(8).toString("hex");
       const name = serviceName(typeof inputs.name === "string" ? inputs.name : undefined, marker);
       let rented: Rented;
       try {
@@ -157,9 +161,9 @@ export function volumeProvider(kind: VolumeKind, type: string): ProviderImpl {
         }
         rented = await createAtMostOnce<Rented>({
           // What a killed run of this same create rented carries its marker: adopt it.
-          adopt: marker ? async () => found(await findMarked(client, marker)) : undefined,
+          adopt: identified ? async () => found(await findMarked(client, identified)) : undefined,
           send: () => rent(client, kind, offers, sizeGb, name, marker),
-          recover: async () => (marker ? found(await lookUp(() => findMarked(client, marker))) : undefined),
+          recover: async () => found(await lookUp(() => findMarked(client, marker))),
         });
       } catch (error) {
         throw new Error(`${what(inputs)}: renting the ${describe(kind)} failed: ${(error as Error).message}`, { cause: error });
