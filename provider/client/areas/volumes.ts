@@ -82,7 +82,7 @@ export class VolumesApi {
   }
 
   /** Volumes of the account (`owner=me`), of one kind or all. */
-  list(type: VolumeListType = "all"): Promise<Volume[]> {
+  async list(type: VolumeListType = "all"): Promise<Volume[]> {
     return this.core.request({ endpoint: ENDPOINTS.volumesList, query: { owner: "me", type: LIST_TYPES[type] }, schema: volumeListResponse });
   }
 
@@ -90,7 +90,7 @@ export class VolumesApi {
    * Rent a volume of `sizeGb` from offer `offerId`. Not resent if the response is lost: list
    * to check (a name that carries a marker finds it).
    */
-  create(kind: VolumeKind, input: CreateVolumeInput): Promise<CreatedVolume> {
+  async create(kind: VolumeKind, input: CreateVolumeInput): Promise<CreatedVolume> {
     const body: Record<string, unknown> = { id: positiveWhole("offerId", input.offerId), size: positiveWhole("sizeGb", input.sizeGb) };
     if (input.name !== undefined && input.name !== "") body.name = input.name;
     const endpoint = kind === "network" ? ENDPOINTS.networkVolumesCreate : ENDPOINTS.volumesCreate;
