@@ -8,6 +8,7 @@ import { VOLUME_OFFER_SEEDS, type VolumeOfferSeed } from "../seed/volume-offers"
 import type { Store } from "../store/store";
 import type { InstanceRecord } from "../store/types";
 import type { VolumeRecord } from "../store/volume-types";
+import { instanceStatus } from "./instance-view";
 import { countryCode } from "./offers";
 
 const HOURS_PER_MONTH = 30 * 24;
@@ -65,7 +66,8 @@ export function volumeView(ctx: SimContext, v: VolumeRecord): Record<string, unk
     label: v.name || null,
     disk_space: v.sizeGb,
     status: "active",
-    machine_id: v.machineId,
+    // The document types machine_id as an integer: a network volume (no machine) leaves it out.
+    ...(v.machineId === null ? {} : { machine_id: v.machineId }),
     cluster_id: v.clusterId,
     host_id: o?.hostId,
     geolocation: o?.geolocation,
@@ -73,7 +75,8 @@ export function volumeView(ctx: SimContext, v: VolumeRecord): Record<string, unk
     verification: o?.verified ? "verified" : "unverified",
     storage_total_cost: o ? Math.round(((o.storageCost * v.sizeGb) / HOURS_PER_MONTH) * 1e9) / 1e9 : null,
     start_date: v.createdAt / 1000,
-    instances: instancesUsing(ctx.store, v.id).map((i) => i.id),
+    // The document lists the instances using a volume as objects.
+    instances: instancesUsing(ctx.store, v.id).map((i) => ({ id: i.id, actual_status: instanceStatus(ctx, i) })),
   };
 }
 

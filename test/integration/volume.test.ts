@@ -164,7 +164,7 @@ describe("Instance linked to a Volume", () => {
     const replacement = await instance.create({ ...news, __generation: 2 });
     await instance.delete(old.id, old.outs);
     const live = liveVolumes();
-    expect(live).toEqual([expect.objectContaining({ id: vol.outs.volumeId, instances: [Number(replacement.id)] })]);
+    expect(live).toEqual([expect.objectContaining({ id: vol.outs.volumeId, instances: [expect.objectContaining({ id: Number(replacement.id) })] })]);
     expect(h.sim.state().instances.map((i) => i.id)).toEqual([Number(replacement.id)]);
   });
 
@@ -193,7 +193,7 @@ describe("NetworkVolume", () => {
     const { id, outs } = await created({ offer: { clusterId: 42 }, sizeGb: 100, name: "shared" }, "networkVolume");
     expect(outs).toMatchObject({ rentedOfferId: 950002, clusterId: 42, machineId: null, sizeGb: 100 });
     const put = (await h.requests()).find((r) => r.method === "PUT");
-    expect(put).toMatchObject({ path: "/api/v0/network_volumes/", body: { id: 950002, size: 100, name: "shared" } });
+    expect(put).toMatchObject({ path: "/api/v0/network_volumes/", body: { id: 950002, size: 100, name: `shared [${outs.nameMarker as string}]` } });
     expect(liveVolumes()).toEqual([expect.objectContaining({ id: Number(id), type: "network_volume", cluster_id: 42 })]);
     expect((await networkVolume.read(id, outs)).inputs).toEqual({ offer: { clusterId: 42 }, sizeGb: 100, name: "shared" });
     await networkVolume.delete(id, outs);
