@@ -179,7 +179,10 @@ describe("Instance linked to a Volume", () => {
     const inst = await createChecked(linked(vol.id));
     const e = await rejection(volume.delete(vol.id, vol.outs));
     expect(e.message).toContain(`Volume "data" (id ${vol.id}): deleting the volume failed: volume ${vol.id} is in use by instance(s) ${inst.id}`);
-    expect(e.message).toMatch(/destroy those instances, or link them to another volume, first/);
+    expect(e.message).toBe(
+      `Volume "data" (id ${vol.id}): deleting the volume failed: volume ${vol.id} is in use by instance(s) ${inst.id}: the service deletes a volume only when no instance uses it ` +
+        `(it answered: Volume ${vol.id} is in use by instance(s) ${inst.id}; destroy them before deleting the volume.); destroy those instances, or link them to another volume, first`,
+    );
     expect((e as Error & { cause?: unknown }).cause).toBeInstanceOf(VolumeInUseError);
     expect(liveVolumes()).toHaveLength(1);
     await instance.delete(inst.id, inst.outs);

@@ -9,7 +9,7 @@
  * landing of a lost create is deleted by the next read.
  */
 import { randomBytes } from "node:crypto";
-import { NotFoundError, GoneError, VolumeInUseError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
+import { NotFoundError, GoneError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp } from "../kit";
 import { DEFAULT_SIZE_GB, INPUT_KEYS, checkVolumeInputs, type VolumeOfferFiltersInput } from "./inputs";
@@ -201,8 +201,8 @@ export function volumeProvider(kind: VolumeKind, type: string): ProviderImpl {
       try {
         await getClient().volumes.delete(volumeIdOf(kind, id));
       } catch (error) {
-        const hint = error instanceof VolumeInUseError ? " (an Instance linked to it must be destroyed or replaced first; Pulumi does that by itself when the Instance takes the volume's id as input)" : "";
-        throw new Error(`${what(props, id)}: deleting the ${describe(kind)} failed: ${(error as Error).message}${hint}`, { cause: error });
+        // A volume in use: the message names the instances (VolumeInUseError) and what to do.
+        throw new Error(`${what(props, id)}: deleting the ${describe(kind)} failed: ${(error as Error).message}`, { cause: error });
       }
     },
   };
