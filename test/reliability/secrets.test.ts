@@ -37,6 +37,7 @@ const secrets: Secret[] = [
 const KIND: Record<string, ResourceKind> = {
   Template: "template", Instance: "instance", SshKey: "sshKey", MaintenanceWindow: "maintenanceWindow",
   EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
+  Volume: "volume", NetworkVolume: "networkVolume",
 };
 
 let rig: Rig;
