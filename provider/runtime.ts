@@ -20,6 +20,8 @@ export const KINDS = {
   apiKey: () => require("./resources/apiKey/provider").provider,
   subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,
   rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
+  volume: () => require("./resources/volume/provider").provider,
+  networkVolume: () => require("./resources/networkVolume/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

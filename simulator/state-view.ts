@@ -6,6 +6,7 @@ import type { SimContext } from "./context";
 import { instanceView } from "./domain/instance-view";
 import { maintenanceView } from "./domain/maintenance-view";
 import { templateView } from "./domain/template-view";
+import { volumeView } from "./domain/volumes";
 
 export interface StateView {
   instances: Record<string, unknown>[];
@@ -16,6 +17,7 @@ export interface StateView {
   maintenances: Record<string, unknown>[];
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
+  volumes: Record<string, unknown>[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -39,5 +41,6 @@ export function stateView(ctx: SimContext): StateView {
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
+    volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
   };
 }

@@ -6,6 +6,7 @@ import { MachinesApi } from "./areas/machines";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
+import { VolumesApi } from "./areas/volumes";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
 import { VastValidationError } from "./errors";
@@ -91,6 +92,7 @@ export class VastClient {
   readonly deployments: DeploymentsApi;
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
+  readonly volumes: VolumesApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -157,6 +159,7 @@ export class VastClient {
     this.deployments = new DeploymentsApi(core);
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
+    this.volumes = new VolumesApi(core, options.logger);
   }
 
   /**

@@ -98,6 +98,14 @@ export const ENDPOINTS = {
   copyRsync: ep("PUT", "/api/v0/commands/rsync/", false, ANY),
   copyDirect: ep("PUT", "/api/v0/commands/copy_direct/", false, ANY),
 
+  // Volumes (local and network): searched, rented from an offer, listed together, deleted by id.
+  volumeOffersSearch: ep("POST", "/api/v0/volumes/search/", true, ANY),
+  networkVolumeOffersSearch: ep("POST", "/api/v0/network_volumes/search/", true, ANY),
+  volumesList: ep("GET", "/api/v0/volumes/", true, ANY),
+  volumesCreate: ep("PUT", "/api/v0/volumes/", false, ANY),
+  networkVolumesCreate: ep("PUT", "/api/v0/network_volumes/", false, ANY),
+  volumesDelete: ep("DELETE", "/api/v0/volumes/", true, ANY),
+
   workerGroupLogs: ep("POST", "/get_workergroup_logs", true, STRICT, "run"),
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),
   autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY),

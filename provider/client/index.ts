@@ -30,5 +30,8 @@ export type { OfferSearch } from "./areas/offers";
 export { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
 export { MachinesApi } from "./areas/machines";
 export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
+export { VolumesApi, VolumeInUseError, DEFAULT_VOLUME_ALLOCATED_STORAGE_GB, type VolumeOfferSearch, type VolumeListType } from "./areas/volumes";
+export type * from "./types-volumes";
+export { DEFAULT_VOLUME_OFFER_FILTERS, VOLUME_OFFER_FILTER_FIELDS, type VolumeOfferFilters, type VolumeOfferQuery, type VolumeOfferOrderField } from "./wire/volume-filters";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition, InstanceListFilters, InstanceListColumn } from "./wire/filters";
 export * from "./wire";

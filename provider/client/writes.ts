@@ -13,7 +13,8 @@ import { RequestCore, type RequestSpec } from "./core";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
-export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance";
+export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance"
+  | "volumes";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -61,6 +62,10 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.maintenancesSchedule, { kind: "maintenance", keys: field("machine_ids") }],
   // Cancelled by window id, cached by machine.
   [ENDPOINTS.maintenancesCancel, { kind: "maintenance", keys: all }],
+  // Volumes: a create names its volume when the answer does (`V.<id>`); a delete names its id.
+  [ENDPOINTS.volumesCreate, { kind: "volumes", keys: made((r) => r.id) }],
+  [ENDPOINTS.networkVolumesCreate, { kind: "volumes", keys: made((r) => r.id) }],
+  [ENDPOINTS.volumesDelete, { kind: "volumes", keys: (_params, body) => (body.id === undefined ? undefined : [String(body.id)]) }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

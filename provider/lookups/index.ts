@@ -20,3 +20,12 @@ export {
   type WorkerGroupLogsArgs,
   type WorkerGroupLogs,
 } from "./serverless";
+export {
+  searchVolumeOffers,
+  searchVolumeOffersOutput,
+  searchNetworkVolumeOffers,
+  searchNetworkVolumeOffersOutput,
+  getVolumes,
+  getVolumesOutput,
+  type GetVolumesArgs,
+} from "./volumes";

@@ -16,6 +16,7 @@ import { registerSecrets } from "./secrets";
 import { registerServerless } from "./serverless";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
+import { registerVolumes } from "./volumes";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -34,6 +35,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerMaintenances,
     registerServerless,
     registerEarnings,
+    registerVolumes,
   ]) {
     register(app, ctx);
   }

@@ -1,4 +1,6 @@
 /** `volume_info` of the instance-creation body (spec: volume_info). */
+import type { SimContext } from "../context";
+import { checkVolumeLink } from "../domain/volumes";
 import { invalidArgs, show } from "../http/errors";
 import { optObject, type Body } from "../http/validate";
 
@@ -17,4 +19,10 @@ export function checkVolumeInfo(body: Body): void {
   if (typeof v.mount_path !== "string" || !v.mount_path.startsWith("/")) {
     throw invalidArgs(`volume_info.mount_path must be an absolute path inside the container (got ${show(v.mount_path)})`);
   }
+}
+
+/** A linked volume (`create_new: false`) must be the caller's and, when local, on the offer's machine. */
+export function linkVolume(ctx: SimContext, userId: number, body: Body, machineId: number): void {
+  const v = optObject(body, "volume_info");
+  if (v && v.create_new === false) checkVolumeLink(ctx.store, userId, v.volume_id as number, machineId);
 }

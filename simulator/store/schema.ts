@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { SimData } from "./types";
+import { volumeDataSchema } from "./volume-schema";
 
 const id = z.number().int();
 const time = z.number();
@@ -103,6 +104,7 @@ export const simDataSchema = z.object({
   ignoreBids: z.number().int().nonnegative().optional(),
   machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
+  volumes: volumeDataSchema,
 });
 
 export const stateFileSchema = z.object({

@@ -132,4 +132,5 @@ export interface SimData {
   /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
   ignoreBids?: number;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
+  volumes: import("./volume-types").VolumeData;
 }

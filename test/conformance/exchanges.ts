@@ -147,6 +147,25 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("deployments.versions", () => client.deployments.versions(SEED.deployment.id));
     await run("autoscaler.templates", () => client.autoscaler.templates(SEED.user.id));
     await run("earnings.chart", () => client.earnings.chart());
+
+    // Volumes: both searches, a local and a network volume, a link at instance creation, the
+    // refusal to delete a volume in use, and the deletes.
+    const volumeOffers = await run("volumes.searchOffers", () => client.volumes.searchOffers("local", { filters: { storageCost: { lte: 0.2 } }, limit: 3 }));
+    await run("volumes.searchOffers (network)", () => client.volumes.searchOffers("network", { limit: 2 }));
+    const local = await run("volumes.create", () => client.volumes.create("local", { offerId: volumeOffers[0].id, sizeGb: 20, name: "conf" }));
+    await fails("volumes.create (too large)", () => client.volumes.create("local", { offerId: volumeOffers[0].id, sizeGb: 1_000_000 }));
+    const network = await run("volumes.create (network)", () => client.volumes.create("network", { offerId: 950001, sizeGb: 20 }));
+    const beside = (await client.offers.search({ filters: { machineId: volumeOffers[0].machineId ?? 0 }, noDefaults: true }))[0];
+    const user = await run("instances.create (volume link)", () =>
+      client.instances.create(beside.id, { image: "ubuntu:22.04", volumeInfo: { createNew: false, volumeId: local.id ?? 0, mountPath: "/data" } }),
+    );
+    await run("volumes.list", () => client.volumes.list("local"));
+    await fails("volumes.delete (in use)", () => client.volumes.delete(local.id ?? 0));
+    await run("instances.destroy", () => client.instances.destroy(user.id));
+    await run("volumes.delete", () => client.volumes.delete(local.id ?? 0));
+    await run("volumes.delete (network)", () => client.volumes.delete(network.id ?? 0));
+    await run("volumes.delete (gone)", () => client.volumes.delete(network.id ?? 0));
+    await run("volumes.list (all)", () => client.volumes.list());
   } catch (error) {
     await sim.close();
     throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });

@@ -42,6 +42,8 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("maintenances-cancel", "DELETE /api/v0/machines/maintenances/batch", "undocumented", "", `${UNDOCUMENTED}; our spec and api-facts describe it`),
   known("deployment-versions", "GET /api/v0/deployment/{id}/versions/", "undocumented", "", `${UNDOCUMENTED}; api-facts and the vendor's client use it`),
   known("autoscaler-templates", "GET /api/v0/users/{user_id}/templates/autoscaler/", "undocumented", "", `${UNDOCUMENTED}; our spec describes it`),
+  known("network-volume-search", "POST /api/v0/network_volumes/search/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client searches network volume offers there (search network volumes), with the query of /volumes/search/`),
+  known("network-volume-create", "PUT /api/v0/network_volumes/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client rents network volumes there ({id, size, name}, as /volumes/); they are listed and deleted through the documented /volumes/`),
   known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (README: Limits of the service)`),
 
   // ---- requests ----------------------------------------------------------------------------

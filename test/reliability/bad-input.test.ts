@@ -132,6 +132,19 @@ const RULES: Rule[] = [
   { rule: "SSH key properties are known ones", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x"), comment: "c" }, property: "comment", says: /is not an SshKey property; did you mean publicKey\?/ },
   { rule: "copy paths are not empty", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: " ", dstPath: "/b/" }, property: "srcPath", says: /must not be empty/ },
   { rule: "copy instance ids are positive integers", kind: "rsyncCopy", inputs: { srcId: "abc", srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /must be an instance id/ },
+  // Volumes (vendor document: rent volume; the vendor's client: create volume)
+  { rule: "one of a volume offer id and offer filters is required", kind: "volume", inputs: { sizeGb: 10 }, property: "offerId", says: /give offerId \(a volume offer, from searchVolumeOffers\) or offer filters/ },
+  { rule: "volume offerId and offer are mutually exclusive", kind: "volume", inputs: { offerId: 900001, offer: { location: "US" } }, property: "offer", says: /either offerId or offer filters, not both/ },
+  { rule: "volume size is a whole number of GB", kind: "volume", inputs: { offerId: 900001, sizeGb: 10.5 }, property: "sizeGb", says: /must be a whole number/ },
+  { rule: "volume size has a finite maximum", kind: "volume", inputs: { offerId: 900001, sizeGb: 1e12 }, property: "sizeGb", says: /at most 1000000 \(GB\)/ },
+  { rule: "volume name leaves room for the marker", kind: "volume", inputs: { offerId: 900001, name: "v".repeat(201) }, property: "name", says: /at most 200 characters/ },
+  { rule: "volume price filter is positive", kind: "volume", inputs: { offer: { maxPricePerGbMonth: 0 } }, property: "offer.maxPricePerGbMonth", says: /greater than 0 \(\$ per GB per month, maximum\)/ },
+  { rule: "volume properties are known ones", kind: "volume", inputs: { offerId: 900001, size: 10 }, property: "size", says: /is not a Volume property; did you mean sizeGb\?/ },
+  { rule: "a volume offer id is a whole number", kind: "volume", inputs: { offerId: 9.5 }, property: "offerId", says: /must be a whole number/ },
+  { rule: "network volumes are chosen by cluster, not machine", kind: "networkVolume", inputs: { offer: { machineId: 30001 } }, property: "offer", says: /machineId/ },
+  { rule: "network volume reliability filter is between 0 and 1", kind: "networkVolume", inputs: { offer: { minReliability: -1 } }, property: "offer.minReliability", says: /between 0 and 1/ },
+  { rule: "network volume properties are known ones", kind: "networkVolume", inputs: { offerId: 950001, nmae: "x" }, property: "nmae", says: /is not a NetworkVolume property; did you mean name\?/ },
+  { rule: "a linked volume id is a whole number or a Volume's id", kind: "instance", inputs: { ...instance, volume: { createNew: false, volumeId: "vol-1", mountPath: "/data" } }, property: "volume.volumeId", says: /must be a volume id \(a whole number, or a Volume's id\)/ },
 ];
 
 let rig: Rig;
@@ -187,6 +200,14 @@ describe("the client refuses the per-call rules before sending", () => {
     const error = await refusal(searchOffers({ gpuNmae: "RTX 4090" } as never));
     expect(error).toBeInstanceOf(VastValidationError);
     expect((error as Error).message).toBe("gpuNmae is not a searchOffers property; did you mean filters.gpuName?");
+  });
+
+  it("refuses a volume offer filter the search does not take, naming the fields", async () => {
+    const error = await refusal(getClient().volumes.searchOffers("local", { filters: { gpuName: "RTX 4090" } as never }));
+    expect(error).toBeInstanceOf(VastValidationError);
+    expect((error as Error).message).toMatch(/^volume offer filter "gpuName" is not searchable; use one of id, machineId/);
+    const size = await refusal(getClient().volumes.create("local", { offerId: 900001, sizeGb: 2.5 }));
+    expect((size as Error).message).toBe("sizeGb must be a positive whole number, got 2.5");
   });
 
   it("sent nothing", async () => {

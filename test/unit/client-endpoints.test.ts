@@ -21,7 +21,8 @@ describe("endpoint table", () => {
   it("marks every call that creates, rotates or pays something as not safe to resend", () => {
     const unsafe = Object.entries(ENDPOINTS).filter(([, e]) => !e.idempotent).map(([name]) => name).sort();
     expect(unsafe).toEqual(
-      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "instancesPrepay", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit"].sort(),
+      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "instancesPrepay", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit",
+        "volumesCreate", "networkVolumesCreate"].sort(),
     );
   });
 

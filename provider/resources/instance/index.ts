@@ -44,8 +44,8 @@ export interface InstanceOfferFilters {
 export interface InstanceVolume {
   /** true creates a new volume; false links an existing one. */
   createNew: pulumi.Input<boolean>;
-  /** Existing volume id (createNew false) or volume offer id (createNew true). */
-  volumeId: pulumi.Input<number>;
+  /** Existing volume id (createNew false: a Volume's `volumeId` or `id`) or volume offer id (createNew true). */
+  volumeId: pulumi.Input<number | string>;
   /** GB; required when createNew is true, not allowed otherwise. */
   size?: pulumi.Input<number>;
   /** Absolute path inside the container. */

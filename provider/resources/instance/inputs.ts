@@ -48,7 +48,10 @@ const offerFilters = z.strictObject({
 const volume = z
   .strictObject({
     createNew: z.boolean({ error: "must be true (create a volume) or false (link an existing one)" }),
-    volumeId: wholePositive,
+    // A Volume's id (`volume.id`, a string) links it as well as its `volumeId` (a number).
+    volumeId: z.union([wholePositive, z.string().regex(/^[1-9]\d*$/, "must be a volume id (a whole number, or a Volume's id)")], {
+      error: "must be a volume id (a whole number, or a Volume's id)",
+    }),
     size: wholePositive.optional(),
     mountPath: z.string({ error: "must be a path" }).startsWith("/", "must be an absolute path inside the container"),
   })

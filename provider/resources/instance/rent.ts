@@ -50,7 +50,7 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
     env: { ...inputs.env, [MARKER_ENV]: marker },
     ports: inputs.ports,
     onstart: inputs.onstart,
-    volumeInfo: v && { createNew: v.createNew, volumeId: v.volumeId, size: v.size, mountPath: v.mountPath },
+    volumeInfo: v && { createNew: v.createNew, volumeId: Number(v.volumeId), size: v.size, mountPath: v.mountPath },
     label: inputs.label,
     disk: inputs.diskGb,
     runtype: inputs.runtype,

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, EnvVar, Instance, MaintenanceWindow, RsyncCopy, SshKey, SubaccountKeyRotation, Template } from "../../../provider";
+import { ApiKey, EnvVar, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, SshKey, SubaccountKeyRotation, Template, Volume } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -62,6 +62,8 @@ export async function classSecrecy(secrets: {
     ["apiKey", new ApiKey("apiKey", { name: "n" }, watch("apiKey"))],
     ["subaccountKeyRotation", new SubaccountKeyRotation("subaccountKeyRotation", { subaccountUserId: 1 }, watch("subaccountKeyRotation"))],
     ["rsyncCopy", new RsyncCopy("rsyncCopy", { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b" }, watch("rsyncCopy"))],
+    ["volume", new Volume("volume", { offerId: 1, name: "v" }, watch("volume"))],
+    ["networkVolume", new NetworkVolume("networkVolume", { offerId: 1, name: "v" }, watch("networkVolume"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;
   for (const [kind, resource] of resources) {

@@ -285,7 +285,34 @@ const rsyncCopy: Scenario = {
   compare: () => [],
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
+/** Volume and NetworkVolume: one list and one delete serve both kinds; the service's name carries the marker. */
+function volumeScenario(name: "Volume" | "NetworkVolume", offerId: number, kind: "local_volume" | "network_volume", createPath: string): Scenario {
+  return {
+    name,
+    provider: driven(name === "Volume" ? "volume" : "networkVolume"),
+    inputs: () => ({ offerId, sizeGb: 20, name: "reliability" }),
+    // Every input change replaces a volume: the update the engine can run is a code-only one.
+    updateInputs: (outs) => pickInputs(outs, ["offerId", "sizeGb", "name"]),
+    targets: {
+      create: { method: "PUT", path: createPath },
+      read: { method: "GET", path: "/api/v0/volumes" },
+      update: null,
+      delete: { method: "DELETE", path: "/api/v0/volumes" },
+    },
+    live: (state) => state.volumes.filter((v) => v.type === kind).map((v) => ({ key: String(v.id), view: v })),
+    claims: (entry) => [entry.id],
+    compare: (live, entry) => [
+      ...differs("label", live.view.label, entry.outs.serviceName),
+      ...differs("label marker", str(live.view.label).endsWith(` [${str(entry.outs.nameMarker)}]`), true),
+      ...differs("disk_space", live.view.disk_space, entry.outs.sizeGb),
+    ],
+  };
+}
+
+const volume = volumeScenario("Volume", 900001, "local_volume", "/api/v0/volumes");
+const networkVolume = volumeScenario("NetworkVolume", 950001, "network_volume", "/api/v0/network_volumes");
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume];
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
 export function pickInputs(outs: Props, names: readonly string[]): Props {

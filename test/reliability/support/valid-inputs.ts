@@ -156,6 +156,22 @@ const rsyncValid = fc
     dstPath,
   }));
 
+const volumeFilters = (extra: Record<string, fc.Arbitrary<unknown>>) =>
+  withOptional(
+    {},
+    {
+      maxPricePerGbMonth: fc.double({ min: 0.001, max: 1000, noNaN: true }),
+      minReliability: fc.double({ min: 0, max: 1, noNaN: true }),
+      location: fc.oneof(fc.constantFrom("US", "Sweden, SE"), fc.array(fc.constantFrom("US", "SE", "DE"), { minLength: 1, maxLength: 3 })),
+      verified: fc.boolean(),
+      ...extra,
+    },
+  );
+const volumeValid = (extra: Record<string, fc.Arbitrary<unknown>>) =>
+  fc
+    .tuple(fc.oneof(fc.record({ offerId: fc.integer({ min: 1, max: 2 ** 31 }) }), volumeFilters(extra).map((offer) => ({ offer }))), withOptional({}, { sizeGb: fc.integer({ min: 1, max: 1_000_000 }), name: nonEmpty(200) }))
+    .map(([offer, rest]) => ({ ...offer, ...rest }));
+
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
   instance: instanceValid,
@@ -165,6 +181,8 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   apiKey: apiKeyValid,
   subaccountKeyRotation: rotationValid,
   rsyncCopy: rsyncValid,
+  volume: volumeValid({ machineId: fc.integer({ min: 1, max: 2 ** 31 }) }),
+  networkVolume: volumeValid({ clusterId: fc.integer({ min: 1, max: 2 ** 31 }) }),
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -180,6 +198,8 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   apiKey: ["name", "permissions", "rotateOn"],
   subaccountKeyRotation: ["subaccountUserId", "all", "triggers"],
   rsyncCopy: ["srcId", "dstId", "srcPath", "dstPath", "triggers"],
+  volume: ["offerId", "offer", "sizeGb", "name"],
+  networkVolume: ["offerId", "offer", "sizeGb", "name"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */
