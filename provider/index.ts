@@ -12,6 +12,8 @@ export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";
 export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type RegeneratedKeyOutput } from "./resources/subaccountKeyRotation";
 export { RsyncCopy, type RsyncCopyArgs } from "./resources/rsyncCopy";
+export { Endpoint, type EndpointArgs } from "./resources/endpoint";
+export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
 export * from "./lookups";
 export * from "./client";
 export { resolveConfig, MissingApiKeyError, keyFilePath, type ResolvedConfig } from "./config";

@@ -20,6 +20,8 @@ export const KINDS = {
   apiKey: () => require("./resources/apiKey/provider").provider,
   subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,
   rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
+  endpoint: () => require("./resources/endpoint/provider").provider,
+  workerGroup: () => require("./resources/workerGroup/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

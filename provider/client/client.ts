@@ -2,6 +2,7 @@
 import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./areas/account";
 import { InstancesApi } from "./areas/instances";
 import { MachinesApi } from "./areas/machines";
+import { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
@@ -88,6 +89,9 @@ export class VastClient {
   readonly deployments: DeploymentsApi;
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
+  /** Serverless endpoint groups and worker groups. */
+  readonly endpointGroups: EndpointGroupsApi;
+  readonly workerGroups: WorkerGroupsApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -153,6 +157,8 @@ export class VastClient {
     this.deployments = new DeploymentsApi(core);
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
+    this.endpointGroups = new EndpointGroupsApi(core);
+    this.workerGroups = new WorkerGroupsApi(core);
   }
 
   /**

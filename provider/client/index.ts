@@ -30,3 +30,5 @@ export { MachinesApi } from "./areas/machines";
 export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition, InstanceListFilters, InstanceListColumn } from "./wire/filters";
 export * from "./wire";
+export { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";
+export type { EndpointSettings, ServerlessEndpoint, WorkerGroup, WorkerGroupSettings, WorkersDeleted } from "./types-serverless";

@@ -13,7 +13,7 @@ import { RequestCore, type RequestSpec } from "./core";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
-export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance";
+export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance" | "endpoints" | "workerGroups";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -57,6 +57,14 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.maintenancesSchedule, { kind: "maintenance", keys: field("machine_ids") }],
   // Cancelled by window id, cached by machine.
   [ENDPOINTS.maintenancesCancel, { kind: "maintenance", keys: all }],
+  // Serverless endpoint groups and worker groups (an endpoint's delete also deletes its groups:
+  // a worker-group read finds that out from a fresh listing, its cache lives seconds).
+  [ENDPOINTS.endpointsCreate, { kind: "endpoints", keys: made((r) => r.result) }],
+  [ENDPOINTS.endpointsUpdate, { kind: "endpoints", keys: byId }],
+  [ENDPOINTS.endpointsDelete, { kind: "endpoints", keys: byId }],
+  [ENDPOINTS.workerGroupsCreate, { kind: "workerGroups", keys: made((r) => r.id) }],
+  [ENDPOINTS.workerGroupsUpdate, { kind: "workerGroups", keys: byId }],
+  [ENDPOINTS.workerGroupsDelete, { kind: "workerGroups", keys: byId }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

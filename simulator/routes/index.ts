@@ -13,6 +13,7 @@ import { registerMaintenances } from "./maintenances";
 import { registerOffers } from "./offers";
 import { registerSecrets } from "./secrets";
 import { registerServerless } from "./serverless";
+import { registerServerlessObjects } from "./serverless-objects";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
 
@@ -31,6 +32,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerMachines,
     registerMaintenances,
     registerServerless,
+    registerServerlessObjects,
     registerEarnings,
   ]) {
     register(app, ctx);

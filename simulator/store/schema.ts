@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { SimData } from "./types";
+import { serverlessSchema } from "./serverless-schema";
 
 const id = z.number().int();
 const time = z.number();
@@ -96,6 +97,7 @@ export const simDataSchema = z.object({
   offerStates: z.record(z.string(), z.enum(["available", "unavailable", "gone"])),
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
+  serverless: serverlessSchema,
 });
 
 export const stateFileSchema = z.object({

@@ -1,3 +1,5 @@
+import type { ServerlessData } from "./serverless-types";
+
 /**
  * The mutable state of the simulator: plain JSON so it can be persisted as-is. Static
  * catalogue data (offers, machines, deployments, logs) comes from the seed and is not stored.
@@ -116,4 +118,6 @@ export interface SimData {
   /** The next `remaining` created instances end their boot in `actualStatus`. */
   nextBoot: { actualStatus: string; remaining: number } | null;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
+  /** Serverless endpoints and worker groups (serverless-types.ts). */
+  serverless: ServerlessData;
 }
