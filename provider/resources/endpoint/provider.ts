@@ -8,7 +8,7 @@ import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type Props, type ProviderImpl } from "../kit";
-import { liveEndpoints } from "./live";
+import { liveEndpoints, liveWorkerGroups } from "./live";
 import { destroyLeftWorkers } from "../workerGroup/workers";
 
 export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey"] as const;
@@ -132,7 +132,10 @@ export const provider: ProviderImpl = {
 
   async update(id, olds, news) {
     const n = endpointId(id);
-    await getClient().endpointGroups.update(n, settingsOf(news));
+    const client = getClient();
+    await client.endpointGroups.update(n, settingsOf(news));
+    // Groups list their endpoint's name.
+    if (news.name !== olds.name) liveWorkerGroups(client).noteWrite();
     const kept: Props = {};
     for (const k of ENDPOINT_OUTPUTS) kept[k] = olds[k];
     return { outs: jsonClean({ ...news, ...kept }) as Props };
@@ -143,6 +146,8 @@ export const provider: ProviderImpl = {
     const n = endpointId(id);
     const client = getClient();
     const result = await client.endpointGroups.delete(n);
+    // Its groups went with it: cached listings of groups no longer serve.
+    liveWorkerGroups(client).noteWrite();
     await destroyLeftWorkers(client, `Endpoint ${n}`, result.failedWorkers);
   },
 };

@@ -70,8 +70,13 @@ function sameGroup(g: WorkerGroup, s: WorkerGroupSettings): boolean {
   );
 }
 
-/** Groups this process created or adopted: never adopted a second time by a sibling resource. */
-const taken = new Set<number>();
+/** Groups this process created or adopted, per client: never adopted a second time by a sibling resource. */
+const takenBy = new WeakMap<VastClient, Set<number>>();
+function takenOf(client: VastClient): Set<number> {
+  let set = takenBy.get(client);
+  if (!set) takenBy.set(client, (set = new Set()));
+  return set;
+}
 
 let creating: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
@@ -81,6 +86,7 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
 }
 
 async function createGroup(client: VastClient, settings: WorkerGroupSettings, adoptable: boolean): Promise<number> {
+  const taken = takenOf(client);
   const matching = async () => (await client.workerGroups.list()).filter((g) => !taken.has(g.id) && sameGroup(g, settings));
   const existing = await matching();
   const before = new Set(existing.map((g) => g.id));
