@@ -20,3 +20,14 @@ export {
   type WorkerGroupLogsArgs,
   type WorkerGroupLogs,
 } from "./serverless";
+export {
+  getEndpoints,
+  getEndpointsOutput,
+  getWorkerGroups,
+  getWorkerGroupsOutput,
+  type EndpointInfo,
+  type EndpointsArgs,
+  type EndpointsOutputArgs,
+  type WorkerGroupInfo,
+  type WorkerGroupsArgs,
+} from "./serverless";

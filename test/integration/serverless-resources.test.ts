@@ -4,7 +4,8 @@
  * what it does to the workers, lost responses and killed runs, shared reads, and the worker
  * group's id as the id its logs use.
  */
-import { getWorkerGroupLogs, providers } from "pulumi-vastai";
+import { getEndpoints, getEndpointsOutput, getWorkerGroupLogs, getWorkerGroups, getWorkerGroupsOutput, providers, scrub } from "pulumi-vastai";
+import * as pulumi from "@pulumi/pulumi";
 import { useSimulator } from "../support/simulator";
 
 type Props = Record<string, unknown>;
@@ -48,7 +49,6 @@ describe("Endpoint over HTTP", () => {
     expect(outs).toMatchObject({ name: "llm-prod", endpointId: Number(id), state: "active", minLoad: 10, maxWorkers: 4 });
     expect(typeof outs.apiKey).toBe("string");
     // The key is known to the redactor: an error quoting it would print <redacted>.
-    const { scrub } = await import("../../provider/client/redact");
     expect(scrub(`key ${String(outs.apiKey)}`)).not.toContain(String(outs.apiKey));
   });
 
@@ -216,5 +216,35 @@ describe("WorkerGroup over HTTP", () => {
     const reasons = res.failures!.map((f) => f.reason).join("\n");
     expect(reasons).toMatch(/templateHash: give templateHash, searchParams or both/);
     expect(reasons).toMatch(/testWorkers: must not be negative.*-1/);
+  });
+});
+
+describe("getEndpoints and getWorkerGroups", () => {
+  it("list endpoints and groups without their API keys, filtered by name and endpoint", async () => {
+    const a = await newEndpoint({ name: "a", maxWorkers: 3 });
+    const b = await newEndpoint({ name: "b" });
+    const ga = await newGroup(a.id, { testWorkers: 0 });
+    await newGroup(b.id, { testWorkers: 0 });
+    const endpoints = await getEndpoints();
+    expect(endpoints.map((e) => [e.id, e.name])).toEqual([[Number(a.id), "a"], [Number(b.id), "b"]]);
+    expect(endpoints[0]).toMatchObject({ maxWorkers: 3, state: "active" });
+    for (const e of endpoints) expect(e).not.toHaveProperty("apiKey");
+    expect((await getEndpoints({ name: "b" })).map((e) => e.id)).toEqual([Number(b.id)]);
+    const groups = await getWorkerGroups({ endpointId: Number(a.id) });
+    expect(groups.map((g) => [g.id, g.endpointId, g.endpointName, g.searchParams])).toEqual([[Number(ga.id), Number(a.id), "a", "gpu_ram>=23 num_gpus=1"]]);
+    for (const g of await getWorkerGroups()) expect(g).not.toHaveProperty("apiKey");
+    await expect(getWorkerGroups({ endpointID: 1 } as never)).rejects.toThrow(/endpointID.*did you mean endpointId/);
+  });
+
+  it("the Output variants: the API keys only on request, and then secret", async () => {
+    const a = await newEndpoint({ name: "a" });
+    const plain = getEndpointsOutput({ name: "a" });
+    expect(await pulumi.isSecret(plain)).toBe(false);
+    const keyed = getEndpointsOutput({ name: "a", includeApiKey: true });
+    expect(await pulumi.isSecret(keyed)).toBe(true);
+    const value = await new Promise<unknown>((resolve) => keyed.apply(resolve));
+    expect(value).toEqual([expect.objectContaining({ id: Number(a.id), apiKey: a.outs.apiKey })]);
+    const groups = await new Promise<unknown>((resolve) => getWorkerGroupsOutput({ endpointId: Number(a.id) }).apply(resolve));
+    expect(groups).toEqual([]);
   });
 });
