@@ -16,6 +16,9 @@ export interface StateView {
   maintenances: Record<string, unknown>[];
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
+  /** Serverless endpoints and worker groups (without their API keys). */
+  endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
+  workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -31,5 +34,14 @@ export function stateView(ctx: SimContext): StateView {
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
+    endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),
+    workerGroups: d.serverless.workerGroups.map((g) => ({
+      id: g.id,
+      user_id: g.userId,
+      endpoint_id: g.endpointId,
+      search_params: g.searchParams,
+      template_hash: g.templateHash,
+      worker_ids: [...g.workerIds],
+    })),
   };
 }
