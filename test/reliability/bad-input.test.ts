@@ -116,6 +116,14 @@ const RULES: Rule[] = [
   { rule: "copy properties are known ones", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: "/a/", dstPath: "/b/", dstID: 2 }, property: "dstID", says: /is not a RsyncCopy property; did you mean dstId\?/ },
   { rule: "SSH key properties are known ones", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x"), comment: "c" }, property: "comment", says: /is not an SshKey property; did you mean publicKey\?/ },
   { rule: "copy paths are not empty", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: " ", dstPath: "/b/" }, property: "srcPath", says: /must not be empty/ },
+  { rule: "endpoint name is letters, digits, '.', '_', '-'", kind: "endpoint", inputs: { name: "my endpoint" }, property: "name", says: /must be letters, digits.*"my endpoint"/ },
+  { rule: "endpoint target utilisation is a fraction", kind: "endpoint", inputs: { name: "e", targetUtil: 90 }, property: "targetUtil", says: /at most 1 \(a fraction\).*90/ },
+  { rule: "endpoint worker counts are whole numbers", kind: "endpoint", inputs: { name: "e", maxWorkers: 2.5 }, property: "maxWorkers", says: /must be a whole number.*2\.5/ },
+  { rule: "endpoint properties are known ones", kind: "endpoint", inputs: { name: "e", maxWorker: 3 }, property: "maxWorker", says: /is not an Endpoint property; did you mean maxWorkers\?/ },
+  { rule: "worker group needs a template or a search", kind: "workerGroup", inputs: { endpointId: 1 }, property: "templateHash", says: /give templateHash, searchParams or both/ },
+  { rule: "worker group endpoint is an Endpoint id", kind: "workerGroup", inputs: { endpointId: "llm", searchParams: "x" }, property: "endpointId", says: /must be the Endpoint's id/ },
+  { rule: "worker group test workers are at most 10", kind: "workerGroup", inputs: { endpointId: 1, searchParams: "x", testWorkers: 50 }, property: "testWorkers", says: /must be at most 10.*50/ },
+  { rule: "worker group properties are known ones", kind: "workerGroup", inputs: { endpointId: 1, searchParam: "x" }, property: "searchParam", says: /is not a WorkerGroup property; did you mean searchParams\?/ },
   { rule: "copy instance ids are positive integers", kind: "rsyncCopy", inputs: { srcId: "abc", srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /must be an instance id/ },
 ];
 

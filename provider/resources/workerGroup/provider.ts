@@ -21,9 +21,11 @@ const count = z.number({ error: "must be a number" }).int("must be a whole numbe
 
 const schema = z
   .strictObject({
-    endpointId: z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/)], {
-      error: "must be the Endpoint's id (endpoint.id) or its number",
-    }),
+    endpointId: z
+      .unknown()
+      .refine((v) => (typeof v === "number" && Number.isInteger(v) && v > 0) || (typeof v === "string" && /^[1-9]\d*$/.test(v)), {
+        message: "must be the Endpoint's id (endpoint.id) or its number",
+      }),
     templateHash: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9]+$/, "must be a template's hash (letters and digits)").optional(),
     searchParams: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters").optional(),
     launchArgs: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters").optional(),
