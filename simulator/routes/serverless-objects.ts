@@ -58,9 +58,12 @@ function parsedQuery(text: string): Record<string, unknown> {
   return out;
 }
 
+/** Fields never set are left out of a listed group (the vendor document types each as number or string). */
+const unsetLeftOut = (view: Record<string, unknown>) => Object.fromEntries(Object.entries(view).filter(([, v]) => v !== null));
+
 function groupView(ctx: SimContext, g: WorkerGroupRecord): Record<string, unknown> {
   const endpoint = ctx.store.data.serverless.endpoints.find((e) => e.id === g.endpointId);
-  return {
+  return unsetLeftOut({
     id: g.id,
     user_id: g.userId,
     endpoint_id: g.endpointId,
@@ -78,7 +81,7 @@ function groupView(ctx: SimContext, g: WorkerGroupRecord): Record<string, unknow
     cold_mult: g.coldMult,
     api_key: g.apiKey,
     created_at: iso(g.createdAt),
-  };
+  });
 }
 
 function nonNegative(body: Body, field: string, integer: boolean): number | undefined {
