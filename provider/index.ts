@@ -14,6 +14,8 @@ export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type Regenerated
 export { RsyncCopy, type RsyncCopyArgs } from "./resources/rsyncCopy";
 export { Volume, type VolumeArgs, type VolumeOfferFilters as VolumeOfferFilterInputs } from "./resources/volume";
 export { NetworkVolume, type NetworkVolumeArgs, type NetworkVolumeOfferFilters } from "./resources/networkVolume";
+export { Endpoint, type EndpointArgs } from "./resources/endpoint";
+export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
 export * from "./lookups";
 export * from "./client";
 export { resolveConfig, MissingApiKeyError, keyFilePath, type ResolvedConfig } from "./config";

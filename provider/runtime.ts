@@ -22,6 +22,8 @@ export const KINDS = {
   rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
   volume: () => require("./resources/volume/provider").provider,
   networkVolume: () => require("./resources/networkVolume/provider").provider,
+  endpoint: () => require("./resources/endpoint/provider").provider,
+  workerGroup: () => require("./resources/workerGroup/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -18,6 +18,9 @@ export interface StateView {
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
   volumes: Record<string, unknown>[];
+  /** Serverless endpoints and worker groups (without their API keys). */
+  endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
+  workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -42,5 +45,14 @@ export function stateView(ctx: SimContext): StateView {
     offerStates: { ...d.offerStates },
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
+    endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),
+    workerGroups: d.serverless.workerGroups.map((g) => ({
+      id: g.id,
+      user_id: g.userId,
+      endpoint_id: g.endpointId,
+      search_params: g.searchParams,
+      template_hash: g.templateHash,
+      worker_ids: [...g.workerIds],
+    })),
   };
 }

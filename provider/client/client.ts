@@ -3,6 +3,7 @@ import { ApiKeysApi, SecretsApi, SshKeysApi, SubaccountsApi, UsersApi } from "./
 import { InstanceActionsApi } from "./areas/instance-actions";
 import { InstancesApi } from "./areas/instances";
 import { MachinesApi } from "./areas/machines";
+import { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
@@ -93,6 +94,9 @@ export class VastClient {
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
   readonly volumes: VolumesApi;
+  /** Serverless endpoint groups and worker groups. */
+  readonly endpointGroups: EndpointGroupsApi;
+  readonly workerGroups: WorkerGroupsApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -160,6 +164,8 @@ export class VastClient {
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
     this.volumes = new VolumesApi(core, options.logger);
+    this.endpointGroups = new EndpointGroupsApi(core);
+    this.workerGroups = new WorkerGroupsApi(core);
   }
 
   /**

@@ -110,6 +110,16 @@ export const ENDPOINTS = {
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),
   autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY),
   earningsChart: ep("GET", "/api/v1/user/earnings/chart", true, ANY),
+
+  // Serverless endpoint groups and worker groups (areas/serverless.ts).
+  endpointsList: ep("GET", "/api/v0/endptjobs/", true, ANY),
+  endpointsCreate: ep("POST", "/api/v0/endptjobs/", false, ANY),
+  endpointsUpdate: ep("PUT", "/api/v0/endptjobs/{id}/", true, ANY),
+  endpointsDelete: ep("DELETE", "/api/v0/endptjobs/{id}/", true, ANY),
+  workerGroupsList: ep("GET", "/api/v0/workergroups/", true, ANY),
+  workerGroupsCreate: ep("POST", "/api/v0/workergroups/", false, ANY),
+  workerGroupsUpdate: ep("PUT", "/api/v0/workergroups/{id}/", true, ANY),
+  workerGroupsDelete: ep("DELETE", "/api/v0/workergroups/{id}/", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -35,3 +35,5 @@ export type * from "./types-volumes";
 export { DEFAULT_VOLUME_OFFER_FILTERS, VOLUME_OFFER_FILTER_FIELDS, type VolumeOfferFilters, type VolumeOfferQuery, type VolumeOfferOrderField } from "./wire/volume-filters";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition, InstanceListFilters, InstanceListColumn } from "./wire/filters";
 export * from "./wire";
+export { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";
+export type { EndpointSettings, ServerlessEndpoint, WorkerGroup, WorkerGroupSettings, WorkersDeleted } from "./types-serverless";

@@ -14,7 +14,7 @@ import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
 export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance"
-  | "volumes";
+  | "volumes" | "endpoints" | "workerGroups";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -66,6 +66,14 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.volumesCreate, { kind: "volumes", keys: made((r) => r.id) }],
   [ENDPOINTS.networkVolumesCreate, { kind: "volumes", keys: made((r) => r.id) }],
   [ENDPOINTS.volumesDelete, { kind: "volumes", keys: (_params, body) => (body.id === undefined ? undefined : [String(body.id)]) }],
+  // Serverless endpoint groups and worker groups (an endpoint's delete also deletes its groups:
+  // a worker-group read finds that out from a fresh listing, its cache lives seconds).
+  [ENDPOINTS.endpointsCreate, { kind: "endpoints", keys: made((r) => r.result) }],
+  [ENDPOINTS.endpointsUpdate, { kind: "endpoints", keys: byId }],
+  [ENDPOINTS.endpointsDelete, { kind: "endpoints", keys: byId }],
+  [ENDPOINTS.workerGroupsCreate, { kind: "workerGroups", keys: made((r) => r.id) }],
+  [ENDPOINTS.workerGroupsUpdate, { kind: "workerGroups", keys: byId }],
+  [ENDPOINTS.workerGroupsDelete, { kind: "workerGroups", keys: byId }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

@@ -29,3 +29,14 @@ export {
   getVolumesOutput,
   type GetVolumesArgs,
 } from "./volumes";
+export {
+  getEndpoints,
+  getEndpointsOutput,
+  getWorkerGroups,
+  getWorkerGroupsOutput,
+  type EndpointInfo,
+  type EndpointsArgs,
+  type EndpointsOutputArgs,
+  type WorkerGroupInfo,
+  type WorkerGroupsArgs,
+} from "./serverless";

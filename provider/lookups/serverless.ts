@@ -1,6 +1,8 @@
-/** Lookups of serverless endpoints: autoscaler templates, deployment versions, worker-group logs. */
+/** Lookups of serverless endpoints: endpoints, worker groups, autoscaler templates, deployment versions, worker-group logs. */
+import * as pulumi from "@pulumi/pulumi";
 import type { AutoscalerTemplates, DeploymentVersion } from "../client/types-account";
-import { LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "./common";
+import type { ServerlessEndpoint, WorkerGroup } from "../client/types-serverless";
+import { InputsOf, LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "./common";
 
 /** The user's autoscaler-enabled templates and the globally recommended ones. */
 export function getAutoscalerTemplates(userId: number, options?: LookupOptions): Promise<AutoscalerTemplates> {
@@ -39,3 +41,63 @@ export async function getWorkerGroupLogs(args: WorkerGroupLogsArgs, options?: Lo
   return { logs, lines: logs === "" ? [] : logs.split("\n") };
 }
 export const getWorkerGroupLogsOutput = outputVariant(getWorkerGroupLogs);
+
+/** A serverless endpoint group as `getEndpoints` lists it: without its API key. */
+export type EndpointInfo = Omit<ServerlessEndpoint, "apiKey">;
+
+export interface EndpointsArgs {
+  /** Only the endpoint of this name. */
+  name?: string;
+}
+
+/** The account's serverless endpoint groups, by id. Their API keys are left out (see `getEndpointsOutput`). */
+export async function getEndpoints(args: EndpointsArgs = {}, options?: LookupOptions): Promise<EndpointInfo[]> {
+  knownArgs("getEndpoints", args, ["name"]);
+  const all = await clientOf(options).endpointGroups.list();
+  return all
+    .filter((e) => args.name === undefined || e.name === args.name)
+    .map(({ apiKey: _key, ...rest }) => rest)
+    .sort((a, b) => a.id - b.id);
+}
+
+export interface EndpointsOutputArgs extends EndpointsArgs {
+  /** Include each endpoint's `apiKey`: the whole result is then a secret Output. */
+  includeApiKey?: boolean;
+}
+
+/**
+ * `getEndpoints` for Pulumi inputs. With `includeApiKey`, each endpoint carries its `apiKey` and
+ * the Output is secret, so the keys stay encrypted in state and masked in the CLI.
+ */
+export function getEndpointsOutput(args: pulumi.Input<EndpointsOutputArgs> | InputsOf<EndpointsOutputArgs> = {}, options?: LookupOptions): pulumi.Output<ServerlessEndpoint[]> {
+  const resolved = pulumi.output(args) as pulumi.Output<EndpointsOutputArgs | undefined>;
+  return resolved.apply((a) => {
+    const { includeApiKey, ...rest } = a ?? {};
+    knownArgs("getEndpointsOutput", a, ["name", "includeApiKey"]);
+    if (!includeApiKey) return pulumi.output(getEndpoints(rest, options) as Promise<ServerlessEndpoint[]>);
+    const keyed = clientOf(options)
+      .endpointGroups.list()
+      .then((all) => all.filter((e) => rest.name === undefined || e.name === rest.name).sort((a, b) => a.id - b.id));
+    return pulumi.secret(keyed);
+  }) as unknown as pulumi.Output<ServerlessEndpoint[]>;
+}
+
+/** A worker group as `getWorkerGroups` lists it: without its API key. */
+export type WorkerGroupInfo = Omit<WorkerGroup, "apiKey">;
+
+export interface WorkerGroupsArgs {
+  /** Only the groups of this endpoint. */
+  endpointId?: number;
+}
+
+/** The account's serverless worker groups (autojobs), by id; `id` is the id `getWorkerGroupLogs` takes. */
+export async function getWorkerGroups(args: WorkerGroupsArgs = {}, options?: LookupOptions): Promise<WorkerGroupInfo[]> {
+  knownArgs("getWorkerGroups", args, ["endpointId"]);
+  const endpointId = args.endpointId === undefined ? undefined : positiveInt("getWorkerGroups", "endpointId", args.endpointId);
+  const all = await clientOf(options).workerGroups.list();
+  return all
+    .filter((g) => endpointId === undefined || g.endpointId === endpointId)
+    .map(({ apiKey: _key, ...rest }) => rest)
+    .sort((a, b) => a.id - b.id);
+}
+export const getWorkerGroupsOutput = outputVariant(getWorkerGroups);

@@ -14,6 +14,7 @@ import { registerMaintenances } from "./maintenances";
 import { registerOffers } from "./offers";
 import { registerSecrets } from "./secrets";
 import { registerServerless } from "./serverless";
+import { registerServerlessObjects } from "./serverless-objects";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
 import { registerVolumes } from "./volumes";
@@ -34,6 +35,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerMachines,
     registerMaintenances,
     registerServerless,
+    registerServerlessObjects,
     registerEarnings,
     registerVolumes,
   ]) {

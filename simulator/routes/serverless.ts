@@ -7,6 +7,7 @@ import type { SimContext } from "../context";
 import { account } from "../http/auth";
 import { ApiError, apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf } from "../http/validate";
+import { storedGroupLogs } from "./serverless-objects";
 import { autoscalerTemplatesFor, deploymentById, recommendedAutoscalerTemplates, workerGroupById } from "../seed/serverless";
 
 /** Prefix of the serverless API on the simulator's port (`runUrl`). */
@@ -18,7 +19,7 @@ const TAIL_MAX = 10000;
  * An unknown group (or one of another account) is answered HTTP 200 with a bare error string,
  * as the vendor document shows.
  */
-function logs(request: FastifyRequest) {
+function logs(ctx: SimContext, request: FastifyRequest) {
   const userId = account(request).user.id;
   const body = bodyOf(request.body);
   const id = body.id;
@@ -27,6 +28,9 @@ function logs(request: FastifyRequest) {
   if (!Number.isInteger(tail) || (tail as number) < 1 || (tail as number) > TAIL_MAX) {
     throw new ApiError(400, { error_msg: `tail must be an integer from 1 to ${TAIL_MAX} (got ${show(tail)})` });
   }
+  // A group made through `/api/v0/workergroups/` logs under its own id (serverless-objects.ts).
+  const stored = storedGroupLogs(ctx, id as number, userId);
+  if (stored) return { logs: stored.slice(-(tail as number)).join("\n") };
   const group = workerGroupById(id as number);
   if (!group || group.ownerId !== userId) return `authenticate_workergroup_apikey: invalid api_key or workergroup ${id} not found`;
   return { logs: group.lines.slice(-(tail as number)).join("\n") };
@@ -51,11 +55,11 @@ function autoscaler(request: FastifyRequest<{ Params: { user_id: string } }>) {
   return { success: true, autoscaler: autoscalerTemplatesFor(userId), recommended: recommendedAutoscalerTemplates() };
 }
 
-export function registerServerless(app: FastifyInstance, _ctx: SimContext): void {
+export function registerServerless(app: FastifyInstance, ctx: SimContext): void {
   // The documented route, and the one the vendor's client calls: both serve the same logs.
   for (const route of ["/get_workergroup_logs", "/get_autogroup_logs/"]) {
     app.post(`${RUN_PREFIX}${route}`, { config: { auth: "bearer-or-body", errorShape: "error_msg" } }, (req, reply) => {
-      const answer = logs(req);
+      const answer = logs(ctx, req);
       return typeof answer === "string" ? reply.type("application/json").send(JSON.stringify(answer)) : answer;
     });
   }

@@ -3,6 +3,7 @@ import { templateHash } from "../domain/template-hash";
 import type { ApiKeyRecord, SimData, TemplateRecord, UserRecord } from "../store/types";
 import { SEED } from "./seed";
 import { emptyVolumeData } from "../store/volume-types";
+import { emptyServerless } from "../store/serverless-types";
 
 // 2025-01-01T00:00:00Z: seed objects look like they were made before the simulator started.
 const SEED_TIME = 1735689600000;
@@ -84,5 +85,6 @@ export function initialState(ownerKey: string): SimData {
     nextBoot: null,
     nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1 },
     volumes: emptyVolumeData(),
+    serverless: emptyServerless(),
   };
 }

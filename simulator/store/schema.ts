@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { SimData } from "./types";
 import { volumeDataSchema } from "./volume-schema";
+import { serverlessSchema } from "./serverless-schema";
 
 const id = z.number().int();
 const time = z.number();
@@ -105,6 +106,7 @@ export const simDataSchema = z.object({
   machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
   volumes: volumeDataSchema,
+  serverless: serverlessSchema,
 });
 
 export const stateFileSchema = z.object({

@@ -1,3 +1,5 @@
+import type { ServerlessData } from "./serverless-types";
+
 /**
  * The mutable state of the simulator: plain JSON so it can be persisted as-is. Static
  * catalogue data (offers, machines, deployments, logs) comes from the seed and is not stored.
@@ -133,4 +135,6 @@ export interface SimData {
   ignoreBids?: number;
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
   volumes: import("./volume-types").VolumeData;
+  /** Serverless endpoints and worker groups (serverless-types.ts). */
+  serverless: ServerlessData;
 }

@@ -166,6 +166,17 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("volumes.delete (network)", () => client.volumes.delete(network.id ?? 0));
     await run("volumes.delete (gone)", () => client.volumes.delete(network.id ?? 0));
     await run("volumes.list (all)", () => client.volumes.list());
+    const endpoint = await run("endpointGroups.create", () => client.endpointGroups.create({ name: "conformance", maxWorkers: 4, minLoad: 1, minColdLoad: 0, maxQueueTime: 30, targetQueueTime: 10, inactivityTimeout: 600 }));
+    await run("endpointGroups.list", () => client.endpointGroups.list());
+    await run("endpointGroups.update", () => client.endpointGroups.update(endpoint, { name: "conformance", maxWorkers: 8 }));
+    await fails("workerGroups.create (no endpoint)", () => client.workerGroups.create({ endpointId: 999_999, searchParams: "gpu_ram>=23" }));
+    const group = await run("workerGroups.create", () => client.workerGroups.create({ endpointId: endpoint, searchParams: "gpu_ram>=23", testWorkers: 1 }));
+    await run("workerGroups.list", () => client.workerGroups.list());
+    await run("workerGroups.update", () => client.workerGroups.update(group, { endpointId: endpoint, searchParams: "gpu_ram>=23", coldWorkers: 2 }));
+    await run("workerGroups.delete", () => client.workerGroups.delete(group));
+    await run("workerGroups.delete (gone)", () => client.workerGroups.delete(group));
+    await run("endpointGroups.delete", () => client.endpointGroups.delete(endpoint));
+    await run("endpointGroups.delete (gone)", () => client.endpointGroups.delete(endpoint));
   } catch (error) {
     await sim.close();
     throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });

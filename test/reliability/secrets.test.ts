@@ -40,6 +40,7 @@ const KIND: Record<string, ResourceKind> = {
   // Instance variants of the fault matrix (one extra call each).
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
   Volume: "volume", NetworkVolume: "networkVolume",
+  Endpoint: "endpoint", WorkerGroup: "workerGroup",
 };
 
 let rig: Rig;
@@ -60,6 +61,7 @@ function learn(outs: Props): void {
   };
   add("created API key", outs.key !== undefined && outs.keyId !== undefined ? outs.key : undefined);
   add("instance API key", outs.instanceApiKey);
+  add("endpoint API key", outs.endpointId !== undefined ? outs.apiKey : undefined);
   for (const k of (outs.regeneratedKeys ?? []) as { derivedKey?: string }[]) add("derived subaccount key", k.derivedKey);
 }
 
@@ -189,7 +191,7 @@ const leaksIn = (text: string) => found(text, secrets);
 
 it("saw every kind of secret in play, in the places meant for them", () => {
   const names = new Set(secrets.map((s) => s.name));
-  for (const n of ["created API key", "derived subaccount key", "instance API key"]) expect(names).toContain(n);
+  for (const n of ["created API key", "derived subaccount key", "instance API key", "endpoint API key"]) expect(names).toContain(n);
   const inSecretOutputs = outputs.flatMap((o) => [...secrecy[o.kind].secretOutputs].flatMap((k) => leaksIn(JSON.stringify(o.outs[k] ?? null))));
   expect(new Set(inSecretOutputs)).toEqual(new Set(secrets.map((s) => s.name).filter((n) => !["API key", "private key"].includes(n))));
   expect(logLines.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, EnvVar, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, SshKey, SubaccountKeyRotation, Template, Volume } from "../../../provider";
+import { ApiKey, Endpoint, EnvVar, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, SshKey, SubaccountKeyRotation, Template, Volume, WorkerGroup } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -64,6 +64,8 @@ export async function classSecrecy(secrets: {
     ["rsyncCopy", new RsyncCopy("rsyncCopy", { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b" }, watch("rsyncCopy"))],
     ["volume", new Volume("volume", { offerId: 1, name: "v" }, watch("volume"))],
     ["networkVolume", new NetworkVolume("networkVolume", { offerId: 1, name: "v" }, watch("networkVolume"))],
+    ["endpoint", new Endpoint("endpoint", { name: "e" }, watch("endpoint"))],
+    ["workerGroup", new WorkerGroup("workerGroup", { endpointId: 1, searchParams: "gpu_ram>=23" }, watch("workerGroup"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;
   for (const [kind, resource] of resources) {

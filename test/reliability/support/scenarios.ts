@@ -312,7 +312,49 @@ function volumeScenario(name: "Volume" | "NetworkVolume", offerId: number, kind:
 const volume = volumeScenario("Volume", 900001, "local_volume", "/api/v0/volumes");
 const networkVolume = volumeScenario("NetworkVolume", 950001, "network_volume", "/api/v0/network_volumes");
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume];
+const endpoint: Scenario = {
+  name: "Endpoint",
+  provider: driven("endpoint"),
+  inputs: () => ({ name: "reliability-llm", maxWorkers: 4 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["name"]), maxWorkers: 8 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/endptjobs" },
+    read: { method: "GET", path: "/api/v0/endptjobs" },
+    update: { method: "PUT", path: "/api/v0/endptjobs/*" },
+    delete: { method: "DELETE", path: "/api/v0/endptjobs/*" },
+  },
+  live: (state) => state.endpoints.map((e) => ({ key: String(e.id), view: e })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("endpoint_name", live.view.endpoint_name, entry.outs.name), ...differs("max_workers", live.view.max_workers, entry.outs.maxWorkers)],
+  // The endpoint's API key, listed by the service, is kept as a secret output.
+  secretsOf: (entry) => (typeof entry.outs.apiKey === "string" ? [entry.outs.apiKey] : []),
+};
+
+const workerGroup: Scenario = {
+  name: "WorkerGroup",
+  provider: driven("workerGroup"),
+  prepare: async () => ({ endpointId: String(await getClient().endpointGroups.create({ name: "reliability-groups" })) }),
+  inputs: (c) => ({ endpointId: c.endpointId, searchParams: "gpu_ram>=23 num_gpus=1", testWorkers: 2 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["endpointId", "searchParams", "testWorkers"]), coldWorkers: 3 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/workergroups" },
+    read: { method: "GET", path: "/api/v0/workergroups" },
+    update: { method: "PUT", path: "/api/v0/workergroups/*" },
+    delete: { method: "DELETE", path: "/api/v0/workergroups/*" },
+  },
+  live: (state) => state.workerGroups.map((g) => ({ key: String(g.id), view: g })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => differs("search_params", live.view.search_params, entry.outs.searchParams),
+  // Workers are instances of the account: none may outlive its group.
+  verify: async (_rig, _entries, state) => {
+    const groups = new Set(state.workerGroups.flatMap((g) => g.worker_ids));
+    return state.instances
+      .filter((i) => typeof i.label === "string" && i.label.startsWith("workergroup-") && !groups.has(i.id as number))
+      .map((i) => `worker instance ${str(i.id)} outlived its group`);
+  },
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup];
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
 export function pickInputs(outs: Props, names: readonly string[]): Props {

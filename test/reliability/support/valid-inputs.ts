@@ -171,6 +171,36 @@ const volumeValid = (extra: Record<string, fc.Arbitrary<unknown>>) =>
   fc
     .tuple(fc.oneof(fc.record({ offerId: fc.integer({ min: 1, max: 2 ** 31 }) }), volumeFilters(extra).map((offer) => ({ offer }))), withOptional({}, { sizeGb: fc.integer({ min: 1, max: 1_000_000 }), name: nonEmpty(200) }))
     .map(([offer, rest]) => ({ ...offer, ...rest }));
+const endpointValid = withOptional(
+  { name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,40}$/) },
+  {
+    minLoad: fc.double({ min: 0, max: 1000, noNaN: true }),
+    minColdLoad: fc.double({ min: 0, max: 1000, noNaN: true }),
+    targetUtil: fc.double({ min: 0.01, max: 1, noNaN: true }),
+    coldMult: fc.double({ min: 0, max: 10, noNaN: true }),
+    coldWorkers: fc.integer({ min: 0, max: 50 }),
+    maxWorkers: fc.integer({ min: 1, max: 200 }),
+    maxQueueTime: fc.double({ min: 0, max: 600, noNaN: true }),
+    targetQueueTime: fc.double({ min: 0, max: 600, noNaN: true }),
+    inactivityTimeout: fc.integer({ min: 0, max: 86400 }),
+  },
+);
+
+const workerGroupValid = fc
+  .tuple(
+    withOptional(
+      { endpointId: fc.oneof(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: 1, max: 2 ** 31 }).map(String)) },
+      { launchArgs: text(0, 40), gpuRam: fc.double({ min: 0, max: 192, noNaN: true }), testWorkers: fc.integer({ min: 0, max: 10 }), coldWorkers: fc.integer({ min: 0, max: 20 }) },
+    ),
+    fc.constantFrom("hash", "search", "both"),
+    fc.stringMatching(/^[a-f0-9]{32}$/),
+    fc.constantFrom("gpu_ram>=23 num_gpus=1", "gpu_name=RTX_4090 rentable=true", "verified=true"),
+  )
+  .map(([base, which, hash, search]) => ({
+    ...base,
+    ...(which !== "search" ? { templateHash: hash } : {}),
+    ...(which !== "hash" ? { searchParams: search } : {}),
+  }));
 
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
@@ -183,6 +213,8 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   rsyncCopy: rsyncValid,
   volume: volumeValid({ machineId: fc.integer({ min: 1, max: 2 ** 31 }) }),
   networkVolume: volumeValid({ clusterId: fc.integer({ min: 1, max: 2 ** 31 }) }),
+  endpoint: endpointValid,
+  workerGroup: workerGroupValid,
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -200,6 +232,8 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   rsyncCopy: ["srcId", "dstId", "srcPath", "dstPath", "triggers"],
   volume: ["offerId", "offer", "sizeGb", "name"],
   networkVolume: ["offerId", "offer", "sizeGb", "name"],
+  endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
+  workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */

@@ -1,0 +1,152 @@
+/**
+ * The WorkerGroup provider. The group id is the Pulumi id and the id its logs use; every
+ * setting, the endpoint included, is a PUT on the same id (vendor document:
+ * `PUT /api/v0/workergroups/{id}`). A group carries no name to hold a marker, so a create whose
+ * answer was lost (or whose plugin was killed) is recognised by its settings: a group on the
+ * same endpoint with the same template, search and launch arguments that this process has not
+ * already taken.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { VastClient, WorkerGroup, WorkerGroupSettings } from "../../client";
+import { getClient } from "../../context";
+import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type Props, type ProviderImpl } from "../kit";
+import { liveWorkerGroups } from "../endpoint/live";
+import { destroyLeftWorkers } from "./workers";
+
+export const WORKER_GROUP_OUTPUTS = ["workerGroupId", "endpointName", "createdAt"] as const;
+const OPTIONAL = ["templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"] as const;
+
+const count = z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must not be negative");
+
+const schema = z
+  .strictObject({
+    endpointId: z
+      .unknown()
+      .refine((v) => (typeof v === "number" && Number.isInteger(v) && v > 0) || (typeof v === "string" && /^[1-9]\d*$/.test(v)), {
+        message: "must be the Endpoint's id (endpoint.id) or its number",
+      }),
+    templateHash: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9]+$/, "must be a template's hash (letters and digits)").optional(),
+    searchParams: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters").optional(),
+    launchArgs: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters").optional(),
+    gpuRam: z.number({ error: "must be a number" }).finite("must be a finite number").min(0, "must not be negative").optional(),
+    testWorkers: count.max(10, "must be at most 10").optional(),
+    coldWorkers: count.optional(),
+  })
+  .refine((v) => v.templateHash !== undefined || v.searchParams !== undefined, {
+    path: ["templateHash"],
+    message: "give templateHash, searchParams or both (what the workers run and where)",
+  });
+
+function groupId(id: string): number {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`WorkerGroup id "${id}" is not a numeric worker group id`);
+  return n;
+}
+
+function settingsOf(inputs: Props): WorkerGroupSettings {
+  const out: WorkerGroupSettings = { endpointId: Number(inputs.endpointId) };
+  for (const k of OPTIONAL) if (inputs[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = inputs[k];
+  return out;
+}
+
+function outputs(g: WorkerGroup): Props {
+  return { workerGroupId: g.id, endpointName: g.endpointName, createdAt: g.createdAt };
+}
+
+/** The inputs a refresh saw: live values of what the program states; the endpoint id keeps its input form. */
+export function liveInputs(props: Props, live: WorkerGroup): Props {
+  const endpointId = Number(props.endpointId) === live.endpointId ? props.endpointId : live.endpointId;
+  const out: Props = { endpointId };
+  for (const k of OPTIONAL) if (props[k] !== undefined) out[k] = live[k] ?? props[k];
+  return out;
+}
+
+/** Whether `g` is what a create of `s` made. */
+function sameGroup(g: WorkerGroup, s: WorkerGroupSettings): boolean {
+  return (
+    g.endpointId === s.endpointId &&
+    (s.templateHash === undefined || g.templateHash === s.templateHash) &&
+    (s.searchParams === undefined || g.searchParams === undefined || g.searchParams === s.searchParams) &&
+    (g.launchArgs ?? undefined) === s.launchArgs
+  );
+}
+
+/** Groups this process created or adopted, per client: never adopted a second time by a sibling resource. */
+const takenBy = new WeakMap<VastClient, Set<number>>();
+function takenOf(client: VastClient): Set<number> {
+  let set = takenBy.get(client);
+  if (!set) takenBy.set(client, (set = new Set()));
+  return set;
+}
+
+let creating: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const next = creating.then(run, run);
+  creating = next.catch(() => undefined);
+  return next;
+}
+
+async function createGroup(client: VastClient, settings: WorkerGroupSettings, adoptable: boolean): Promise<number> {
+  const taken = takenOf(client);
+  const matching = async () => (await client.workerGroups.list()).filter((g) => !taken.has(g.id) && sameGroup(g, settings));
+  const existing = await matching();
+  const before = new Set(existing.map((g) => g.id));
+  const id = await createAtMostOnce<number>({
+    // A group with these settings on the resource's first create is what a killed run of it made.
+    adopt: async () => (adoptable && existing.length > 0 ? existing[0].id : undefined),
+    send: () => client.workerGroups.create(settings),
+    recover: async () => lookUp(async () => (await matching()).find((g) => !before.has(g.id))?.id),
+  });
+  taken.add(id);
+  return id;
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWith(schema, news, { type: "WorkerGroup", outputs: WORKER_GROUP_OUTPUTS });
+  },
+
+  async diff(_id, olds, news) {
+    // The endpoint id given as a number or as the Endpoint's id string is the same endpoint.
+    const same = Number(olds.endpointId) === Number(news.endpointId);
+    return diffInputs(same ? { ...olds, endpointId: news.endpointId } : olds, news, { replaceOn: [], ignore: WORKER_GROUP_OUTPUTS });
+  },
+
+  async create(inputs) {
+    const settings = settingsOf(inputs);
+    const client = getClient();
+    let id: number;
+    try {
+      id = await oneAtATime(() => createGroup(client, settings, isFirstCreate(inputs)));
+    } catch (error) {
+      throw new Error(`WorkerGroup on endpoint ${settings.endpointId}: creating the group failed: ${(error as Error).message}`, { cause: error });
+    }
+    const live = await liveWorkerGroups(client).get(String(id));
+    return { id: String(id), outs: jsonClean({ ...inputs, workerGroupId: id, endpointName: live?.endpointName, createdAt: live?.createdAt }) as Props };
+  },
+
+  async read(id, props): Promise<pulumi.dynamic.ReadResult> {
+    const n = groupId(id);
+    const live = await liveWorkerGroups().get(String(n));
+    if (!live) return { id: "" };
+    const inputs = liveInputs(props, live);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live) }) as Props, inputs: jsonClean(inputs) as Props };
+  },
+
+  async update(id, olds, news) {
+    const n = groupId(id);
+    const client = getClient();
+    await client.workerGroups.update(n, settingsOf(news));
+    const live = await liveWorkerGroups(client).get(String(n));
+    return { outs: jsonClean({ ...news, workerGroupId: n, endpointName: live?.endpointName ?? olds.endpointName, createdAt: olds.createdAt }) as Props };
+  },
+
+  async delete(id) {
+    // The service destroys the group's workers; any it reports it could not are destroyed here.
+    const n = groupId(id);
+    const client = getClient();
+    const result = await client.workerGroups.delete(n);
+    await destroyLeftWorkers(client, `WorkerGroup ${n}`, result.failedWorkers);
+  },
+};
