@@ -20,6 +20,7 @@ export const KINDS = {
   apiKey: () => require("./resources/apiKey/provider").provider,
   subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,
   rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
+  webhook: () => require("./resources/webhook/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -16,6 +16,7 @@ export interface StateView {
   maintenances: Record<string, unknown>[];
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
+  webhooks: { id: number; user_id: number; name: string | null; webhook_url: string; event_types: string[] }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -30,6 +31,7 @@ export function stateView(ctx: SimContext): StateView {
       .map((k) => ({ id: k.id, user_id: k.userId, name: k.name, permissions: k.permissions, primary: k.primary })),
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
+    webhooks: d.webhooks.map((w) => ({ id: w.id, user_id: w.userId, name: w.name, webhook_url: w.url, event_types: [...w.eventTypes] })),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
   };
 }

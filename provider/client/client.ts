@@ -5,6 +5,7 @@ import { MachinesApi } from "./areas/machines";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
+import { WebhooksApi } from "./areas/webhooks";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
 import { VastValidationError } from "./errors";
@@ -88,6 +89,7 @@ export class VastClient {
   readonly deployments: DeploymentsApi;
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
+  readonly webhooks: WebhooksApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -153,6 +155,7 @@ export class VastClient {
     this.deployments = new DeploymentsApi(core);
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
+    this.webhooks = new WebhooksApi(core);
   }
 
   /**

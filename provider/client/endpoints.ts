@@ -94,6 +94,18 @@ export const ENDPOINTS = {
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),
   autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY),
   earningsChart: ep("GET", "/api/v1/user/earnings/chart", true, ANY),
+
+  // Notification webhooks. A lost create may still land: not resent (the provider looks for it).
+  webhooksList: ep("GET", "/api/v0/webhooks/", true, ANY),
+  webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),
+  webhooksUpdate: ep("PUT", "/api/v0/webhooks/{id}/", true, ANY),
+  webhooksDelete: ep("DELETE", "/api/v0/webhooks/{id}/", true, ANY),
+  // Each rotation voids the secret before it and only the answer's secret is kept, so a resend
+  // after a lost answer leaves exactly one working secret: the one received.
+  webhooksRotateSecret: ep("POST", "/api/v0/webhooks/{id}/rotate-secret/", true, ANY),
+  // A resend would deliver the test event twice.
+  webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
+  notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -13,7 +13,7 @@ import { RequestCore, type RequestSpec } from "./core";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
-export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance";
+export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance" | "webhooks";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -57,6 +57,10 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.maintenancesSchedule, { kind: "maintenance", keys: field("machine_ids") }],
   // Cancelled by window id, cached by machine.
   [ENDPOINTS.maintenancesCancel, { kind: "maintenance", keys: all }],
+  [ENDPOINTS.webhooksCreate, { kind: "webhooks", keys: made((r) => (r.webhook as { id?: number } | undefined)?.id) }],
+  [ENDPOINTS.webhooksUpdate, { kind: "webhooks", keys: byId }],
+  [ENDPOINTS.webhooksDelete, { kind: "webhooks", keys: byId }],
+  [ENDPOINTS.webhooksRotateSecret, { kind: "webhooks", keys: byId }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

@@ -15,6 +15,7 @@ import { registerSecrets } from "./secrets";
 import { registerServerless } from "./serverless";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
+import { registerWebhooks } from "./webhooks";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -32,6 +33,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerMaintenances,
     registerServerless,
     registerEarnings,
+    registerWebhooks,
   ]) {
     register(app, ctx);
   }

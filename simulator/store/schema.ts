@@ -85,6 +85,17 @@ const maintenance = z.object({
 
 const nextId = z.number().int().positive();
 
+const webhook = z.object({
+  id,
+  userId: id,
+  name: z.string().nullable(),
+  url: z.string(),
+  eventTypes: z.array(z.string()),
+  secret: z.string().min(1),
+  createdAt: time,
+  updatedAt: time,
+});
+
 export const simDataSchema = z.object({
   users: z.array(user),
   apiKeys: z.array(apiKey),
@@ -95,7 +106,8 @@ export const simDataSchema = z.object({
   maintenances: z.array(maintenance),
   offerStates: z.record(z.string(), z.enum(["available", "unavailable", "gone"])),
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
-  nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
+  nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId, webhook: nextId.default(1) }),
+  webhooks: z.array(webhook).default([]),
 });
 
 export const stateFileSchema = z.object({

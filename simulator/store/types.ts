@@ -101,6 +101,18 @@ export interface MaintenanceRecord {
   cancelledAt: number | null;
 }
 
+/** A notification webhook; the secret signs its deliveries and is shown at create and rotation only. */
+export interface WebhookRecord {
+  id: number;
+  userId: number;
+  name: string | null;
+  url: string;
+  eventTypes: string[];
+  secret: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export type OfferState = "available" | "unavailable" | "gone";
 
 export interface SimData {
@@ -115,5 +127,7 @@ export interface SimData {
   offerStates: Record<string, OfferState>;
   /** The next `remaining` created instances end their boot in `actualStatus`. */
   nextBoot: { actualStatus: string; remaining: number } | null;
-  nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
+  nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number; webhook: number };
+  /** Notification webhooks (state files written before they existed have none). */
+  webhooks: WebhookRecord[];
 }
