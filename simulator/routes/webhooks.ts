@@ -127,6 +127,16 @@ async function deliverTest(ctx: SimContext, w: WebhookRecord): Promise<Record<st
 }
 
 export function registerWebhooks(app: FastifyInstance, ctx: SimContext): void {
+  // Control: whether `secret` is the live signing secret of webhook `id` (tests judge a secret
+  // in state without a delivery; the secret itself is never shown by the control API).
+  app.post<{ Params: { id: string } }>("/_sim/webhooks/:id/verify-secret", { config: { auth: "none" } }, (req) => {
+    const id = idParam(req.params.id, "webhook id");
+    const w = ctx.store.data.webhooks.find((x) => x.id === id);
+    if (!w) throw notFound("not_found", `No webhook with id ${id}`);
+    const secret = bodyOf(req.body).secret;
+    return { id, matches: typeof secret === "string" && secret === w.secret };
+  });
+
   app.get("/api/v0/notification-types/", (req) => {
     requirePermission(req, "user_read");
     return {

@@ -45,6 +45,7 @@ function incompressibleScript(length: number): string {
   return out;
 }
 const incompressible = incompressibleScript(6000);
+const hook = { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] };
 
 const RULES: Rule[] = [
   // Template (spec: Template fields)
@@ -117,6 +118,17 @@ const RULES: Rule[] = [
   { rule: "SSH key properties are known ones", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("x"), comment: "c" }, property: "comment", says: /is not an SshKey property; did you mean publicKey\?/ },
   { rule: "copy paths are not empty", kind: "rsyncCopy", inputs: { srcId: 1, srcPath: " ", dstPath: "/b/" }, property: "srcPath", says: /must not be empty/ },
   { rule: "copy instance ids are positive integers", kind: "rsyncCopy", inputs: { srcId: "abc", srcPath: "/a/", dstPath: "/b/" }, property: "srcId", says: /must be an instance id/ },
+  // Notification webhooks (vendor document: NotificationWebhookCreateRequest)
+  { rule: "webhook_url is required", kind: "webhook", inputs: { eventTypes: hook.eventTypes }, property: "url", says: /must be a string/ },
+  { rule: "webhook url is http or https", kind: "webhook", inputs: { ...hook, url: "ftp://files.example.com/" }, property: "url", says: /must use http or https/ },
+  { rule: "webhook url is absolute", kind: "webhook", inputs: { ...hook, url: "example.com/hook" }, property: "url", says: /must be an absolute http:\/\/ or https:\/\/ URL/ },
+  { rule: "webhook url at most 2048 characters", kind: "webhook", inputs: { ...hook, url: `https://example.com/${"x".repeat(2100)}` }, property: "url", says: /at most 2048 characters/ },
+  { rule: "webhook url carries no credentials", kind: "webhook", inputs: { ...hook, url: "https://bob:pw@example.com/" }, property: "url", says: /must not carry a user name or password/ },
+  { rule: "event_types has at least 1 entry", kind: "webhook", inputs: { ...hook, eventTypes: [] }, property: "eventTypes", says: /at least one notification type/ },
+  { rule: "event types are <context>:<slug> keys", kind: "webhook", inputs: { ...hook, eventTypes: ["low_credit"] }, property: "eventTypes.0", says: /<context>:<slug>/ },
+  { rule: "event types are not repeated", kind: "webhook", inputs: { ...hook, eventTypes: ["client:outbid", "client:outbid"] }, property: "eventTypes", says: /appears twice/ },
+  { rule: "webhook name at most 120 characters with the marker", kind: "webhook", inputs: { ...hook, name: "x".repeat(102) }, property: "name", says: /at most 101 characters/ },
+  { rule: "webhook properties are known ones", kind: "webhook", inputs: { ...hook, rotateSecret: 1 }, property: "rotateSecret", says: /is not a Webhook property; did you mean rotateSecretTrigger\?/ },
 ];
 
 let rig: Rig;

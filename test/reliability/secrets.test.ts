@@ -37,6 +37,7 @@ const secrets: Secret[] = [
 const KIND: Record<string, ResourceKind> = {
   Template: "template", Instance: "instance", SshKey: "sshKey", MaintenanceWindow: "maintenanceWindow",
   EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
+  Webhook: "webhook",
 };
 
 let rig: Rig;
@@ -57,6 +58,7 @@ function learn(outs: Props): void {
   };
   add("created API key", outs.key !== undefined && outs.keyId !== undefined ? outs.key : undefined);
   add("instance API key", outs.instanceApiKey);
+  add("webhook signing secret", outs.webhookId !== undefined ? outs.secret : undefined);
   for (const k of (outs.regeneratedKeys ?? []) as { derivedKey?: string }[]) add("derived subaccount key", k.derivedKey);
 }
 
@@ -186,7 +188,7 @@ const leaksIn = (text: string) => found(text, secrets);
 
 it("saw every kind of secret in play, in the places meant for them", () => {
   const names = new Set(secrets.map((s) => s.name));
-  for (const n of ["created API key", "derived subaccount key", "instance API key"]) expect(names).toContain(n);
+  for (const n of ["created API key", "derived subaccount key", "instance API key", "webhook signing secret"]) expect(names).toContain(n);
   const inSecretOutputs = outputs.flatMap((o) => [...secrecy[o.kind].secretOutputs].flatMap((k) => leaksIn(JSON.stringify(o.outs[k] ?? null))));
   expect(new Set(inSecretOutputs)).toEqual(new Set(secrets.map((s) => s.name).filter((n) => !["API key", "private key"].includes(n))));
   expect(logLines.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, EnvVar, Instance, MaintenanceWindow, RsyncCopy, SshKey, SubaccountKeyRotation, Template } from "../../../provider";
+import { ApiKey, EnvVar, Instance, MaintenanceWindow, RsyncCopy, SshKey, SubaccountKeyRotation, Template, Webhook } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -62,6 +62,7 @@ export async function classSecrecy(secrets: {
     ["apiKey", new ApiKey("apiKey", { name: "n" }, watch("apiKey"))],
     ["subaccountKeyRotation", new SubaccountKeyRotation("subaccountKeyRotation", { subaccountUserId: 1 }, watch("subaccountKeyRotation"))],
     ["rsyncCopy", new RsyncCopy("rsyncCopy", { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b" }, watch("rsyncCopy"))],
+    ["webhook", new Webhook("webhook", { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] }, watch("webhook"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;
   for (const [kind, resource] of resources) {
