@@ -6,6 +6,7 @@ import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, Server
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
 import { WebhooksApi } from "./areas/webhooks";
+import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
 import { VastValidationError } from "./errors";
@@ -90,6 +91,7 @@ export class VastClient {
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
   readonly webhooks: WebhooksApi;
+  readonly billing: BillingApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -156,6 +158,7 @@ export class VastClient {
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
     this.webhooks = new WebhooksApi(core);
+    this.billing = new BillingApi(core);
   }
 
   /**

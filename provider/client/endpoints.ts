@@ -106,6 +106,10 @@ export const ENDPOINTS = {
   // A resend would deliver the test event twice.
   webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
   notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),
+
+  // Billing history (paged with after_token).
+  chargesList: ep("GET", "/api/v0/charges/", true, ANY),
+  invoicesList: ep("GET", "/api/v1/invoices/", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -22,6 +22,8 @@ export type * from "./types-account";
 export type { Webhook, WebhookInput, WebhookWithSecret, NotificationType } from "./schemas-webhooks";
 export { webhookUrlProblem, WEBHOOK_NAME_LIMIT, WEBHOOK_URL_LIMIT } from "./schemas-webhooks";
 export { WebhooksApi } from "./areas/webhooks";
+export type { Charge, ChargeItem, Invoice, BillingPage } from "./schemas-billing";
+export { BillingApi, CHARGE_TYPES, MAX_CHARGES_PAGE, type ChargeType, type ChargeQuery, type InvoiceQuery, type BillingRange } from "./areas/billing";
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi, LABEL_LIMIT, type InstanceListQuery } from "./areas/instances";

@@ -16,6 +16,7 @@ import { registerServerless } from "./serverless";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
 import { registerWebhooks } from "./webhooks";
+import { registerBilling } from "./billing";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -34,6 +35,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerServerless,
     registerEarnings,
     registerWebhooks,
+    registerBilling,
   ]) {
     register(app, ctx);
   }

@@ -83,5 +83,6 @@ export function initialState(ownerKey: string): SimData {
     nextBoot: null,
     nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1, webhook: 1 },
     webhooks: [],
+    endedContracts: [],
   };
 }

@@ -108,6 +108,9 @@ export const simDataSchema = z.object({
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId, webhook: nextId.default(1) }),
   webhooks: z.array(webhook).default([]),
+  endedContracts: z
+    .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
+    .default([]),
 });
 
 export const stateFileSchema = z.object({

@@ -113,6 +113,18 @@ export interface WebhookRecord {
   updatedAt: number;
 }
 
+/** A destroyed instance, kept for the billing history (its charge). Times in Unix seconds. */
+export interface EndedContractRecord {
+  userId: number;
+  instanceId: number;
+  offerId: number;
+  label: string | null;
+  templateId: number | null;
+  diskGb: number;
+  start: number;
+  end: number;
+}
+
 export type OfferState = "available" | "unavailable" | "gone";
 
 export interface SimData {
@@ -130,4 +142,6 @@ export interface SimData {
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number; webhook: number };
   /** Notification webhooks (state files written before they existed have none). */
   webhooks: WebhookRecord[];
+  /** Destroyed instances, for the charges (state files written before they existed have none). */
+  endedContracts: EndedContractRecord[];
 }
