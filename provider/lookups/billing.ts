@@ -68,14 +68,14 @@ async function named<T>(lookup: string, run: () => Promise<T>): Promise<T> {
  * Per-contract charges in the range (`GET /api/v0/charges/`), every page: one row per instance
  * or volume, with the `gpu`/`disk`/bandwidth `items` and the `amount` in dollars.
  */
-export function getCharges(args: ChargesArgs, options?: LookupOptions): Promise<Charge[]> {
+export async function getCharges(args: ChargesArgs, options?: LookupOptions): Promise<Charge[]> {
   knownArgs("getCharges", args, ["start", "end", "types", "pageSize"]);
   return named("getCharges", () => clientOf(options).billing.charges({ ...rangeOf("getCharges", args), types: args.types }));
 }
 export const getChargesOutput = outputVariant(getCharges);
 
 /** Invoices in the range (`GET /api/v1/invoices/`), every page: top-ups, transfers, payouts, refunds. */
-export function getInvoices(args: InvoicesArgs, options?: LookupOptions): Promise<Invoice[]> {
+export async function getInvoices(args: InvoicesArgs, options?: LookupOptions): Promise<Invoice[]> {
   knownArgs("getInvoices", args, ["start", "end", "services", "pageSize"]);
   return named("getInvoices", () => clientOf(options).billing.invoices({ ...rangeOf("getInvoices", args), services: args.services }));
 }

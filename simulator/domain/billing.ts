@@ -49,7 +49,9 @@ interface Contract {
   end: number;
 }
 
-function chargeOf(c: Contract): ChargeRow {
+function chargeOf(contract: Contract): ChargeRow {
+  // The document gives whole seconds.
+  const c = { ...contract, start: Math.floor(contract.start), end: Math.floor(contract.end) };
   const offer = offerSeed(c.offerId);
   const hours = Math.max(0, c.end - c.start) / HOUR;
   const diskPerHour = (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * c.diskGb;
@@ -105,7 +107,7 @@ export function chargesOf(ctx: SimContext, userId: number): ChargeRow[] {
   return contracts.map(chargeOf).sort((a, b) => b.start - a.start);
 }
 
-/** The default account's card top-ups: $50 every 15 days over the last 90, enough for its past. */
+/** The default account's card top-ups: $150 every 15 days over the last 90, enough for its past. */
 export function invoicesOf(ctx: SimContext, userId: number): InvoiceRow[] {
   if (userId !== SEED.user.id) return [];
   const today = Math.floor(ctx.now() / 1000 / DAY) * DAY;
@@ -119,7 +121,7 @@ export function invoicesOf(ctx: SimContext, userId: number): InvoiceRow[] {
       type: "credit" as const,
       source: "stripe",
       description: `Manual Billing from MASTERCARD ...${String(7370 + i)}`,
-      amount: -50,
+      amount: -150,
       metadata: { invoice_id: id, service: "stripe_payments" },
     };
   }).sort((a, b) => b.start - a.start);

@@ -139,6 +139,13 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("autoscaler.templates", () => client.autoscaler.templates(SEED.user.id));
     await run("earnings.chart", () => client.earnings.chart());
 
+    const since = Math.floor(Date.now() / 1000) - 100 * 86_400;
+    await run("billing.chargesPage", () => client.billing.chargesPage({ start: since, limit: 5, types: ["instance"] }));
+    await run("billing.charges", () => client.billing.charges({ start: since, limit: 5 }));
+    await fails("billing.chargesPage (bad token)", () => client.billing.chargesPage({ start: since, afterToken: "not-a-token" }));
+    await run("billing.invoices", () => client.billing.invoices({ start: since, limit: 4, services: ["stripe_payments"] }));
+    await fails("billing.invoicesPage (bad token)", () => client.billing.invoicesPage({ start: since, afterToken: "not-a-token" }));
+
     await run("webhooks.notificationTypes", () => client.webhooks.notificationTypes());
     await run("webhooks.list (none)", () => client.webhooks.list());
     const hook = await run("webhooks.create", () => client.webhooks.create({ name: "Ops notifications", url: "https://example.com/vast/webhooks", eventTypes: ["client:low_credit", "host:machine_offline"] }));

@@ -50,7 +50,7 @@ function seconds(name: string, v: number | Date | undefined, fallback: number): 
 function range(q: BillingRange): { gte: number; lte: number } {
   if (q.start === undefined || q.start === null) throw new VastValidationError("start is required: a Date or Unix seconds (the service needs a date range)");
   const gte = seconds("start", q.start, NaN);
-  const lte = seconds("end", q.end, Math.floor(Date.now() / 1000));
+  const lte = seconds("end", q.end, Math.ceil(Date.now() / 1000));
   if (lte < gte) throw new VastValidationError(`end (${lte}) must not be before start (${gte})`);
   return { gte, lte };
 }
