@@ -100,9 +100,9 @@ export const ENDPOINTS = {
   webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),
   webhooksUpdate: ep("PUT", "/api/v0/webhooks/{id}/", true, ANY),
   webhooksDelete: ep("DELETE", "/api/v0/webhooks/{id}/", true, ANY),
-  // Each rotation voids the secret before it and only the answer's secret is kept, so a resend
-  // after a lost answer leaves exactly one working secret: the one received.
-  webhooksRotateSecret: ep("POST", "/api/v0/webhooks/{id}/rotate-secret/", true, ANY),
+  // Each rotation voids the secret before it: a lost one that lands after a resend would void
+  // the secret the resend returned, so the caller waits out the lost request before rotating again.
+  webhooksRotateSecret: ep("POST", "/api/v0/webhooks/{id}/rotate-secret/", false, ANY),
   // A resend would deliver the test event twice.
   webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
   notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),

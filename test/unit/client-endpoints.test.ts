@@ -21,7 +21,7 @@ describe("endpoint table", () => {
   it("marks every call that creates or rotates something as not safe to resend", () => {
     const unsafe = Object.entries(ENDPOINTS).filter(([, e]) => !e.idempotent).map(([name]) => name).sort();
     expect(unsafe).toEqual(
-      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit"].sort(),
+      ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit", "webhooksCreate", "webhooksRotateSecret", "webhooksTest"].sort(),
     );
   });
 

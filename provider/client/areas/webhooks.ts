@@ -62,7 +62,10 @@ export class WebhooksApi {
     return this.core.request({ endpoint: ENDPOINTS.webhooksUpdate, params: { id }, body: bodyOf(input, false), schema: webhookUpdateResponse });
   }
 
-  /** A new signing secret (secret); the previous one stops verifying. */
+  /**
+   * A new signing secret (secret); the previous one stops verifying. Not resent if the response
+   * is lost: a late landing would void the secret a resend returned.
+   */
   async rotateSecret(id: number): Promise<WebhookWithSecret> {
     const rotated = await this.core.request({ endpoint: ENDPOINTS.webhooksRotateSecret, params: { id }, schema: webhookSecretResponse });
     registerSecret(rotated.secret);

@@ -9,7 +9,20 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, webhookUrlProblem, WEBHOOK_NAME_LIMIT, type VastClient, type Webhook as LiveWebhook, type WebhookInput, type WebhookWithSecret } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, nearestName, type Props, type ProviderImpl } from "../kit";
+import {
+  MAX_LOST_CREATES,
+  checkWith,
+  createAtMostOnce,
+  deepEqual,
+  diffInputs,
+  identityMarker,
+  jsonClean,
+  lookUp,
+  nearestName,
+  waitOutLostRequest,
+  type Props,
+  type ProviderImpl,
+} from "../kit";
 import { liveWebhooks } from "./live";
 
 export const WEBHOOK_OUTPUTS = ["secret", "webhookId", "adopted", "createdAt", "nameMarker", "lostCreate"] as const;
@@ -83,6 +96,21 @@ async function checkEventTypes(client: VastClient, label: string, types: string[
   throw new Error(`${label}: eventTypes: ${parts.join("; ")} (the service lists ${known.join(", ") || "none"})`);
 }
 
+/**
+ * Rotates the secret and returns the new one. A rotation whose answer was lost may still land
+ * and void whatever secret a resend returned: the look-up window is waited out before rotating
+ * again, so the last rotation is the one whose secret is kept.
+ */
+function rotate(client: VastClient, id: number): Promise<WebhookWithSecret> {
+  return createAtMostOnce({
+    send: () => client.webhooks.rotateSecret(id),
+    recover: async (_error, send) => {
+      if (send < MAX_LOST_CREATES) await waitOutLostRequest();
+      return undefined;
+    },
+  });
+}
+
 interface Made {
   webhook: LiveWebhook;
   secret: string;
@@ -102,7 +130,7 @@ async function adopt(client: VastClient, found: LiveWebhook[], wanted: WebhookIn
   if (keep.url !== wanted.url) edit.url = wanted.url;
   if (!deepEqual(keep.eventTypes, wanted.eventTypes)) edit.eventTypes = wanted.eventTypes;
   if (Object.keys(edit).length > 0) await client.webhooks.update(keep.id, edit);
-  const rotated = await client.webhooks.rotateSecret(keep.id);
+  const rotated = await rotate(client, keep.id);
   return { webhook: rotated, secret: rotated.secret, adopted: true };
 }
 
@@ -227,7 +255,7 @@ export const provider: ProviderImpl = {
     for (const name of WEBHOOK_OUTPUTS) outs[name] = olds[name];
     try {
       if (Object.keys(edit).length > 0) await client.webhooks.update(n, edit);
-      if (!deepEqual(olds.rotateSecretTrigger, news.rotateSecretTrigger)) outs.secret = (await client.webhooks.rotateSecret(n)).secret;
+      if (!deepEqual(olds.rotateSecretTrigger, news.rotateSecretTrigger)) outs.secret = (await rotate(client, n)).secret;
     } catch (error) {
       throw new Error(`${label} (id ${id}): updating the webhook failed: ${(error as Error).message}`, { cause: error });
     }
