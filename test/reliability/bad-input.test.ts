@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { SEED } from "pulumi-vastai/simulator";
 import { VastValidationError } from "../../provider/client";
 import { getClient } from "../../provider/context";
-import { searchOffers } from "../../provider/lookups";
+import { getCharges, getInvoices, searchOffers } from "../../provider/lookups";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { driven, ed25519PublicKey, PROVIDER_TEXT, type Props } from "./support/drive";
 import { profile } from "./support/profile";
@@ -178,11 +178,18 @@ describe("the client refuses the per-call rules before sending", () => {
     expect((error as Error).message).toBe("gpuNmae is not a searchOffers property; did you mean filters.gpuName?");
   });
 
+  it("refuses a billing range the service cannot take, naming the argument", async () => {
+    const now = nowUnix();
+    expect(((await refusal(getCharges({ start: now, end: now - DAY }))) as Error).message).toMatch(/^getCharges: end \(\d+\) must not be before start/);
+    expect(((await refusal(getInvoices({ start: Date.now() }))) as Error).message).toMatch(/^getInvoices: start must be Unix seconds, not milliseconds/);
+    expect(((await refusal(getCharges({ start: now, pageSize: 1000 }))) as Error).message).toMatch(/^getCharges: limit must be a whole number from 1 to 500/);
+  });
+
   it("sent nothing", async () => {
     expect(await rig.requests()).toEqual([]);
   });
 });
 
 afterAll(() => {
-  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 4 client rules; 0 requests sent\n`);
+  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 7 client rules; 0 requests sent\n`);
 });

@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { resolveConfig } from "../../provider/config";
+import { getUser } from "../../provider/lookups";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import type { ResourceKind } from "../../provider/runtime";
@@ -181,6 +182,8 @@ beforeAll(async () => {
     await fresh(s);
   }
   await badInputs();
+  // The user record carries the key id and a session id: the lookup shows neither, nor any key.
+  texts.push({ where: "getUser", text: JSON.stringify(await getUser()) });
 }, 120_000);
 afterAll(() => rig?.close());
 

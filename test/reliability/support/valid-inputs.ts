@@ -125,7 +125,8 @@ const apiKeyValid = withOptional(
   { permissions: withOptional({ instances: fc.constantFrom("read", "write") }, { user: fc.constantFrom("read", "write"), billing: fc.constantFrom("read", "write"), misc: fc.boolean() }), rotateOn: json },
 );
 
-const hostLabel = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+// Names, not numbers: a host whose last label is numeric is read as an IPv4 address by URL parsers.
+const hostLabel = fc.stringMatching(/^[a-z]([a-z0-9-]{0,10}[a-z0-9])?$/);
 const webhookValid = withOptional(
   {
     url: fc
