@@ -14,6 +14,7 @@ import { z } from "zod";
 import { PermissionDeniedError, createClient } from "../../provider/client";
 import { providers } from "../../provider/providers";
 import { drive, failureOf } from "./account-resources-support";
+import { simControl } from "../support/control";
 import { pointProviders, useSimulator } from "../support/simulator";
 
 const webhook = drive(providers.webhook);
@@ -278,5 +279,22 @@ describe("the simulator's webhooks", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("an update that fails half-way", () => {
+  it("an edit made before a failed rotation is kept in state with the old secret and trigger, so the next up rotates again", async () => {
+    const { id, outs } = await created({ ...base, rotateSecretTrigger: 1 });
+    const news = await checked({ ...base, url: "https://ops.example.com/v2", rotateSecretTrigger: 2 }, outs);
+    await h.fault({ method: "POST", path: "/api/v0/webhooks/*/rotate-secret", times: 10, status: 503 });
+    const error = (await webhook.update(id, outs, news).catch((e: unknown) => e)) as Error & { id?: string; properties?: P };
+    expect(error.message).toMatch(/^Webhook "ops" \(id \d+\): updating the webhook failed: POST \/api\/v0\/webhooks\/\d+\/rotate-secret\/ failed: HTTP 503 .*the secret was not rotated and still is the one in state\.$/);
+    expect(error.id).toBe(id);
+    expect(error.properties).toMatchObject({ url: "https://ops.example.com/v2", rotateSecretTrigger: 1, secret: outs.secret });
+    expect(JSON.stringify(error.message)).not.toContain(String(outs.secret));
+    await simControl(h.sim.url, "DELETE", "/faults");
+    expect(await webhook.diff(id, error.properties!, news)).toMatchObject({ changes: true, replaces: [] });
+    const next = (await webhook.update(id, error.properties!, news)).outs as P;
+    expect(next.secret).not.toBe(outs.secret);
   });
 });

@@ -11,6 +11,7 @@ import { isoOfEpochSeconds, webhookUrlProblem, WEBHOOK_NAME_LIMIT, type VastClie
 import { getClient } from "../../context";
 import {
   MAX_LOST_CREATES,
+  PartialFailure,
   checkWith,
   createAtMostOnce,
   deepEqual,
@@ -253,11 +254,19 @@ export const provider: ProviderImpl = {
     }
     const outs: Props = { ...news };
     for (const name of WEBHOOK_OUTPUTS) outs[name] = olds[name];
+    let edited = false;
     try {
-      if (Object.keys(edit).length > 0) await client.webhooks.update(n, edit);
+      if (Object.keys(edit).length > 0) {
+        await client.webhooks.update(n, edit);
+        edited = true;
+      }
       if (!deepEqual(olds.rotateSecretTrigger, news.rotateSecretTrigger)) outs.secret = (await rotate(client, n)).secret;
     } catch (error) {
-      throw new Error(`${label} (id ${id}): updating the webhook failed: ${(error as Error).message}`, { cause: error });
+      const message = `${label} (id ${id}): updating the webhook failed: ${(error as Error).message}`;
+      // The edit is made but the rotation is not: state records the edit, and the old trigger
+      // with the old secret, so the next up rotates again.
+      if (edited) throw new PartialFailure(`${message}. The name, URL and event types were changed; the secret was not rotated and still is the one in state.`, id, news, { ...outs, rotateSecretTrigger: olds.rotateSecretTrigger });
+      throw new Error(message, { cause: error });
     }
     return { outs: jsonClean(outs) as Props };
   },
