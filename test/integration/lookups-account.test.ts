@@ -2,9 +2,12 @@
  * The account lookups against the simulator over HTTP: machines, SSH keys, the user record
  * (balance and credit, never a key), charges and invoices with paging, and their Output variants.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { SEED } from "pulumi-vastai/simulator";
-import { PagingLoopError, VastValidationError } from "../../provider/client";
+import { SEED, startSimulator } from "pulumi-vastai/simulator";
+import { PagingLoopError, VastValidationError, createClient } from "../../provider/client";
 import {
   getCharges,
   getChargesOutput,
@@ -128,5 +131,37 @@ describe("getInvoices", () => {
     const key = await h.client.apiKeys.create({ name: "no-billing", scopes: ["user_read"] });
     const message = await failureOf(getInvoices({ start: 0 }, { client: h.clientWith({ apiKey: key.key }) }));
     expect(message).toMatch(/^GET \/api\/v1\/invoices\/ failed: HTTP 403 .*billing_read/);
+  });
+});
+
+describe("the simulator's billing routes", () => {
+  it("refuses a malformed page token with the service's 400, and answers an invoice query without a range at HTTP 200 success=false", async () => {
+    await expect(h.client.billing.chargesPage({ start: 0, afterToken: "not-a-token" })).rejects.toThrow(/GET \/api\/v0\/charges\/ failed: HTTP 400 invalid_token: Invalid pagination token/);
+    const res = await fetch(`${h.sim.url}/api/v1/invoices/?select_filters=${encodeURIComponent("{}")}`, { headers: { authorization: `Bearer ${h.sim.apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: false, error: "Invalid date range", count: 0, total: 0, results: [], next_token: null });
+  });
+
+  it("keeps destroyed instances' charges in the state file across a restart", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sim-billing-"));
+    const file = path.join(dir, "state.json");
+    try {
+      const first = await startSimulator({ port: 0, bootMs: 0, stateFile: file, apiKey: "billing-restart-key" });
+      const c1 = createClient({ apiKey: first.apiKey, apiUrl: first.url, pacing: false });
+      const made = await c1.instances.create(SEED.offerIds[0], { image: "alpine", label: "gone" });
+      await c1.instances.destroy(made.id);
+      await first.close();
+      const second = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+      try {
+        const c2 = createClient({ apiKey: second.apiKey, apiUrl: second.url, pacing: false });
+        expect(second.state().instances).toEqual([]);
+        const charge = (await getCharges({ start: now() - DAY }, { client: c2 })).find((c) => c.source === `instance-${made.id}`);
+        expect(charge).toMatchObject({ type: "instance", metadata: { label: "gone" } });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
