@@ -10,6 +10,7 @@ export { SshKey, type SshKeyArgs } from "./resources/sshKey";
 export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceMachineResult, type MaintenanceCategory, type MaintenanceWindowStatus } from "./resources/maintenanceWindow";
 export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";
+export { Webhook, type WebhookArgs } from "./resources/webhook";
 export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type RegeneratedKeyOutput } from "./resources/subaccountKeyRotation";
 export { RsyncCopy, type RsyncCopyArgs } from "./resources/rsyncCopy";
 export { Volume, type VolumeArgs, type VolumeOfferFilters as VolumeOfferFilterInputs } from "./resources/volume";

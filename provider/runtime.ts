@@ -24,6 +24,7 @@ export const KINDS = {
   networkVolume: () => require("./resources/networkVolume/provider").provider,
   endpoint: () => require("./resources/endpoint/provider").provider,
   workerGroup: () => require("./resources/workerGroup/provider").provider,
+  webhook: () => require("./resources/webhook/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -21,6 +21,7 @@ export interface StateView {
   /** Serverless endpoints and worker groups (without their API keys). */
   endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
   workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
+  webhooks: { id: number; user_id: number; name: string | null; webhook_url: string; event_types: string[] }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -43,6 +44,7 @@ export function stateView(ctx: SimContext): StateView {
       .map((k) => ({ id: k.id, user_id: k.userId, name: k.name, permissions: k.permissions, primary: k.primary })),
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
+    webhooks: d.webhooks.map((w) => ({ id: w.id, user_id: w.userId, name: w.name, webhook_url: w.url, event_types: [...w.eventTypes] })),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),

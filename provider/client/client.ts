@@ -8,6 +8,8 @@ import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, Server
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
 import { VolumesApi } from "./areas/volumes";
+import { WebhooksApi } from "./areas/webhooks";
+import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
 import { VastValidationError } from "./errors";
@@ -97,6 +99,8 @@ export class VastClient {
   /** Serverless endpoint groups and worker groups. */
   readonly endpointGroups: EndpointGroupsApi;
   readonly workerGroups: WorkerGroupsApi;
+  readonly webhooks: WebhooksApi;
+  readonly billing: BillingApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -166,6 +170,8 @@ export class VastClient {
     this.volumes = new VolumesApi(core, options.logger);
     this.endpointGroups = new EndpointGroupsApi(core);
     this.workerGroups = new WorkerGroupsApi(core);
+    this.webhooks = new WebhooksApi(core);
+    this.billing = new BillingApi(core);
   }
 
   /**

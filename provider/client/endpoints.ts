@@ -120,6 +120,21 @@ export const ENDPOINTS = {
   workerGroupsCreate: ep("POST", "/api/v0/workergroups/", false, ANY),
   workerGroupsUpdate: ep("PUT", "/api/v0/workergroups/{id}/", true, ANY),
   workerGroupsDelete: ep("DELETE", "/api/v0/workergroups/{id}/", true, ANY),
+  // Notification webhooks. A lost create may still land: not resent (the provider looks for it).
+  webhooksList: ep("GET", "/api/v0/webhooks/", true, ANY),
+  webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),
+  webhooksUpdate: ep("PUT", "/api/v0/webhooks/{id}/", true, ANY),
+  webhooksDelete: ep("DELETE", "/api/v0/webhooks/{id}/", true, ANY),
+  // Each rotation voids the secret before it: a lost one that lands after a resend would void
+  // the secret the resend returned, so the caller waits out the lost request before rotating again.
+  webhooksRotateSecret: ep("POST", "/api/v0/webhooks/{id}/rotate-secret/", false, ANY),
+  // A resend would deliver the test event twice.
+  webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
+  notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),
+
+  // Billing history (paged with after_token).
+  chargesList: ep("GET", "/api/v0/charges/", true, ANY),
+  invoicesList: ep("GET", "/api/v1/invoices/", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -90,8 +90,8 @@ export const apiKeyCreateResponse: z.ZodType<CreatedApiKey> = z
 // ---- users -------------------------------------------------------------------------------
 
 export const currentUserSchema: z.ZodType<CurrentUser> = mapped(
-  { id: idNumber, email: optString, username: optString },
-  (u, raw): CurrentUser => ({ id: u.id, email: u.email, username: u.username, raw: withoutSecrets(raw, ["api_key", "sid"]) }),
+  { id: idNumber, email: optString, username: optString, balance: anyNumber, credit: anyNumber },
+  (u, raw): CurrentUser => ({ id: u.id, email: u.email, username: u.username, balance: u.balance, credit: u.credit, raw: withoutSecrets(raw, ["api_key", "sid"]) }),
 );
 
 // ---- subaccounts -------------------------------------------------------------------------

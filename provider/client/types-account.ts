@@ -104,6 +104,9 @@ export interface CurrentUser {
   id: number;
   email?: string;
   username?: string;
+  /** Dollars, as the service gives them (`balance`, `credit`). */
+  balance?: number;
+  credit?: number;
   /** The record as sent, without key fields. */
   raw: Record<string, unknown>;
 }

@@ -14,7 +14,7 @@ import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
 export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance"
-  | "volumes" | "endpoints" | "workerGroups";
+  | "volumes" | "endpoints" | "workerGroups" | "webhooks";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -74,6 +74,10 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.workerGroupsCreate, { kind: "workerGroups", keys: made((r) => r.id) }],
   [ENDPOINTS.workerGroupsUpdate, { kind: "workerGroups", keys: byId }],
   [ENDPOINTS.workerGroupsDelete, { kind: "workerGroups", keys: byId }],
+  [ENDPOINTS.webhooksCreate, { kind: "webhooks", keys: made((r) => (r.webhook as { id?: number } | undefined)?.id) }],
+  [ENDPOINTS.webhooksUpdate, { kind: "webhooks", keys: byId }],
+  [ENDPOINTS.webhooksDelete, { kind: "webhooks", keys: byId }],
+  [ENDPOINTS.webhooksRotateSecret, { kind: "webhooks", keys: byId }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

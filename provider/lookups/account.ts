@@ -1,5 +1,6 @@
 /** Lookups of the account: its environment variables (secrets). */
 import * as pulumi from "@pulumi/pulumi";
+import type { SshKey } from "../client";
 import { LookupOptions, clientOf } from "./common";
 
 /** An account environment variable as the service shows it: its name, never its value. */
@@ -20,4 +21,13 @@ export async function getSecrets(options?: LookupOptions): Promise<SecretInfo[]>
 
 export function getSecretsOutput(options?: LookupOptions): pulumi.Output<SecretInfo[]> {
   return pulumi.output(getSecrets(options));
+}
+
+/** The account's SSH public keys (soft-deleted ones left out; an account without keys gives []). */
+export function getSshKeys(options?: LookupOptions): Promise<SshKey[]> {
+  return clientOf(options).sshKeys.list();
+}
+
+export function getSshKeysOutput(options?: LookupOptions): pulumi.Output<SshKey[]> {
+  return pulumi.output(getSshKeys(options));
 }

@@ -1,4 +1,5 @@
 /** Lookups for hosts: one machine's details and the earnings chart. */
+import * as pulumi from "@pulumi/pulumi";
 import type { EarningsChart, Machine } from "../client/types-account";
 import { LookupOptions, clientOf, outputVariant, positiveInt } from "./common";
 
@@ -10,6 +11,14 @@ export async function getMachine(machineId: number, options?: LookupOptions): Pr
   return machine;
 }
 export const getMachineOutput = outputVariant(getMachine);
+
+/** Every machine the account hosts (`GET /api/v0/machines/`; the caller's user id is looked up once). */
+export function getMachines(options?: LookupOptions): Promise<Machine[]> {
+  return clientOf(options).machines.list();
+}
+export function getMachinesOutput(options?: LookupOptions): pulumi.Output<Machine[]> {
+  return pulumi.output(getMachines(options));
+}
 
 /**
  * Query parameters of the earnings chart. The service does not document them; they are sent

@@ -9,7 +9,11 @@ export type { OfferSearch } from "../client/areas/offers";
 export type { AcceptBundleInput, AutoscalerTemplates, DeploymentVersion, EarningsChart, Machine } from "../client/types-account";
 export { getTemplates, getTemplatesOutput, searchOffers, searchOffersOutput, getInstances, getInstancesOutput, acceptBundle } from "./market";
 export { getSecrets, getSecretsOutput, type SecretInfo } from "./account";
+export { getSshKeys, getSshKeysOutput } from "./account";
 export { getMachine, getMachineOutput, getEarningsChart, getEarningsChartOutput, type EarningsChartParams } from "./hosting";
+export { getMachines, getMachinesOutput } from "./hosting";
+export { getUser, getUserOutput, getCharges, getChargesOutput, getInvoices, getInvoicesOutput, type UserInfo, type ChargesArgs, type InvoicesArgs } from "./billing";
+export type { Charge, ChargeItem, Invoice, SshKey } from "../client";
 export {
   getAutoscalerTemplates,
   getAutoscalerTemplatesOutput,

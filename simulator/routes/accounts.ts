@@ -8,6 +8,7 @@ import { account } from "../http/auth";
 import { apiError, invalidArgs } from "../http/errors";
 import { bodyOf } from "../http/validate";
 import type { ApiKeyRecord, UserRecord } from "../store/types";
+import { creditOf } from "../domain/billing";
 import { newKeyValue } from "./api-keys";
 
 /** `subaccount_user_id` as the service reads it: an integer, or a string of digits. */
@@ -57,7 +58,8 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
       parent_id: user.parentId,
       is_subaccount_approved: user.approvedForSubaccounts,
       api_key_id: key.id,
-      credit: 100,
+      // Top-ups less charges, so it agrees with the billing history (domain/billing.ts).
+      credit: creditOf(ctx, user.id),
       balance: 0,
     };
   });

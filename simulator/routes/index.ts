@@ -18,6 +18,8 @@ import { registerServerlessObjects } from "./serverless-objects";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
 import { registerVolumes } from "./volumes";
+import { registerWebhooks } from "./webhooks";
+import { registerBilling } from "./billing";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -38,6 +40,8 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerServerlessObjects,
     registerEarnings,
     registerVolumes,
+    registerWebhooks,
+    registerBilling,
   ]) {
     register(app, ctx);
   }

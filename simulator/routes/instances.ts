@@ -1,6 +1,7 @@
 /** Reading, changing and destroying instances (api-facts: Instances). */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
+import { endedContract } from "../domain/billing";
 import { FilterError, matches, plainReader } from "../domain/filters";
 import { instanceView } from "../domain/instance-view";
 import { offerState } from "../domain/offers";
@@ -201,6 +202,7 @@ export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
   app.delete<{ Params: { id: string } }>("/api/v0/instances/:id", (req) => {
     requirePermission(req, "instance_write");
     const inst = own(ctx, req);
+    ctx.store.data.endedContracts.push(endedContract(ctx, inst));
     ctx.store.data.instances = ctx.store.data.instances.filter((i) => i !== inst);
     ctx.store.changed();
     return { success: true };

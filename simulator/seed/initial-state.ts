@@ -83,8 +83,10 @@ export function initialState(ownerKey: string): SimData {
     maintenances: [],
     offerStates: {},
     nextBoot: null,
-    nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1 },
     volumes: emptyVolumeData(),
     serverless: emptyServerless(),
+    nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1, webhook: 1 },
+    webhooks: [],
+    endedContracts: [],
   };
 }

@@ -91,6 +91,17 @@ const maintenance = z.object({
 
 const nextId = z.number().int().positive();
 
+const webhook = z.object({
+  id,
+  userId: id,
+  name: z.string().nullable(),
+  url: z.string(),
+  eventTypes: z.array(z.string()),
+  secret: z.string().min(1),
+  createdAt: time,
+  updatedAt: time,
+});
+
 export const simDataSchema = z.object({
   users: z.array(user),
   apiKeys: z.array(apiKey),
@@ -104,9 +115,13 @@ export const simDataSchema = z.object({
   marketPrices: z.record(z.string(), z.number().positive()).optional(),
   ignoreBids: z.number().int().nonnegative().optional(),
   machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
-  nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId }),
   volumes: volumeDataSchema,
   serverless: serverlessSchema,
+  nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId, webhook: nextId.default(1) }),
+  webhooks: z.array(webhook).default([]),
+  endedContracts: z
+    .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
+    .default([]),
 });
 
 export const stateFileSchema = z.object({

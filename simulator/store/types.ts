@@ -110,6 +110,30 @@ export interface MaintenanceRecord {
   cancelledAt: number | null;
 }
 
+/** A notification webhook; the secret signs its deliveries and is shown at create and rotation only. */
+export interface WebhookRecord {
+  id: number;
+  userId: number;
+  name: string | null;
+  url: string;
+  eventTypes: string[];
+  secret: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A destroyed instance, kept for the billing history (its charge). Times in Unix seconds. */
+export interface EndedContractRecord {
+  userId: number;
+  instanceId: number;
+  offerId: number;
+  label: string | null;
+  templateId: number | null;
+  diskGb: number;
+  start: number;
+  end: number;
+}
+
 export type OfferState = "available" | "unavailable" | "gone";
 
 export interface SimData {
@@ -133,8 +157,12 @@ export interface SimData {
   machinePorts?: Record<string, Record<string, number>>;
   /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
   ignoreBids?: number;
-  nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number };
   volumes: import("./volume-types").VolumeData;
   /** Serverless endpoints and worker groups (serverless-types.ts). */
   serverless: ServerlessData;
+  nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number; webhook: number };
+  /** Notification webhooks (state files written before they existed have none). */
+  webhooks: WebhookRecord[];
+  /** Destroyed instances, for the charges (state files written before they existed have none). */
+  endedContracts: EndedContractRecord[];
 }

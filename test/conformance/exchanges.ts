@@ -177,6 +177,24 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("workerGroups.delete (gone)", () => client.workerGroups.delete(group));
     await run("endpointGroups.delete", () => client.endpointGroups.delete(endpoint));
     await run("endpointGroups.delete (gone)", () => client.endpointGroups.delete(endpoint));
+    const since = Math.floor(Date.now() / 1000) - 100 * 86_400;
+    await run("billing.chargesPage", () => client.billing.chargesPage({ start: since, limit: 5, types: ["instance"] }));
+    await run("billing.charges", () => client.billing.charges({ start: since, limit: 5 }));
+    await fails("billing.chargesPage (bad token)", () => client.billing.chargesPage({ start: since, afterToken: "not-a-token" }));
+    await run("billing.invoices", () => client.billing.invoices({ start: since, limit: 4, services: ["stripe_payments"] }));
+    await fails("billing.invoicesPage (bad token)", () => client.billing.invoicesPage({ start: since, afterToken: "not-a-token" }));
+
+    await run("webhooks.notificationTypes", () => client.webhooks.notificationTypes());
+    await run("webhooks.list (none)", () => client.webhooks.list());
+    const hook = await run("webhooks.create", () => client.webhooks.create({ name: "Ops notifications", url: "https://example.com/vast/webhooks", eventTypes: ["client:low_credit", "host:machine_offline"] }));
+    await fails("webhooks.create (unknown type)", () => client.webhooks.create({ url: "https://example.com/vast/webhooks", eventTypes: ["client:no_such_type"] }));
+    await run("webhooks.list", () => client.webhooks.list());
+    await run("webhooks.update", () => client.webhooks.update(hook.id, { name: "Primary ops notifications", eventTypes: ["client:low_credit", "client:outbid"] }));
+    await run("webhooks.rotateSecret", () => client.webhooks.rotateSecret(hook.id));
+    // The simulator delivers to loopback addresses only: this delivery is refused with the service's error shape.
+    await fails("webhooks.test (not loopback)", () => client.webhooks.test(hook.id));
+    await run("webhooks.delete", () => client.webhooks.delete(hook.id));
+    await run("webhooks.delete (gone)", () => client.webhooks.delete(hook.id));
   } catch (error) {
     await sim.close();
     throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { SEED } from "pulumi-vastai/simulator";
 import { VastValidationError } from "../../provider/client";
 import { getClient } from "../../provider/context";
-import { searchOffers } from "../../provider/lookups";
+import { getCharges, getInvoices, searchOffers } from "../../provider/lookups";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { driven, ed25519PublicKey, PROVIDER_TEXT, type Props } from "./support/drive";
 import { profile } from "./support/profile";
@@ -45,6 +45,7 @@ function incompressibleScript(length: number): string {
   return out;
 }
 const incompressible = incompressibleScript(6000);
+const hook = { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] };
 
 const RULES: Rule[] = [
   // Template (spec: Template fields)
@@ -153,6 +154,17 @@ const RULES: Rule[] = [
   { rule: "network volume reliability filter is between 0 and 1", kind: "networkVolume", inputs: { offer: { minReliability: -1 } }, property: "offer.minReliability", says: /between 0 and 1/ },
   { rule: "network volume properties are known ones", kind: "networkVolume", inputs: { offerId: 950001, nmae: "x" }, property: "nmae", says: /is not a NetworkVolume property; did you mean name\?/ },
   { rule: "a linked volume id is a whole number or a Volume's id", kind: "instance", inputs: { ...instance, volume: { createNew: false, volumeId: "vol-1", mountPath: "/data" } }, property: "volume.volumeId", says: /must be a volume id \(a whole number, or a Volume's id\)/ },
+  // Notification webhooks (vendor document: NotificationWebhookCreateRequest)
+  { rule: "webhook_url is required", kind: "webhook", inputs: { eventTypes: hook.eventTypes }, property: "url", says: /must be a string/ },
+  { rule: "webhook url is http or https", kind: "webhook", inputs: { ...hook, url: "ftp://files.example.com/" }, property: "url", says: /must use http or https/ },
+  { rule: "webhook url is absolute", kind: "webhook", inputs: { ...hook, url: "example.com/hook" }, property: "url", says: /must be an absolute http:\/\/ or https:\/\/ URL/ },
+  { rule: "webhook url at most 2048 characters", kind: "webhook", inputs: { ...hook, url: `https://example.com/${"x".repeat(2100)}` }, property: "url", says: /at most 2048 characters/ },
+  { rule: "webhook url carries no credentials", kind: "webhook", inputs: { ...hook, url: "https://bob:pw@example.com/" }, property: "url", says: /must not carry a user name or password/ },
+  { rule: "event_types has at least 1 entry", kind: "webhook", inputs: { ...hook, eventTypes: [] }, property: "eventTypes", says: /at least one notification type/ },
+  { rule: "event types are <context>:<slug> keys", kind: "webhook", inputs: { ...hook, eventTypes: ["low_credit"] }, property: "eventTypes.0", says: /<context>:<slug>/ },
+  { rule: "event types are not repeated", kind: "webhook", inputs: { ...hook, eventTypes: ["client:outbid", "client:outbid"] }, property: "eventTypes", says: /appears twice/ },
+  { rule: "webhook name at most 120 characters with the marker", kind: "webhook", inputs: { ...hook, name: "x".repeat(102) }, property: "name", says: /at most 101 characters/ },
+  { rule: "webhook properties are known ones", kind: "webhook", inputs: { ...hook, rotateSecret: 1 }, property: "rotateSecret", says: /is not a Webhook property; did you mean rotateSecretTrigger\?/ },
 ];
 
 let rig: Rig;
@@ -218,11 +230,18 @@ describe("the client refuses the per-call rules before sending", () => {
     expect((size as Error).message).toBe("sizeGb must be a positive whole number, got 2.5");
   });
 
+  it("refuses a billing range the service cannot take, naming the argument", async () => {
+    const now = nowUnix();
+    expect(((await refusal(getCharges({ start: now, end: now - DAY }))) as Error).message).toMatch(/^getCharges: end \(\d+\) must not be before start/);
+    expect(((await refusal(getInvoices({ start: Date.now() }))) as Error).message).toMatch(/^getInvoices: start must be Unix seconds, not milliseconds/);
+    expect(((await refusal(getCharges({ start: now, pageSize: 1000 }))) as Error).message).toMatch(/^getCharges: limit must be a whole number from 1 to 500/);
+  });
+
   it("sent nothing", async () => {
     expect(await rig.requests()).toEqual([]);
   });
 });
 
 afterAll(() => {
-  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 6 client rules; 0 requests sent\n`);
+  process.stdout.write(`\nBad-input catalogue: ${RULES.length} check rules over ${new Set(RULES.map((r) => r.kind)).size} resources, 9 client rules; 0 requests sent\n`);
 });

@@ -14,7 +14,7 @@ import { Rig, startRig } from "./support/rig";
 import { SCENARIOS, SECRET_VALUES } from "./support/scenarios";
 
 /** Resources whose create makes an object that bills or lingers. */
-const CREATING = ["Template", "Instance", "SshKey", "MaintenanceWindow", "EnvVar", "ApiKey", "Volume", "NetworkVolume", "Endpoint", "WorkerGroup"];
+const CREATING = ["Template", "Instance", "SshKey", "MaintenanceWindow", "EnvVar", "ApiKey", "Volume", "NetworkVolume", "Endpoint", "WorkerGroup", "Webhook"];
 /** How long the simulator holds the create: enough for the kill to land first. */
 const HOLD_MS = 400;
 

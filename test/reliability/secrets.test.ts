@@ -9,6 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { resolveConfig } from "../../provider/config";
+import { getUser } from "../../provider/lookups";
 import { resetRuntime, setClientOptions } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import type { ResourceKind } from "../../provider/runtime";
@@ -41,6 +42,7 @@ const KIND: Record<string, ResourceKind> = {
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
+  Webhook: "webhook",
 };
 
 let rig: Rig;
@@ -62,6 +64,7 @@ function learn(outs: Props): void {
   add("created API key", outs.key !== undefined && outs.keyId !== undefined ? outs.key : undefined);
   add("instance API key", outs.instanceApiKey);
   add("endpoint API key", outs.endpointId !== undefined ? outs.apiKey : undefined);
+  add("webhook signing secret", outs.webhookId !== undefined ? outs.secret : undefined);
   for (const k of (outs.regeneratedKeys ?? []) as { derivedKey?: string }[]) add("derived subaccount key", k.derivedKey);
 }
 
@@ -184,6 +187,8 @@ beforeAll(async () => {
     await fresh(s);
   }
   await badInputs();
+  // The user record carries the key id and a session id: the lookup shows neither, nor any key.
+  texts.push({ where: "getUser", text: JSON.stringify(await getUser()) });
 }, 120_000);
 afterAll(() => rig?.close());
 
@@ -191,7 +196,7 @@ const leaksIn = (text: string) => found(text, secrets);
 
 it("saw every kind of secret in play, in the places meant for them", () => {
   const names = new Set(secrets.map((s) => s.name));
-  for (const n of ["created API key", "derived subaccount key", "instance API key", "endpoint API key"]) expect(names).toContain(n);
+    for (const n of ["created API key", "derived subaccount key", "instance API key", "endpoint API key", "webhook signing secret"]) expect(names).toContain(n);
   const inSecretOutputs = outputs.flatMap((o) => [...secrecy[o.kind].secretOutputs].flatMap((k) => leaksIn(JSON.stringify(o.outs[k] ?? null))));
   expect(new Set(inSecretOutputs)).toEqual(new Set(secrets.map((s) => s.name).filter((n) => !["API key", "private key"].includes(n))));
   expect(logLines.length).toBeGreaterThan(0);

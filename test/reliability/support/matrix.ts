@@ -36,11 +36,17 @@ async function perform(s: Scenario, op: Op, entries: Entry[]): Promise<Entry[]> 
   return [];
 }
 
-/** The state after a failed operation: a failed create keeps only what a partial failure names. */
+/**
+ * The state after a failed operation: a failed create keeps only what a partial failure names;
+ * a failed update keeps the old entry, unless a partial failure names what was changed (the
+ * engine then stores its properties, as for a create).
+ */
 function afterFailure(op: Op, entries: Entry[], error: unknown): Entry[] {
-  if (op !== "create") return entries;
   const e = error as { id?: unknown; properties?: Props };
-  return typeof e.id === "string" && e.id !== "" ? [{ id: e.id, outs: e.properties ?? {} }] : [];
+  const partial = typeof e.id === "string" && e.id !== "";
+  if (op === "update") return partial ? [{ id: e.id as string, outs: e.properties ?? {} }] : entries;
+  if (op !== "create") return entries;
+  return partial ? [{ id: e.id as string, outs: e.properties ?? {} }] : [];
 }
 
 /** Every secret value a message must not show: fixed ones, the simulator's key, and those the service returned. */

@@ -354,7 +354,43 @@ const workerGroup: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup];
+const webhook: Scenario = {
+  name: "Webhook",
+  provider: driven("webhook"),
+  inputs: () => ({ name: "reliability-ops", url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"], rotateSecretTrigger: 1 }),
+  // A new URL (the PUT) and a new trigger (the rotation): the update carries both effects.
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["name", "eventTypes"]), url: "https://ops.example.com/v2", rotateSecretTrigger: 2 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/webhooks" },
+    read: { method: "GET", path: "/api/v0/webhooks" },
+    update: { method: "PUT", path: "/api/v0/webhooks/*" },
+    delete: { method: "DELETE", path: "/api/v0/webhooks/*" },
+  },
+  live: (state) => (state.webhooks ?? []).filter((w) => w.user_id === SEED.user.id).map((w) => ({ key: String(w.id), view: w as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [
+    ...differs("name", live.view.name, entry.outs.nameMarker ? `${str(entry.outs.name)} [${str(entry.outs.nameMarker)}]` : entry.outs.name),
+    ...differs("webhook_url", live.view.webhook_url, entry.outs.url),
+  ],
+  secretsOf: (entry) => (typeof entry.outs.secret === "string" ? [entry.outs.secret] : []),
+  // The secret in state must be the one that signs the webhook's deliveries.
+  verify: async (rig, entries) => {
+    const problems: string[] = [];
+    for (const e of entries) {
+      const res = await fetch(`${rig.sim.url}/_sim/webhooks/${e.id}/verify-secret`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ secret: str(e.outs.secret) }),
+      });
+      const answer = (await res.json()) as { matches?: boolean };
+      if (answer.matches !== true) problems.push(`webhook ${e.id}: the reported secret is not the webhook's signing secret`);
+    }
+    return problems;
+  },
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook];
+
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
 export function pickInputs(outs: Props, names: readonly string[]): Props {

@@ -141,6 +141,18 @@ const apiKeyValid = withOptional(
   { permissions: withOptional({ instances: fc.constantFrom("read", "write") }, { user: fc.constantFrom("read", "write"), billing: fc.constantFrom("read", "write"), misc: fc.boolean() }), rotateOn: json },
 );
 
+// Names, not numbers: a host whose last label is numeric is read as an IPv4 address by URL parsers.
+const hostLabel = fc.stringMatching(/^[a-z]([a-z0-9-]{0,10}[a-z0-9])?$/);
+const webhookValid = withOptional(
+  {
+    url: fc
+      .tuple(fc.constantFrom("http", "https"), fc.array(hostLabel, { minLength: 1, maxLength: 3 }), fc.option(port, { nil: undefined }), fc.stringMatching(/^(\/[a-z0-9_-]{1,10}){0,3}$/))
+      .map(([scheme, labels, p, path]) => `${scheme}://${labels.join(".")}${p === undefined ? "" : `:${p}`}${path}`),
+    eventTypes: fc.uniqueArray(fc.stringMatching(/^(client|host):[a-z0-9_]{1,20}$/), { minLength: 1, maxLength: 4 }),
+  },
+  { name: nonEmpty(101), rotateSecretTrigger: json },
+);
+
 const rotationValid = fc
   .tuple(fc.oneof(fc.record({ subaccountUserId: fc.integer({ min: 1, max: 2 ** 31 }) }), fc.constant({ all: true })), fc.option(json, { nil: undefined }))
   .map(([target, triggers]) => (triggers === undefined ? target : { ...target, triggers }));
@@ -215,6 +227,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   networkVolume: volumeValid({ clusterId: fc.integer({ min: 1, max: 2 ** 31 }) }),
   endpoint: endpointValid,
   workerGroup: workerGroupValid,
+  webhook: webhookValid,
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -234,6 +247,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   networkVolume: ["offerId", "offer", "sizeGb", "name"],
   endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
+  webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */

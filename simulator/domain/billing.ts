@@ -1,0 +1,135 @@
+/**
+ * The account's billing history, derived so that it agrees with its instances: every instance
+ * (running, or destroyed and recorded in `endedContracts`) is one charge contract priced from its
+ * offer (GPU at the offer's base price, disk at the storage price, per hour of life), and the
+ * default account has a seeded past: contracts of instances that ran before the simulator
+ * started and the card top-ups that paid for them. Times are Unix seconds of the simulator clock.
+ */
+import { offerSeed, STORAGE_COST_PER_GB_MONTH } from "./offers";
+import type { SimContext } from "../context";
+import { OFFER_SEEDS } from "../seed/offers";
+import { SEED } from "../seed/seed";
+import type { EndedContractRecord, InstanceRecord } from "../store/types";
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const HOURS_PER_MONTH = 730;
+
+export interface ChargeRow {
+  start: number;
+  end: number;
+  type: "instance";
+  source: string;
+  description: string;
+  amount: number;
+  metadata: Record<string, unknown>;
+  items: { start: number; end: number; type: "gpu" | "disk"; source: null; description: string; amount: number; metadata: Record<string, unknown> }[];
+}
+
+export interface InvoiceRow {
+  id: number;
+  start: number;
+  end: number | null;
+  type: "credit";
+  source: string;
+  description: string;
+  amount: number;
+  metadata: { invoice_id: number; service: string };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+interface Contract {
+  instanceId: number;
+  offerId: number;
+  label: string | null;
+  templateId: number | null;
+  diskGb: number;
+  start: number;
+  end: number;
+}
+
+function chargeOf(contract: Contract): ChargeRow {
+  // The document gives whole seconds.
+  const c = { ...contract, start: Math.floor(contract.start), end: Math.floor(contract.end) };
+  const offer = offerSeed(c.offerId);
+  const hours = Math.max(0, c.end - c.start) / HOUR;
+  const diskPerHour = (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * c.diskGb;
+  const gpuPerHour = offer ? Math.max(0, offer.dphTotal - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * 8) : 0;
+  const gpu = round3(hours * gpuPerHour);
+  const disk = round3(hours * diskPerHour);
+  const metadata: Record<string, unknown> = {};
+  if (c.templateId !== null) metadata.template_id = c.templateId;
+  if (c.label) metadata.label = c.label;
+  return {
+    start: c.start,
+    end: c.end,
+    type: "instance",
+    source: `instance-${c.instanceId}`,
+    description: `Instance ${c.instanceId} Charges - ${hours.toFixed(1)} hours`,
+    amount: round3(gpu + disk),
+    metadata,
+    items: [
+      { start: c.start, end: c.end, type: "gpu", source: null, description: `${hours.toFixed(3)} hours at $${gpuPerHour.toFixed(3)}/hour`, amount: gpu, metadata: {} },
+      { start: c.start, end: c.end, type: "disk", source: null, description: `${c.diskGb} GB for ${hours.toFixed(3)} hours`, amount: disk, metadata: {} },
+    ],
+  };
+}
+
+/** Contracts of the default account's seeded past: 12 instances over the 90 days before today. */
+function pastContracts(nowS: number): Contract[] {
+  const today = Math.floor(nowS / DAY) * DAY;
+  return Array.from({ length: 12 }, (_, i) => {
+    const offer = OFFER_SEEDS[(i * 5) % OFFER_SEEDS.length];
+    const start = today - (88 - i * 7) * DAY + (i % 4) * 3 * HOUR;
+    const hours = 6 + ((i * 13) % 60);
+    return { instanceId: 7000001 + i, offerId: offer.id, label: `past-run-${i + 1}`, templateId: null, diskGb: 16 + (i % 3) * 16, start, end: start + hours * HOUR };
+  });
+}
+
+function liveContract(inst: InstanceRecord, nowS: number): Contract {
+  return { instanceId: inst.id, offerId: inst.offerId, label: inst.label, templateId: inst.templateId, diskGb: inst.diskSpace, start: inst.createdAt / 1000, end: nowS };
+}
+
+/** What a destroyed instance leaves for the billing history. */
+export function endedContract(ctx: SimContext, inst: InstanceRecord): EndedContractRecord {
+  return { ...liveContract(inst, ctx.now() / 1000), userId: inst.userId };
+}
+
+/** Every charge contract of the account, newest start first. */
+export function chargesOf(ctx: SimContext, userId: number): ChargeRow[] {
+  const nowS = ctx.now() / 1000;
+  const contracts: Contract[] = [
+    ...(userId === SEED.user.id ? pastContracts(nowS) : []),
+    ...ctx.store.data.endedContracts.filter((c) => c.userId === userId),
+    ...ctx.store.data.instances.filter((i) => i.userId === userId).map((i) => liveContract(i, nowS)),
+  ];
+  return contracts.map(chargeOf).sort((a, b) => b.start - a.start);
+}
+
+/** The default account's card top-ups: $150 every 15 days over the last 90, enough for its past. */
+export function invoicesOf(ctx: SimContext, userId: number): InvoiceRow[] {
+  if (userId !== SEED.user.id) return [];
+  const today = Math.floor(ctx.now() / 1000 / DAY) * DAY;
+  return Array.from({ length: 6 }, (_, i) => {
+    const start = today - (90 - i * 15) * DAY + 10 * HOUR;
+    const id = 2185401 + i;
+    return {
+      id,
+      start,
+      end: start + 257,
+      type: "credit" as const,
+      source: "stripe",
+      description: `Manual Billing from MASTERCARD ...${String(7370 + i)}`,
+      amount: -150,
+      metadata: { invoice_id: id, service: "stripe_payments" },
+    };
+  }).sort((a, b) => b.start - a.start);
+}
+
+/** Credit left: what the top-ups paid in, less every charge so far (dollars). */
+export function creditOf(ctx: SimContext, userId: number): number {
+  const paid = invoicesOf(ctx, userId).reduce((n, i) => n - i.amount, 0);
+  const spent = chargesOf(ctx, userId).reduce((n, c) => n + c.amount, 0);
+  return Math.round((paid - spent) * 100) / 100;
+}
