@@ -3,8 +3,7 @@
  * offer. Same lifecycle as Volume (every change makes a new one; deleting it deletes the data).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
-import type { VolumeOfferFilterArgs } from "../volume";
+import { VOLUME_OUTPUT_PROPS, VolumeBase, type VolumeOfferFilterArgs } from "../volume";
 
 export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
   /** Only offers of this cluster. */
@@ -23,34 +22,8 @@ export interface NetworkVolumeArgs {
 }
 
 /** A network volume; its outputs are Volume's (`clusterId` set, `machineId` null). */
-export class NetworkVolume extends VastResource {
-  declare readonly offerId: pulumi.Output<number | undefined>;
-  declare readonly sizeGb: pulumi.Output<number>;
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** The service's numeric id of the volume (also the Pulumi id). */
-  declare readonly volumeId: pulumi.Output<number>;
-  /** The name the service holds: `name` with the adoption marker. */
-  declare readonly serviceName: pulumi.Output<string | null>;
-  declare readonly nameMarker: pulumi.Output<string | undefined>;
-  /** The offer actually rented. */
-  declare readonly rentedOfferId: pulumi.Output<number | undefined>;
-  declare readonly machineId: pulumi.Output<number | null>;
-  declare readonly clusterId: pulumi.Output<number | null>;
-  declare readonly status: pulumi.Output<string | null>;
-  /** Instances using the volume, as last read. */
-  declare readonly attachedInstanceIds: pulumi.Output<number[]>;
-  /** $ per GB per month of the rented offer, when known. */
-  declare readonly pricePerGbMonth: pulumi.Output<number | null>;
-  declare readonly geolocation: pulumi.Output<string | null>;
-  /** ISO 8601. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-
+export class NetworkVolume extends VolumeBase {
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = {
-      volumeId: undefined, serviceName: undefined, nameMarker: undefined, rentedOfferId: undefined, machineId: undefined,
-      clusterId: undefined, status: undefined, attachedInstanceIds: undefined, pricePerGbMonth: undefined, geolocation: undefined,
-      createdAt: undefined,
-    };
-    super("networkVolume", "NetworkVolume", name, { ...args, ...outputs }, opts);
+    super("networkVolume", "NetworkVolume", name, { ...args, ...VOLUME_OUTPUT_PROPS }, opts);
   }
 }
