@@ -39,15 +39,8 @@ export interface InvoiceRow {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-interface Contract {
-  instanceId: number;
-  offerId: number;
-  label: string | null;
-  templateId: number | null;
-  diskGb: number;
-  start: number;
-  end: number;
-}
+/** One contract: an ended one as the store keeps it, without its owner. */
+type Contract = Omit<EndedContractRecord, "userId">;
 
 function chargeOf(contract: Contract): ChargeRow {
   // The document gives whole seconds.
