@@ -20,6 +20,9 @@ export const PROVIDER_KEY = "__provider";
 /** Pulumi's marker for a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** The input every importable kind shares (kit/import.ts): suggested for a misspelling like any input. */
+const SHARED_INPUTS: readonly string[] = ["importId"];
+
 /** Keys the engine and the kit keep beside the inputs: never a user's input, never compared. */
 const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation"]);
 
@@ -99,7 +102,7 @@ export function unknownPropertyFailures(
   const accepted = new Set<string>([...known, ...outputs, ...ENGINE_KEYS]);
   return Object.keys(news)
     .filter((k) => !accepted.has(k) && news[k] !== undefined)
-    .map((property) => ({ property, reason: unknownNameMessage(property, type, known) }));
+    .map((property) => ({ property, reason: unknownNameMessage(property, type, [...known, ...SHARED_INPUTS.filter((k) => !known.includes(k))]) }));
 }
 
 /**

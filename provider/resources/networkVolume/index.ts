@@ -3,7 +3,7 @@
  * offer. Same lifecycle as Volume (every change makes a new one; deleting it deletes the data).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 import type { VolumeOfferFilterArgs } from "../volume";
 
 export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
@@ -11,7 +11,7 @@ export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
   clusterId?: pulumi.Input<number>;
 }
 
-export interface NetworkVolumeArgs {
+export interface NetworkVolumeArgs extends ImportArgs {
   /** The network volume offer to rent from (`searchNetworkVolumeOffers`). Give this or `offer`. Replaces on change. */
   offerId?: pulumi.Input<number>;
   /** Filters: the cheapest match with `sizeGb` free is rented. Replaces on change. */
@@ -45,12 +45,15 @@ export class NetworkVolume extends VastResource {
   /** ISO 8601. */
   declare readonly createdAt: pulumi.Output<string | null>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
       volumeId: undefined, serviceName: undefined, nameMarker: undefined, rentedOfferId: undefined, machineId: undefined,
       clusterId: undefined, status: undefined, attachedInstanceIds: undefined, pricePerGbMonth: undefined, geolocation: undefined,
       createdAt: undefined,
     };
-    super("networkVolume", "NetworkVolume", name, { ...args, ...outputs }, opts);
+    super("networkVolume", "NetworkVolume", name, { ...args, ...outputs, imported: undefined }, opts);
   }
 }
