@@ -151,3 +151,18 @@ test("kinds that are actions refuse importId with the reason; kinds without a sp
   const plain: ImportableImpl = fakeKind(existing()).provider;
   expect(importable(plain)).toBe(plain);
 });
+
+test("on the next run, an input left out of an imported resource takes the stored value in diff and update (state's inputs never held it)", async () => {
+  const { provider, calls } = fakeKind(existing());
+  // What the engine stores after the import's create: the checked inputs (no color) beside the outputs (color).
+  const checked = (await provider.check({}, { name: "a", size: 10, importId: "7" })).inputs as Props;
+  const created = await provider.create(checked);
+  const next = (await provider.check(checked, { name: "a", size: 10, importId: "7" })).inputs as Props;
+  expect(next).not.toHaveProperty("color");
+  expect(await provider.diff("7", created.outs as Props, next)).toMatchObject({ changes: false });
+  const renamed = { ...next, name: "b" };
+  expect(await provider.diff("7", created.outs as Props, renamed)).toMatchObject({ changes: true, replaces: [] });
+  const updated = await provider.update("7", created.outs as Props, renamed);
+  expect(updated.outs).toMatchObject({ name: "b", color: "blue" });
+  expect(calls.at(-1)).toBe('update 7 {"name":"b"}');
+});

@@ -114,6 +114,18 @@ function keepShownInputs(spec: ImportSpec, olds: Props, news: Props, inputs: Pro
   return out;
 }
 
+/**
+ * The new inputs without the import keys; for an imported resource, each `keepShown` input the
+ * program leaves out takes the stored value (state's inputs after a create are what check
+ * returned, which did not hold it yet; diff and update see the stored outputs, which do).
+ */
+function keptFrom(spec: ImportSpec | ImportRefusal, olds: Props, news: Props): Props {
+  const out = withoutImport(news);
+  if (isRefusal(spec) || (news[IMPORT_ID_KEY] === undefined && olds[IMPORT_ID_KEY] === undefined)) return out;
+  for (const k of spec.keepShown ?? []) if (out[k] === undefined && olds[k] !== undefined) out[k] = olds[k];
+  return out;
+}
+
 /** Takes over the object `importId` names, through the kind's read, diff and update. */
 async function takeOver(spec: ImportSpec, impl: ProviderImpl, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const given = String(inputs[IMPORT_ID_KEY]);
@@ -194,7 +206,7 @@ export function importable(impl: ImportableImpl): ProviderImpl {
 
     // A change of importId alone is recorded (an update that changes nothing), never a replacement.
     async diff(id, olds, news) {
-      const result = await impl.diff(id, withoutImport(olds), withoutImport(news));
+      const result = await impl.diff(id, withoutImport(olds), keptFrom(spec, olds, news));
       if (result.changes === false && !deepEqual(olds[IMPORT_ID_KEY], news[IMPORT_ID_KEY])) return { ...result, changes: true };
       return result;
     },
@@ -216,7 +228,7 @@ export function importable(impl: ImportableImpl): ProviderImpl {
 
     async update(id, olds, news) {
       const before = withoutImport(olds);
-      const after = withoutImport(news);
+      const after = keptFrom(spec, olds, news);
       const keys: Props = { [IMPORTED_KEY]: olds[IMPORTED_KEY], [IMPORT_ID_KEY]: news[IMPORT_ID_KEY] };
       // Only importId changed: nothing is sent to the service.
       if ((await impl.diff(id, before, after)).changes === false) return { outs: jsonClean({ ...before, ...after, ...keys }) as Props };
