@@ -89,7 +89,7 @@ async function createEndpoint(client: VastClient, settings: EndpointSettings, ad
       if (adoptable && existing.length === 1) return existing[0].id;
       throw new Error(
         `an endpoint named "${settings.name}" already exists (id ${existing.map((e) => e.id).join(", ")}): endpoints are called by name, ` +
-          "so choose another name or take it over with importId: \"<id>\"",
+          `so choose another name or take it over with importId: "${existing[0].id}"`,
       );
     },
     send: () => client.endpointGroups.create(settings),
