@@ -148,6 +148,22 @@ test("Volume and NetworkVolume: taken over keeping name and size; a different si
 
   const shared = await client.volumes.create("network", { offerId: 950002, sizeGb: 100, name: "outside-shared" });
   await importCycle({ kind: "networkVolume", type: "NetworkVolume", importId: String(shared.id), props: { sizeGb: 100, name: "outside-shared" } });
+
+  // A replacement of an imported volume (a later run) rents a new one; it never takes the old one over again.
+  const again = await client.volumes.create("local", { offerId: 900001, sizeGb: 40, name: "again" });
+  const u = urn("Volume", "again");
+  const first = await fx.plugin.check(u, {}, withProvider("volume", "Volume", "again", { importId: String(again.id) }));
+  const taken = await fx.plugin.create(u, first.inputs);
+  const bigger = await fx.plugin.check(u, first.inputs, withProvider("volume", "Volume", "again", { importId: String(again.id), offerId: 900001, sizeGb: 60 }));
+  expect(await fx.plugin.diff(u, taken.id, taken.properties, bigger.inputs)).toEqual({ changes: "some", replaces: ["offerId", "sizeGb"], deleteBeforeReplace: false });
+  await fx.takeRequests();
+  const replacement = await fx.plugin.create(u, bigger.inputs);
+  expect(replacement.id).not.toBe(taken.id);
+  expect(replacement.properties).toMatchObject({ sizeGb: 60, importId: String(again.id) });
+  expect(replacement.properties).not.toHaveProperty("imported");
+  expect(await writes()).toEqual(["PUT /api/v0/volumes/"]);
+  await fx.plugin.delete(u, taken.id, taken.properties);
+  await fx.plugin.delete(u, replacement.id, replacement.properties);
 });
 
 test("Endpoint and WorkerGroup: taken over by id; settings change in place", async () => {

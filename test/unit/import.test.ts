@@ -127,7 +127,7 @@ test("read keeps importId among the rebuilt inputs and imported among the output
   const { provider, calls } = fakeKind(existing());
   const state = { name: "a", size: 10, color: "blue", thingId: 7, importId: "7", imported: true };
   const read = await provider.read("7", state);
-  expect(read.inputs).toEqual({ name: "a", size: 10, color: "blue", importId: "7" });
+  expect(read.inputs).toEqual({ name: "a", size: 10, color: "blue", importId: "7", __imported: true });
   expect(read.props).toMatchObject({ importId: "7", imported: true });
   expect(await provider.diff("7", state, read.inputs as Props)).toMatchObject({ changes: false, replaces: [] });
   const news = { ...read.inputs, importId: "8" } as Props;
@@ -165,4 +165,36 @@ test("on the next run, an input left out of an imported resource takes the store
   const updated = await provider.update("7", created.outs as Props, renamed);
   expect(updated.outs).toMatchObject({ name: "b", color: "blue" });
   expect(calls.at(-1)).toBe('update 7 {"name":"b"}');
+});
+
+test("importId removed from the program: inputs left out still keep the stored values (no default, no replacement)", async () => {
+  const { provider } = fakeKind(existing());
+  const checked = (await provider.check({}, { name: "a", size: 10, importId: "7" })).inputs as Props;
+  expect(checked).toMatchObject({ __imported: true });
+  const created = await provider.create(checked);
+  // Run 2 drops importId: recorded, and color keeps the service's value.
+  const run2 = (await provider.check(checked, { name: "a", size: 10 })).inputs as Props;
+  expect(run2).toMatchObject({ __imported: true });
+  expect(run2).not.toHaveProperty("color");
+  expect(await provider.diff("7", created.outs as Props, run2)).toMatchObject({ changes: true, replaces: [] });
+  const updated = await provider.update("7", created.outs as Props, run2);
+  expect(updated.outs).toMatchObject({ color: "blue", imported: true });
+  expect(updated.outs).not.toHaveProperty("importId");
+  // Run 3: state's inputs hold no importId any more; the mark keeps the rule.
+  const run3 = (await provider.check(run2, { name: "a", size: 10 })).inputs as Props;
+  expect(await provider.diff("7", updated.outs as Props, run3)).toMatchObject({ changes: false });
+});
+
+test("a replacement of an imported resource (a later generation) creates a new object; importId given to a created resource takes nothing over", async () => {
+  const { provider, calls } = fakeKind(existing());
+  const replacement = await provider.create({ name: "a", size: 20, importId: "7", __identity: "p/s/Thing/t", __generation: 3 });
+  expect(replacement.id).toBe("99");
+  expect(replacement.outs).toMatchObject({ importId: "7" });
+  expect(replacement.outs).not.toHaveProperty("imported");
+  expect(calls).toEqual(["create"]);
+  const first = await provider.create({ name: "a", size: 10, importId: "7", __identity: "p/s/Thing/t", __generation: 1 });
+  expect(first.id).toBe("7");
+  const later = (await provider.check({ name: "a", size: 10, color: "red" }, { name: "a", size: 10, importId: "7" })).inputs as Props;
+  expect(later).not.toHaveProperty("__imported");
+  expect(later).toMatchObject({ color: "red", importId: "7" });
 });

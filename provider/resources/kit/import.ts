@@ -20,12 +20,18 @@
  * Kinds that are actions rather than objects declare a refusal instead: `importId` fails check.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { IDENTITY_KEY, isFirstCreate } from "./create-once";
 import { PartialFailure, containsUnknown, deepEqual, jsonClean, userInputs, type Props, type ProviderImpl } from "./provider";
 
 /** The input naming the object to take over. */
 export const IMPORT_ID_KEY = "importId";
 /** The output that says the object was taken over, not created. */
 export const IMPORTED_KEY = "imported";
+/**
+ * Bookkeeping among the inputs of a resource that took an object over: check keeps it from
+ * state, so inputs left out keep the service's values also after importId leaves the program.
+ */
+export const IMPORTED_INPUT_KEY = "__imported";
 
 export interface ImportSpec {
   /** The class name (`Template`), for messages. */
@@ -74,6 +80,7 @@ export function withoutImport(props: Props): Props {
   const out = { ...props };
   delete out[IMPORT_ID_KEY];
   delete out[IMPORTED_KEY];
+  delete out[IMPORTED_INPUT_KEY];
   return out;
 }
 
@@ -121,9 +128,14 @@ function keepShownInputs(spec: ImportSpec, olds: Props, news: Props, inputs: Pro
  */
 function keptFrom(spec: ImportSpec | ImportRefusal, olds: Props, news: Props): Props {
   const out = withoutImport(news);
-  if (isRefusal(spec) || (news[IMPORT_ID_KEY] === undefined && olds[IMPORT_ID_KEY] === undefined)) return out;
+  if (isRefusal(spec) || !(news[IMPORT_ID_KEY] !== undefined || wasImported(olds))) return out;
   for (const k of spec.keepShown ?? []) if (out[k] === undefined && olds[k] !== undefined) out[k] = olds[k];
   return out;
+}
+
+/** Whether stored props (inputs or outputs) say the resource took its object over. */
+function wasImported(props: Props): boolean {
+  return props[IMPORT_ID_KEY] !== undefined || props[IMPORTED_INPUT_KEY] === true || props[IMPORTED_KEY] === true;
 }
 
 /** Takes over the object `importId` names, through the kind's read, diff and update. */
@@ -199,7 +211,9 @@ export function importable(impl: ImportableImpl): ProviderImpl {
       }
       failures = [...failures, ...importIdFailures(spec, importId)];
       let inputs = result.inputs as Props | undefined;
-      if (inputs && !refusal && (importing || olds[IMPORT_ID_KEY] !== undefined)) inputs = keepShownInputs(spec, olds, news, inputs);
+      // A resource created without importId and given one later is not marked: it took nothing over.
+      const imported = !refusal && ((importing && Object.keys(userInputs(olds)).length === 0) || wasImported(olds));
+      if (inputs && imported) inputs = { ...keepShownInputs(spec, olds, news, inputs), [IMPORTED_INPUT_KEY]: true };
       if (inputs && importing) inputs = { ...inputs, [IMPORT_ID_KEY]: importId };
       return { inputs, failures };
     },
@@ -211,9 +225,14 @@ export function importable(impl: ImportableImpl): ProviderImpl {
       return result;
     },
 
+    // Only a resource's first create takes over: a replacement (a later generation, see
+    // kit/create-once.ts) of an imported resource creates its new object as any replacement does.
     async create(inputs) {
-      if (refusal || inputs[IMPORT_ID_KEY] === undefined || inputs[IMPORT_ID_KEY] === null) return impl.create(withoutImport(inputs));
-      return takeOver(spec, impl, inputs);
+      const takes = !refusal && inputs[IMPORT_ID_KEY] !== undefined && inputs[IMPORT_ID_KEY] !== null;
+      if (takes && (typeof inputs[IDENTITY_KEY] !== "string" || isFirstCreate(inputs))) return takeOver(spec, impl, inputs);
+      const result = await impl.create(withoutImport(inputs));
+      // The importId a replacement was given stays recorded beside its outputs.
+      return takes ? { ...result, outs: { ...(result.outs as Props | undefined), [IMPORT_ID_KEY]: inputs[IMPORT_ID_KEY] } } : result;
     },
 
     async read(id, props) {
@@ -223,7 +242,8 @@ export function importable(impl: ImportableImpl): ProviderImpl {
       for (const k of [IMPORT_ID_KEY, IMPORTED_KEY]) if (props[k] !== undefined) kept[k] = props[k];
       if (Object.keys(kept).length === 0) return result;
       const importId = props[IMPORT_ID_KEY] === undefined ? {} : { [IMPORT_ID_KEY]: props[IMPORT_ID_KEY] };
-      return { ...result, props: result.props && { ...result.props, ...kept }, inputs: result.inputs && { ...result.inputs, ...importId } };
+      const marks = props[IMPORTED_KEY] === true ? { [IMPORTED_INPUT_KEY]: true } : {};
+      return { ...result, props: result.props && { ...result.props, ...kept }, inputs: result.inputs && { ...result.inputs, ...importId, ...marks } };
     },
 
     async update(id, olds, news) {

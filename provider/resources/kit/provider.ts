@@ -29,7 +29,7 @@ function sharedNear(name: string, known: readonly string[]): string[] {
 }
 
 /** Keys the engine and the kit keep beside the inputs: never a user's input, never compared. */
-const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation"]);
+const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation", "__imported"]);
 
 /** Inputs without engine bookkeeping (`__provider`, the identity of kit/create-once.ts) and without values unknown in preview. */
 export function userInputs(props: Props): Props {
