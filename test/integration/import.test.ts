@@ -76,3 +76,20 @@ test("Webhook: a name declared on import is written as declared (no marker); an 
   // The takeover changed nothing on the service.
   expect((await h.client.webhooks.list()).find((w) => w.id === other.id)?.eventTypes).toEqual(["client:low_credit"]);
 });
+
+test("SshKey: a listing that fails fails the import clearly with nothing sent or kept; the next run takes the key over", async () => {
+  const key = await h.client.sshKeys.create("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFaultFaultFaultFaultFaultFaultFaultFau0 me@host");
+  const inputs = await checked("sshKey", { publicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFaultFaultFaultFaultFaultFaultFaultFau0 me@host", importId: String(key.id) });
+  await simControl(h.sim.url, "DELETE", "/requests");
+  await simControl(h.sim.url, "POST", "/faults", { method: "GET", path: "/api/v0/ssh", status: 500, times: 20 });
+  const message = await drive(providers.sshKey).create(inputs).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+  expect(message).toMatch(new RegExp(`^SshKey importId "${key.id}": reading the SSH key failed, so nothing was taken over, created or changed: `));
+  await simControl(h.sim.url, "DELETE", "/faults");
+  const logged = (await simControl(h.sim.url, "GET", "/requests")) as { method: string }[];
+  expect(logged.filter((r) => r.method !== "GET")).toEqual([]);
+  const made = await drive(providers.sshKey).create(inputs);
+  expect(made).toMatchObject({ id: String(key.id), outs: { keyId: key.id, imported: true } });
+});

@@ -149,7 +149,12 @@ async function takeOver(spec: ImportSpec, impl: ProviderImpl, inputs: Props): Pr
   // What the service never shows is read as unknown, so the declared value counts as a change.
   const readProps = { ...declared };
   for (const k of spec.notShown ?? []) delete readProps[k];
-  const read = await impl.read(id, readProps);
+  let read: pulumi.dynamic.ReadResult;
+  try {
+    read = await impl.read(id, readProps);
+  } catch (error) {
+    throw new Error(`${label}: reading the ${spec.noun} failed, so nothing was taken over, created or changed: ${(error as Error).message}`, { cause: error });
+  }
   if (!read.id) throw new Error(`${label}: no such ${spec.noun} exists on the account (nothing was created or changed)`);
   const liveInputs = (read.inputs ?? {}) as Props;
   const live: Props = { ...(read.props as Props | undefined), ...liveInputs };
