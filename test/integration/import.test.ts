@@ -72,7 +72,10 @@ test("Webhook: a name declared on import is written as declared (no marker); an 
   expect(error?.message).toContain(`Webhook importId "${other.id}": the webhook was taken over, but applying the declared inputs failed`);
   expect(error?.message).toContain("client:no_such_type");
   expect(error?.id).toBe(String(other.id));
-  expect(error?.properties).toMatchObject({ importId: String(other.id), imported: true, url: "https://ops.example.com/b" });
+  // State records what the service shows, so the next up applies the declared inputs again.
+  expect(error?.properties).toMatchObject({ importId: String(other.id), imported: true, url: "https://ops.example.com/b", eventTypes: ["client:low_credit"] });
+  const retry = await drive(providers.webhook).diff(String(other.id), error?.properties ?? {}, bad);
+  expect(retry).toMatchObject({ changes: true, replaces: [] });
   // The takeover changed nothing on the service.
   expect((await h.client.webhooks.list()).find((w) => w.id === other.id)?.eventTypes).toEqual(["client:low_credit"]);
 });

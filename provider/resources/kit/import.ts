@@ -177,9 +177,11 @@ async function takeOver(spec: ImportSpec, impl: ProviderImpl, inputs: Props): Pr
     try {
       outs = (await impl.update(id, live, declared)).outs as Props;
     } catch (error) {
-      // Taken over, but the declared inputs were not all applied: state keeps the object.
+      // Taken over, but the declared inputs were not all applied: state keeps the object with
+      // what the service showed, so the next up diffs against it and applies them again.
       const message = `${label}: the ${spec.noun} was taken over, but applying the declared inputs failed: ${(error as Error).message}`;
-      throw new PartialFailure(message, id, { ...live, ...userInputs(inputs) }, { [IMPORT_ID_KEY]: given, [IMPORTED_KEY]: true });
+      const bookkeeping = Object.fromEntries(Object.entries(inputs).filter(([k]) => !(k in userInputs(inputs))));
+      throw new PartialFailure(message, id, { ...withoutImport(bookkeeping), ...live }, { [IMPORT_ID_KEY]: given, [IMPORTED_KEY]: true });
     }
   } else {
     outs = { ...live, ...declared };
