@@ -235,6 +235,7 @@ test("MaintenanceWindow: taken over when the declared plan makes the id; another
   expect(wrong).toContain("make the id");
   const state = await importCycle({ kind: "maintenanceWindow", type: "MaintenanceWindow", importId, props, change: { props: { allowPartial: true }, writes: [] } });
   expect((state.maintenanceIds as number[]).length).toBe(2);
+  expect(state).toMatchObject({ startTimeUnix: start, endTimeUnix: start + 7200, scheduledMachineIds: machineIds, status: "scheduled" });
 });
 
 test("RsyncCopy and SubaccountKeyRotation refuse importId: they are actions, not objects", async () => {

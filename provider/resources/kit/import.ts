@@ -15,7 +15,10 @@
  *   inputs the service never shows) are applied by the kind's update. The output `imported`
  *   is true from then on;
  * - a later change of `importId` is recorded only (never a replacement, never a second
- *   takeover); read keeps it among the inputs it rebuilds, so a refresh leaves no diff.
+ *   takeover); read keeps it among the inputs it rebuilds, so a refresh leaves no diff;
+ * - inputs the spec lists as `keepShown`, left out of the program, keep what the service showed
+ *   on every later run (the `__imported` mark among the inputs), never the kind's default;
+ * - only the resource's first create takes over: a replacement creates a new object.
  *
  * Kinds that are actions rather than objects declare a refusal instead: `importId` fails check.
  */
@@ -180,8 +183,9 @@ async function takeOver(spec: ImportSpec, impl: ProviderImpl, inputs: Props): Pr
       // Taken over, but the declared inputs were not all applied: state keeps the object with
       // what the service showed, so the next up diffs against it and applies them again.
       const message = `${label}: the ${spec.noun} was taken over, but applying the declared inputs failed: ${(error as Error).message}`;
-      const bookkeeping = Object.fromEntries(Object.entries(inputs).filter(([k]) => !(k in userInputs(inputs))));
-      throw new PartialFailure(message, id, { ...withoutImport(bookkeeping), ...live }, { [IMPORT_ID_KEY]: given, [IMPORTED_KEY]: true });
+      const user = userInputs(inputs);
+      const bookkeeping = Object.fromEntries(Object.entries(inputs).filter(([k]) => !(k in user) && k !== IMPORTED_INPUT_KEY));
+      throw new PartialFailure(message, id, { ...bookkeeping, ...live }, { [IMPORT_ID_KEY]: given, [IMPORTED_KEY]: true });
     }
   } else {
     outs = { ...live, ...declared };

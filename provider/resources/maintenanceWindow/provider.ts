@@ -20,7 +20,7 @@ import { getClient } from "../../context";
 import { ImportableImpl, PartialFailure, Props, currentTiming, identityMarker, jsonClean, userInputs } from "../kit";
 import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } from "./inputs";
 import { rollbackCreate, scheduleFailure } from "./rollback";
-import { outputsOf, statusAt, windowId } from "./outputs";
+import { endUnixOf, outputsOf, statusAt, windowId } from "./outputs";
 import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf, type ScheduleOutcome } from "./service";
 import { windowsOf } from "./live";
 
@@ -129,7 +129,9 @@ export const provider: ImportableImpl = {
     const liveMachines = uniqueSorted(live.map((w) => w.machineId));
     const lost = new Set(rec.scheduledMachineIds.filter((m) => !liveMachines.includes(m)));
     const current = lost.size === 0 ? inputs : { ...inputs, machineIds: numbers(inputs.machineIds).filter((m) => !lost.has(m)) };
-    const outs = { ...props, ...current, maintenanceIds: uniqueSorted(live.map((w) => w.id)), scheduledMachineIds: liveMachines, status };
+    // The times follow from the plan: a window taken over (importId) gets them too.
+    const times = { startTimeUnix: rec.plan.startUnix, endTimeUnix: endUnixOf(rec.plan), endTime: new Date(endUnixOf(rec.plan) * 1000).toISOString() };
+    const outs = { ...props, ...current, ...times, maintenanceIds: uniqueSorted(live.map((w) => w.id)), scheduledMachineIds: liveMachines, status };
     return { id, props: jsonClean(outs) as Props, inputs: current };
   },
 
