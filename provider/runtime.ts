@@ -8,6 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime } from "./context";
 import { BOOKKEEPING_KEYS, withGeneration } from "./resources/kit/create-once";
+import { importable } from "./resources/kit/import";
 import type { Props, ProviderImpl } from "./resources/kit/provider";
 
 /** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
@@ -40,7 +41,8 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
   if (!provider) {
     const load = (KINDS as Record<string, (() => ProviderImpl) | undefined>)[kind];
     if (!load) throw new Error(`pulumi-vastai: unknown resource kind "${kind}"; upgrade pulumi-vastai.`);
-    const impl = load();
+    // `importId` (kit/import.ts) for every kind that declares how it imports.
+    const impl = importable(load());
     provider = {
       configure: configureRuntime,
       check: async (o, n) => {

@@ -1,7 +1,7 @@
 /**
  * Endpoint and WorkerGroup through Pulumi's own dynamic-provider plugin, from the package as a
- * user installs it, against the simulator: create -> read -> update in place -> delete, an
- * import by id, and what deleting a group and an endpoint does to the worker instances.
+ * user installs it, against the simulator: create -> read -> update in place -> delete, a
+ * takeover by importId, and what deleting a group and an endpoint does to the worker instances.
  */
 import { dynamicUrn } from "pulumi-vastai/testing";
 import { testSmallLoader, useContract } from "./harness";
@@ -32,9 +32,15 @@ test("Endpoint: create -> read -> update in place -> import -> delete", async ()
   const updated = await fx.plugin.update(u, created.id, read.properties, changed.inputs);
   expect(updated.properties).toMatchObject({ endpointId: Number(created.id), name: "llm-v2", maxWorkers: 8 });
 
-  // `import:` in the program: the engine reads the id with the program's inputs (the provider text among them).
-  const imported = await fx.plugin.read(u, created.id, withProvider("endpoint", {}), withProvider("endpoint", { name: "llm-v2" }));
-  expect(imported).toMatchObject({ id: created.id, inputs: { name: "llm-v2" } });
+  // Pulumi's `import` option never reaches a dynamic provider (pulumi/pulumi#16175): another
+  // resource takes the endpoint over with `importId`, without a create request.
+  const adopter = urn("Endpoint", "adopter");
+  const taking = await fx.plugin.check(adopter, {}, withProvider("endpoint", { name: "llm-v2", maxWorkers: 8, importId: created.id }));
+  expect(taking.failures).toEqual([]);
+  await fx.takeRequests();
+  const imported = await fx.plugin.create(adopter, taking.inputs);
+  expect(imported).toMatchObject({ id: created.id, properties: { name: "llm-v2", maxWorkers: 8, importId: created.id, imported: true } });
+  expect((await fx.takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
 
   await fx.plugin.delete(u, created.id, updated.properties);
   expect((await fx.plugin.read(u, created.id, updated.properties)).id).toBe("");

@@ -88,7 +88,7 @@ describe("Endpoint over HTTP", () => {
     expect(adopted.id).toBe(String(left));
     expect((await h.client.endpointGroups.list()).map((e) => [e.id, e.maxWorkers])).toEqual([[left, 6]]);
     const res = await endpoint.check({}, { __provider: PROVIDER, name: "llm-prod" });
-    await expect(endpoint.create(res.inputs)).rejects.toThrow(/Endpoint "llm-prod": .*already exists \(id \d+\).*choose another name or import it/);
+    await expect(endpoint.create(res.inputs)).rejects.toThrow(/Endpoint "llm-prod": .*already exists \(id \d+\).*choose another name or take it over with importId: "\d+"/);
   });
 
   it("refreshes N endpoints with one list call", async () => {

@@ -165,6 +165,21 @@ const RULES: Rule[] = [
   { rule: "event types are not repeated", kind: "webhook", inputs: { ...hook, eventTypes: ["client:outbid", "client:outbid"] }, property: "eventTypes", says: /appears twice/ },
   { rule: "webhook name at most 120 characters with the marker", kind: "webhook", inputs: { ...hook, name: "x".repeat(102) }, property: "name", says: /at most 101 characters/ },
   { rule: "webhook properties are known ones", kind: "webhook", inputs: { ...hook, rotateSecret: 1 }, property: "rotateSecret", says: /is not a Webhook property; did you mean rotateSecretTrigger\?/ },
+
+  // importId (README: Importing existing objects): the id's form per kind; refused by the action kinds
+  { rule: "template importId is a numeric template id", kind: "template", inputs: { ...template, importId: "abc" }, property: "importId", says: /numeric id .*\(got "abc"\)/ },
+  { rule: "ssh key importId is a numeric key id", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("k"), importId: "0" }, property: "importId", says: /numeric id/ },
+  { rule: "env var importId is a variable name", kind: "envVar", inputs: { key: "A", value: "v", importId: "1BAD" }, property: "importId", says: /variable's name.*\(got "1BAD"\)/ },
+  { rule: "api key importId is a string id", kind: "apiKey", inputs: { name: "ci", importId: 12 }, property: "importId", says: /numeric id.*\(got 12\)/ },
+  { rule: "volume importId is a numeric volume id", kind: "volume", inputs: { importId: "vol-1" }, property: "importId", says: /volume's numeric id/ },
+  { rule: "network volume importId is a numeric volume id", kind: "networkVolume", inputs: { importId: "" }, property: "importId", says: /network volume's numeric id/ },
+  { rule: "endpoint importId is a numeric endpoint id", kind: "endpoint", inputs: { importId: "llm" }, property: "importId", says: /endpoint's numeric id/ },
+  { rule: "worker group importId is a numeric group id", kind: "workerGroup", inputs: { importId: "1.5" }, property: "importId", says: /worker group's numeric id/ },
+  { rule: "webhook importId is a numeric webhook id", kind: "webhook", inputs: { importId: "-3" }, property: "importId", says: /webhook's numeric id/ },
+  { rule: "maintenance window importId is a MaintenanceWindow id", kind: "maintenanceWindow", inputs: { ...window(), importId: "42" }, property: "importId", says: /mw-<start unix seconds>-<12 hex digits>/ },
+  { rule: "an rsync copy cannot be imported", kind: "rsyncCopy", inputs: { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b", importId: "1" }, property: "importId", says: /RsyncCopy cannot be imported: .*an action/ },
+  { rule: "a key rotation cannot be imported", kind: "subaccountKeyRotation", inputs: { all: true, importId: "1" }, property: "importId", says: /SubaccountKeyRotation cannot be imported: .*an action/ },
+  { rule: "a misspelt importId is suggested", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("k"), importID: "1" }, property: "importID", says: /is not an SshKey property; did you mean importId\?/ },
 ];
 
 let rig: Rig;

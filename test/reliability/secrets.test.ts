@@ -40,6 +40,8 @@ const KIND: Record<string, ResourceKind> = {
   EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
   // Instance variants of the fault matrix (one extra call each).
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
+  // The import variant (an outside key taken over with importId).
+  "SshKey import": "sshKey",
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",

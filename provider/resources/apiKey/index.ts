@@ -5,7 +5,7 @@
  * after the new one exists, and stops working at once).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
 export type ApiKeyAccessLevel = "read" | "write";
@@ -25,7 +25,7 @@ export interface ApiKeyPermissions {
   misc?: boolean;
 }
 
-export interface ApiKeyArgs {
+export interface ApiKeyArgs extends ImportArgs {
   /** Label for the owner; the service never uses it. Changing it makes a new key. */
   name: pulumi.Input<string>;
   /**
@@ -56,7 +56,10 @@ export class ApiKey extends VastResource {
   /** The service's numeric id of the key. */
   declare readonly keyId: pulumi.Output<number>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("apiKey", "ApiKey", name, { ...args, key: undefined, keyId: undefined }, opts, ["key"]);
+    super("apiKey", "ApiKey", name, { ...args, key: undefined, keyId: undefined, imported: undefined }, opts, ["key"]);
   }
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp } from "../kit";
+import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
 
@@ -117,7 +117,12 @@ async function createKey(client: VastClient, name: string, permissions: ApiKeyPe
   });
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric key id. Name and permissions, left out, keep what the service shows
+  // (a key cannot be edited: a declared difference fails the import). The key's value is shown
+  // only when a key is created: an imported key has no `key` output.
+  importing: numericImport("ApiKey", "API key", { keepShown: ["name", "permissions"], optionalOnImport: ["name"] }),
+
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { type: "ApiKey", outputs: OUTPUTS });
     const failures = result.failures ?? [];
@@ -161,7 +166,7 @@ export const provider: ProviderImpl = {
       for (const stray of strays) await client.apiKeys.delete(stray.id);
     }
     const inputs = liveInputs(props, live);
-    return { id, props: { ...props, ...inputs }, inputs };
+    return { id, props: { ...props, ...inputs, keyId: live.id }, inputs };
   },
 
   // Reached only when nothing but the provider code changed (diff replaces otherwise).

@@ -3,9 +3,9 @@
  * scaling policy its worker groups share. Every setting changes in place.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
-export interface EndpointArgs {
+export interface EndpointArgs extends ImportArgs {
   /** The endpoint's name (`endpoint_name`): letters, digits, `.`, `_`, `-`, at most 64. Changes in place. */
   name: pulumi.Input<string>;
   /** Minimum floor load in performance units a second (tokens/s for LLMs). Service default 0. */
@@ -39,8 +39,11 @@ export class Endpoint extends VastResource {
   /** The endpoint's API key as the service lists it: a secret output. */
   declare readonly apiKey: pulumi.Output<string | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, endpointId: undefined, state: undefined, createdAt: undefined, apiKey: undefined };
-    super("endpoint", "Endpoint", name, props, opts, ["apiKey"]);
+    super("endpoint", "Endpoint", name, { ...props, imported: undefined }, opts, ["apiKey"]);
   }
 }

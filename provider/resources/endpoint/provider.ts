@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type Props, type ProviderImpl } from "../kit";
+import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
 import { destroyLeftWorkers } from "../workerGroup/workers";
 
@@ -89,7 +89,7 @@ async function createEndpoint(client: VastClient, settings: EndpointSettings, ad
       if (adoptable && existing.length === 1) return existing[0].id;
       throw new Error(
         `an endpoint named "${settings.name}" already exists (id ${existing.map((e) => e.id).join(", ")}): endpoints are called by name, ` +
-          "so choose another name or import it (pulumi import vastai:index:Endpoint <name> <id>)",
+          `so choose another name or take it over with importId: "${existing[0].id}"`,
       );
     },
     send: () => client.endpointGroups.create(settings),
@@ -102,7 +102,11 @@ async function createEndpoint(client: VastClient, settings: EndpointSettings, ad
   return { ...live, ...settings, id: made };
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric endpoint id. The name, left out, keeps the service's; settings left
+  // out stay as the service holds them, declared ones are written in place.
+  importing: numericImport("Endpoint", "endpoint", { keepShown: ["name"], optionalOnImport: ["name"] }),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "Endpoint", outputs: ENDPOINT_OUTPUTS });
   },

@@ -3,11 +3,11 @@
  * of the account sees it. The service upper-cases names and holds at most 16 per account.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 export { ENV_VAR_LIMIT } from "./limits";
 
-export interface EnvVarArgs {
+export interface EnvVarArgs extends ImportArgs {
   /** Variable name: letters, digits and `_`, not starting with a digit. Upper-cased, as the service does. Changing it replaces the variable. */
   key: pulumi.Input<string>;
   /** The value (secret; stored in state encrypted). Changes are applied in place. */
@@ -30,7 +30,10 @@ export class EnvVar extends VastResource {
   /** The value (secret). */
   declare readonly value: pulumi.Output<string>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: EnvVarArgs, opts?: pulumi.CustomResourceOptions) {
-    super("envVar", "EnvVar", name, { ...args, value: pulumi.secret(args.value) }, opts, ["value"]);
+    super("envVar", "EnvVar", name, { ...args, value: pulumi.secret(args.value), imported: undefined }, opts, ["value"]);
   }
 }

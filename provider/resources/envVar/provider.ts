@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { BadRequestError, ENV_NAME, ENV_NAME_RULE, secretValueProblem, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
+import { ImportableImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
 import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
 
@@ -92,7 +92,20 @@ async function addVariable(secrets: VastClient["secrets"], key: string, value: s
   });
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the variable's name (the Pulumi id). Its value is never shown: the declared value is set.
+  importing: {
+    type: "EnvVar",
+    noun: "environment variable",
+    idRule: `must be the variable's name (what the resource's id would be), of ${ENV_NAME_RULE}`,
+    validId: (id) => ENV_NAME.test(id),
+    normalizeId: normalizeEnvVarKey,
+    keepShown: ["key"],
+    optionalOnImport: ["key"],
+    notShown: ["value"],
+    secretFields: ["value"],
+  },
+
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { type: "EnvVar", secretFields: ["value"] });
     // Return the name as the service will store it, so plans show what will exist.

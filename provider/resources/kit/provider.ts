@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { unknownNameMessage } from "./names";
+import { editDistance, unknownNameMessage } from "./names";
 
 /** What every resource implementation served by the runtime provides. */
 export interface ProviderImpl {
@@ -20,8 +20,16 @@ export const PROVIDER_KEY = "__provider";
 /** Pulumi's marker for a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** The input every importable kind shares (kit/import.ts): suggested for a misspelling like any input. */
+const SHARED_INPUTS: readonly string[] = ["importId"];
+
+/** The shared inputs a misspelling is near (two edits at most): suggested beside the kind's own names, never for unrelated ones. */
+function sharedNear(name: string, known: readonly string[]): string[] {
+  return SHARED_INPUTS.filter((k) => !known.includes(k) && editDistance(name, k) <= 2);
+}
+
 /** Keys the engine and the kit keep beside the inputs: never a user's input, never compared. */
-const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation"]);
+const ENGINE_KEYS = new Set([PROVIDER_KEY, "__identity", "__generation", "__imported"]);
 
 /** Inputs without engine bookkeeping (`__provider`, the identity of kit/create-once.ts) and without values unknown in preview. */
 export function userInputs(props: Props): Props {
@@ -99,7 +107,7 @@ export function unknownPropertyFailures(
   const accepted = new Set<string>([...known, ...outputs, ...ENGINE_KEYS]);
   return Object.keys(news)
     .filter((k) => !accepted.has(k) && news[k] !== undefined)
-    .map((property) => ({ property, reason: unknownNameMessage(property, type, known) }));
+    .map((property) => ({ property, reason: unknownNameMessage(property, type, [...known, ...sharedNear(property, known)]) }));
 }
 
 /**

@@ -36,3 +36,14 @@ export function possiblySecret(args: object, names: readonly string[]): string[]
     pulumi.Output.isInstance(v) || (typeof v === "object" && v !== null && Object.values(v).some((x) => pulumi.Output.isInstance(x)));
   return names.filter((n) => holdsOutput((args as Record<string, unknown>)[n]));
 }
+
+/** The input of every resource that can take over an existing object (kit/import.ts). */
+export interface ImportArgs {
+  /**
+   * The service's id of an existing object to take over instead of creating one: the value the
+   * resource's id would have (see the README, "Importing existing objects"). No create is sent;
+   * declared inputs that can change in place are applied, and one that could change only by
+   * replacement fails the create with nothing changed. Later changes are only recorded.
+   */
+  importId?: pulumi.Input<string>;
+}

@@ -4,14 +4,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { MaintenanceCategory } from "../../client/types-account";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 import type { MaintenanceWindowStatus } from "./outputs";
 import type { MachineResult } from "./service";
 
 export type { MaintenanceCategory, MaintenanceWindowStatus };
 export type MaintenanceMachineResult = MachineResult;
 
-export interface MaintenanceWindowArgs {
+export interface MaintenanceWindowArgs extends ImportArgs {
   /**
    * Machines (hosted by this account) the window applies to; any number, duplicates ignored.
    * Scheduled 100 per call. Changing the list replaces the window.
@@ -78,6 +78,9 @@ export class MaintenanceWindow extends VastResource {
   /** `scheduled`, `inProgress` or `ended`, as of the last create, update or refresh. */
   declare readonly status: pulumi.Output<MaintenanceWindowStatus>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = {
       maintenanceIds: undefined,
@@ -91,6 +94,6 @@ export class MaintenanceWindow extends VastResource {
       status: undefined,
     };
     const inputs = { durationHours: undefined, category: undefined, allowPartial: undefined, ...args };
-    super("maintenanceWindow", "MaintenanceWindow", name, { ...inputs, ...outputs }, opts);
+    super("maintenanceWindow", "MaintenanceWindow", name, { ...inputs, ...outputs, imported: undefined }, opts);
   }
 }

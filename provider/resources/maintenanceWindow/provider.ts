@@ -17,10 +17,10 @@
 import type { MaintenanceWindow } from "../../client/types-account";
 import type { VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, ProviderImpl, Props, currentTiming, identityMarker, jsonClean, userInputs } from "../kit";
+import { ImportableImpl, PartialFailure, Props, currentTiming, identityMarker, jsonClean, userInputs } from "../kit";
 import { checkMaintenanceWindow, diffMaintenanceWindow, planOf, uniqueSorted } from "./inputs";
 import { rollbackCreate, scheduleFailure } from "./rollback";
-import { outputsOf, statusAt, windowId } from "./outputs";
+import { endUnixOf, outputsOf, statusAt, windowId } from "./outputs";
 import { cancelAndVerify, listWindows, matchesPlan, scheduleBatches, unixOf, type ScheduleOutcome } from "./service";
 import { windowsOf } from "./live";
 
@@ -61,7 +61,21 @@ const now = () => currentTiming().now();
  */
 const serviceNow = (api: VastClient = getClient()) => now() + (api.serverClockSkewMs() ?? 0);
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the resource's id, which the window's machines, start, duration and category
+  // make (`mw-<start>-<digest>`): the declared inputs must make the same id, and the windows of
+  // that plan are looked up on the declared machines.
+  importing: {
+    type: "MaintenanceWindow",
+    noun: "maintenance window",
+    idRule: 'must be a MaintenanceWindow id "mw-<start unix seconds>-<12 hex digits>" (what the resource\'s id would be)',
+    validId: (id) => /^mw-\d{1,12}-[0-9a-f]{12}$/.test(id),
+    verify: (id, declared) => {
+      const made = windowId(planOf(declared));
+      return made === id ? undefined : `the declared machineIds, startTime, durationHours and category make the id "${made}", not this one`;
+    },
+  },
+
   async check(olds, news) {
     return checkMaintenanceWindow(olds, news, now());
   },
@@ -115,7 +129,9 @@ export const provider: ProviderImpl = {
     const liveMachines = uniqueSorted(live.map((w) => w.machineId));
     const lost = new Set(rec.scheduledMachineIds.filter((m) => !liveMachines.includes(m)));
     const current = lost.size === 0 ? inputs : { ...inputs, machineIds: numbers(inputs.machineIds).filter((m) => !lost.has(m)) };
-    const outs = { ...props, ...current, maintenanceIds: uniqueSorted(live.map((w) => w.id)), scheduledMachineIds: liveMachines, status };
+    // The times follow from the plan: a window taken over (importId) gets them too.
+    const times = { startTimeUnix: rec.plan.startUnix, endTimeUnix: endUnixOf(rec.plan), endTime: new Date(endUnixOf(rec.plan) * 1000).toISOString() };
+    const outs = { ...props, ...current, ...times, maintenanceIds: uniqueSorted(live.map((w) => w.id)), scheduledMachineIds: liveMachines, status };
     return { id, props: jsonClean(outs) as Props, inputs: current };
   },
 

@@ -3,6 +3,7 @@
  * offer. Same lifecycle as Volume (every change makes a new one; deleting it deletes the data).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ImportArgs } from "../kit/resource";
 import { VOLUME_OUTPUT_PROPS, VolumeBase, type VolumeOfferFilterArgs } from "../volume";
 
 export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
@@ -10,7 +11,7 @@ export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
   clusterId?: pulumi.Input<number>;
 }
 
-export interface NetworkVolumeArgs {
+export interface NetworkVolumeArgs extends ImportArgs {
   /** The network volume offer to rent from (`searchNetworkVolumeOffers`). Give this or `offer`. Replaces on change. */
   offerId?: pulumi.Input<number>;
   /** Filters: the cheapest match with `sizeGb` free is rented. Replaces on change. */

@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { VastApiError, VastOperationError, type RsyncInput } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "../kit";
+import { ImportableImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "../kit";
 
 const INPUTS = ["srcId", "dstId", "srcPath", "dstPath", "triggers"] as const;
 const OUTPUTS = ["srcAddr", "srcPort", "dstAddr", "dstPort"] as const;
@@ -59,7 +59,9 @@ function copyFailure(inputs: Props, error: unknown): Error {
   return new Error(`RsyncCopy: starting the copy failed: ${message}`, { cause: error });
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  importing: { type: "RsyncCopy", refuse: "each RsyncCopy is one copy it starts, an action and not an object the service keeps, so there is nothing to take over" },
+
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { type: "RsyncCopy", outputs: OUTPUTS });
     const failure = news.srcId === UNKNOWN || news.dstId === UNKNOWN ? undefined : idFailure(news);

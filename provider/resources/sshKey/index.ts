@@ -3,10 +3,10 @@
  * before creating instances that need them (a VM instance cannot get a key afterwards).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 
-export interface SshKeyArgs {
+export interface SshKeyArgs extends ImportArgs {
   /**
    * OpenSSH public key line `TYPE BASE64 [COMMENT]`, as in a `.pub` file. Types: ssh-ed25519,
    * ssh-rsa, ecdsa-sha2-nistp256/384/521, sk-ssh-ed25519@openssh.com,
@@ -29,8 +29,11 @@ export class SshKey extends VastResource {
   /** The key text in canonical form (single spaces, trimmed). */
   declare readonly publicKey: pulumi.Output<string>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, keyId: undefined, fingerprint: undefined, keyType: undefined, createdAt: undefined };
-    super("sshKey", "SshKey", name, props, opts);
+    super("sshKey", "SshKey", name, { ...props, imported: undefined }, opts);
   }
 }

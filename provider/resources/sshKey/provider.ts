@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, isFirstCreate, diffInputs, jsonClean, lookUp, UNKNOWN, type Props, type ProviderImpl } from "../kit";
+import { checkWith, createAtMostOnce, isFirstCreate, diffInputs, jsonClean, lookUp, numericImport, UNKNOWN, type ImportableImpl, type Props } from "../kit";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
 
@@ -65,7 +65,10 @@ async function createKey(client: VastClient, publicKey: string, adoptable: boole
   return { key, lost };
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric key id; a different declared key text is written in place.
+  importing: numericImport("SshKey", "SSH key"),
+
   async check(_olds, news) {
     // Someone who pastes a private key must not see it echoed in the failure.
     const secretFields = typeof news.publicKey === "string" && looksPrivate(news.publicKey) ? ["publicKey"] : [];

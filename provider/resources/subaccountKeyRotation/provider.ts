@@ -12,7 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { RegenerateKeysInput, RegeneratedKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { MAX_LOST_CREATES, ProviderImpl, Props, UNKNOWN, checkWith, createAtMostOnce, diffInputs, jsonClean, waitOutLostRequest } from "../kit";
+import { ImportableImpl, MAX_LOST_CREATES, Props, UNKNOWN, checkWith, createAtMostOnce, diffInputs, jsonClean, waitOutLostRequest } from "../kit";
 import type { RegeneratedKeyOutput } from "./index";
 
 const OUTPUTS = ["regeneratedKeys", "rotatedAt"] as const;
@@ -65,7 +65,12 @@ async function rotate(client: VastClient, request: RegenerateKeysInput): Promise
   });
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  importing: {
+    type: "SubaccountKeyRotation",
+    refuse: "each SubaccountKeyRotation is one rotation it performs, an action and not an object the service keeps, so there is nothing to take over",
+  },
+
   async check(_olds, news) {
     const result = checkWith(inputSchema, news, { type: "SubaccountKeyRotation", outputs: OUTPUTS });
     const failure = targetFailure(news);

@@ -4,14 +4,14 @@
  * each edit, while `templateId` (the Pulumi id) stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource, possiblySecret } from "../kit/resource";
+import { ImportArgs, VastResource, possiblySecret } from "../kit/resource";
 
 
 /** A machine-search filter condition: `{operator: value}`; `in`/`notin` take lists. */
 export type FilterCondition = Partial<Record<"eq" | "neq" | "lt" | "lte" | "gt" | "gte", unknown>> &
   Partial<Record<"in" | "notin", unknown[]>>;
 
-export interface TemplateArgs {
+export interface TemplateArgs extends ImportArgs {
   /** Human-readable name. */
   name: pulumi.Input<string>;
   /** Container image path, for example `pytorch/pytorch`. */
@@ -109,6 +109,9 @@ export class Template extends VastResource {
   /** Secret. */
   declare readonly dockerLoginPass: pulumi.Output<string | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
       ...args,
@@ -122,6 +125,6 @@ export class Template extends VastResource {
     };
     // envFlags carries env (and may carry secrets from it): always secret.
     const secretOutputs = ["dockerLoginPass", "envFlags", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
-    super("template", "Template", name, props, opts, secretOutputs);
+    super("template", "Template", name, { ...props, imported: undefined }, opts, secretOutputs);
   }
 }

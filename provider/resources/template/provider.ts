@@ -15,11 +15,11 @@ import {
   type VastClient,
 } from "../../client";
 import { getClient } from "../../context";
-import { changedKeys, checkWith, createAtMostOnce, diffInputs, jsonClean, type Props, type ProviderImpl } from "../kit";
+import { changedKeys, checkWith, createAtMostOnce, diffInputs, jsonClean, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveInstances } from "../instance/live";
 import { liveTemplates, templatesVisible } from "./live";
 import { editFor, inputsFromLive, templateOutputs, toClientTemplate } from "./convert";
-import { OUTPUT_NAMES, templateSchema, withDefaults } from "./inputs";
+import { INPUT_NAMES, OUTPUT_NAMES, templateSchema, withDefaults } from "./inputs";
 
 const SECRET_INPUTS = ["dockerLoginPass", "env", "onstart"];
 
@@ -88,7 +88,15 @@ async function edit(client: VastClient, id: number, hashId: unknown, changes: Pa
   return client.templates.edit(live.hashId, changes);
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric template id. Inputs left out keep what the template holds; the
+  // registry password is never shown, so a declared one is sent.
+  importing: numericImport("Template", "template", {
+    keepShown: INPUT_NAMES.filter((k) => k !== "name" && k !== "image" && k !== "dockerLoginPass"),
+    notShown: ["dockerLoginPass"],
+    secretFields: SECRET_INPUTS,
+  }),
+
   async check(olds, news) {
     const result = checkWith(templateSchema, news, { type: "Template", outputs: OUTPUT_NAMES, secretFields: SECRET_INPUTS });
     return { inputs: withDefaults(news, olds), failures: result.failures ?? [] };

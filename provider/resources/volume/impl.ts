@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, GoneError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp } from "../kit";
+import { ImportableImpl, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
 import { DEFAULT_SIZE_GB, INPUT_KEYS, checkVolumeInputs, type VolumeOfferFiltersInput } from "./inputs";
 import { liveVolumes } from "./live";
 
@@ -131,10 +131,15 @@ function volumeIdOf(kind: VolumeKind, id: string): number {
   return n;
 }
 
-export function volumeProvider(kind: VolumeKind, type: string): ProviderImpl {
+export function volumeProvider(kind: VolumeKind, type: string): ImportableImpl {
   const what = (props: Props, id?: string) => `${type} "${String(props.name ?? "")}"${id ? ` (id ${id})` : ""}`;
 
   return {
+    // importId: the numeric volume id. Name and size left out keep what the service shows (an
+    // imported volume carries no marker of ours); the offer it was rented from is not shown,
+    // so offerId/offer need not be given and are recorded as declared.
+    importing: numericImport(type, describe(kind), { keepShown: ["name", "sizeGb"], optionalOnImport: ["offerId"] }),
+
     async check(_olds, news) {
       return checkVolumeInputs(kind, type, news, VOLUME_OUTPUTS);
     },

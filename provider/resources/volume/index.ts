@@ -5,7 +5,7 @@
  * (`vol.machineId`), and a replaced instance finds the same data.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Offer filters shared by Volume and NetworkVolume (names and units as Instance's offer filters where they overlap). */
 export interface VolumeOfferFilterArgs {
@@ -23,7 +23,7 @@ export interface VolumeOfferFilters extends VolumeOfferFilterArgs {
   machineId?: pulumi.Input<number>;
 }
 
-export interface VolumeArgs {
+export interface VolumeArgs extends ImportArgs {
   /** The volume offer to rent from (`searchVolumeOffers`). Give this or `offer`. Replaces on change. */
   offerId?: pulumi.Input<number>;
   /** Filters: the cheapest match with `sizeGb` free is rented (up to 10 are tried when offers are gone). Replaces on change. */
@@ -56,12 +56,14 @@ export abstract class VolumeBase extends VastResource {
   declare readonly geolocation: pulumi.Output<string | null>;
   /** ISO 8601. */
   declare readonly createdAt: pulumi.Output<string | null>;
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
 }
 
 export const VOLUME_OUTPUT_PROPS = {
   volumeId: undefined, serviceName: undefined, nameMarker: undefined, rentedOfferId: undefined, machineId: undefined,
   clusterId: undefined, status: undefined, attachedInstanceIds: undefined, pricePerGbMonth: undefined, geolocation: undefined,
-  createdAt: undefined,
+  createdAt: undefined, imported: undefined,
 };
 
 /**

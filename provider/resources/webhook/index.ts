@@ -4,9 +4,9 @@
  * the secret is the secret output `secret`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
-export interface WebhookArgs {
+export interface WebhookArgs extends ImportArgs {
   /** The address deliveries are POSTed to: an absolute http:// or https:// URL. Updated in place. */
   url: pulumi.Input<string>;
   /**
@@ -44,7 +44,10 @@ export class Webhook extends VastResource {
   /** ISO 8601. */
   declare readonly createdAt: pulumi.Output<string | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super("webhook", "Webhook", name, { ...args, secret: undefined, webhookId: undefined, adopted: undefined, createdAt: undefined }, opts, ["secret"]);
+    super("webhook", "Webhook", name, { ...args, secret: undefined, webhookId: undefined, adopted: undefined, createdAt: undefined, imported: undefined }, opts, ["secret"]);
   }
 }

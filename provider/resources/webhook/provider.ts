@@ -21,8 +21,9 @@ import {
   lookUp,
   nearestName,
   waitOutLostRequest,
+  numericImport,
+  type ImportableImpl,
   type Props,
-  type ProviderImpl,
 } from "../kit";
 import { liveWebhooks } from "./live";
 
@@ -196,7 +197,11 @@ export function liveInputs(props: Props, live: LiveWebhook): Props {
 
 const labelOf = (props: Props) => `Webhook${typeof props.name === "string" ? ` "${props.name}"` : ""}`;
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric webhook id. Its secret is never shown: an imported webhook has no
+  // `secret` until rotateSecretTrigger changes. The name, left out, keeps the service's.
+  importing: numericImport("Webhook", "webhook", { keepShown: ["name", "url", "eventTypes"], optionalOnImport: ["url", "eventTypes"] }),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "Webhook", outputs: WEBHOOK_OUTPUTS });
   },
@@ -237,7 +242,7 @@ export const provider: ProviderImpl = {
     }
     const inputs = liveInputs(props, live);
     const createdAt = isoOfEpochSeconds(live.createdAt) ?? props.createdAt;
-    return { id, props: jsonClean({ ...props, ...inputs, createdAt, lostCreate: undefined }) as Props, inputs };
+    return { id, props: jsonClean({ ...props, ...inputs, webhookId: n, createdAt, lostCreate: undefined }) as Props, inputs };
   },
 
   async update(id, olds, news) {

@@ -4,9 +4,9 @@
  * service runs its workers as instances of the account; deleting the group destroys them.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
-export interface WorkerGroupArgs {
+export interface WorkerGroupArgs extends ImportArgs {
   /** The Endpoint's id (`endpoint.id`, or the number). Changes in place. */
   endpointId: pulumi.Input<string | number>;
   /** Hash of the template workers are made from (`Template.hashId`). This or `searchParams` is required. */
@@ -32,8 +32,11 @@ export class WorkerGroup extends VastResource {
   declare readonly endpointName: pulumi.Output<string | undefined>;
   declare readonly createdAt: pulumi.Output<string | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: WorkerGroupArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...args, workerGroupId: undefined, endpointName: undefined, createdAt: undefined };
-    super("workerGroup", "WorkerGroup", name, props, opts);
+    super("workerGroup", "WorkerGroup", name, { ...props, imported: undefined }, opts);
   }
 }

@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { VastClient, WorkerGroup, WorkerGroupSettings } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type Props, type ProviderImpl } from "../kit";
+import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveWorkerGroups } from "../endpoint/live";
 import { destroyLeftWorkers } from "./workers";
 
@@ -102,7 +102,11 @@ async function createGroup(client: VastClient, settings: WorkerGroupSettings, ad
   return id;
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the numeric group id. The endpoint, left out, is the one the group is on; what
+  // the workers run may be left out too (the group has it); declared settings are written in place.
+  importing: numericImport("WorkerGroup", "worker group", { keepShown: ["endpointId"], optionalOnImport: ["endpointId", "templateHash"] }),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "WorkerGroup", outputs: WORKER_GROUP_OUTPUTS });
   },

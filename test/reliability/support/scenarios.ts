@@ -173,6 +173,37 @@ const sshKey: Scenario = {
   compare: (live, entry) => differs("key", live.view.key, entry.outs.publicKey),
 };
 
+/** The id of the key registered outside the program in the current cell, before the run that takes it over. */
+let outsideKeyId = "";
+
+const sshKeyImport: Scenario = {
+  ...sshKey,
+  name: "SshKey import",
+  ops: ["create"],
+  // The takeover (importId) sends no create: it lists the keys and writes the declared text in place.
+  prepare: async () => {
+    outsideKeyId = String((await getClient().sshKeys.create(ed25519PublicKey("outside@import"))).id);
+    return { id: outsideKeyId };
+  },
+  inputs: (c) => ({ publicKey: ed25519PublicKey("reliability@b"), importId: c.id }),
+  targets: { ...sshKey.targets, create: { method: "PUT", path: "/api/v0/ssh/*" } },
+  // The outside key existed before the run, so whether state claims it is judged by verify;
+  // any other live key is one the takeover must never have made.
+  live: (state) => sshKey.live(state, state).filter((k) => k.key !== outsideKeyId),
+  claims: () => [],
+  verify: async (_rig, entries, state) => {
+    const outside = state.sshKeys.find((k) => String(k.id) === outsideKeyId);
+    if (!outside) return ["the outside key is gone: a takeover must never delete it"];
+    const problems: string[] = [];
+    for (const e of entries) {
+      if (e.id !== outsideKeyId) problems.push(`state holds ${e.id}, not the outside key ${outsideKeyId}`);
+      // A takeover whose write failed records what the service showed (the next up writes again).
+      else if (e.outs.publicKey !== outside.key) problems.push(`the outside key holds ${JSON.stringify(outside.key)}, state reports ${JSON.stringify(e.outs.publicKey)}`);
+    }
+    return problems;
+  },
+};
+
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 const maintenanceWindow: Scenario = {
@@ -389,7 +420,7 @@ const webhook: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
