@@ -1,0 +1,140 @@
+/**
+ * The orphan report: objects of the account that this package made (they carry its marker) but
+ * that no stack's state holds, with what they cost per hour.
+ *
+ * What carries a marker:
+ * - an instance: `PULUMI_VASTAI_MARKER` in its environment (every Instance create sends it);
+ * - a volume of either kind: its name ends with ` [<16 hex digits>]` (Volume, NetworkVolume).
+ *
+ * Templates carry none (the service adopts a template by its content) and the service has no
+ * list of one's own templates, so they cannot be reported; they cost nothing per hour.
+ *
+ * State comes from `pulumi stack export` files: an object is held by a stack when its id is the
+ * id of a resource of the same kind in one of them. A marked object held by none is an orphan
+ * (a killed run's create that no later run adopted, a duplicate that landed late, or an object
+ * of a stack whose state was lost). Without state files every marked object is listed.
+ */
+import * as fs from "node:fs";
+import type { VastClient } from "../client";
+
+/** The environment variable every instance this package rents carries. */
+export const INSTANCE_MARKER_ENV = "PULUMI_VASTAI_MARKER";
+/** A volume's name as the Volume resources write it: `<name> [<marker>]`. */
+const VOLUME_MARKER = / \[([0-9a-f]{16})\]$/;
+/** Type tokens of this package's resources in a state file: `pulumi-nodejs:dynamic/vastai:<Type>`. */
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
+
+export type OrphanKind = "instance" | "volume";
+
+export interface Orphan {
+  kind: OrphanKind;
+  id: number;
+  /** The instance's label or the volume's name, as the service shows it. */
+  name: string | null;
+  marker: string;
+  status: string | null;
+  /** $ per hour the object costs now (an instance's total, a volume's storage). */
+  costPerHour: number;
+}
+
+/** The ids the given stacks hold, by kind. */
+export interface StackHoldings {
+  files: string[];
+  instances: Set<number>;
+  volumes: Set<number>;
+}
+
+/** A state file that cannot be read, naming the file and what is wrong. */
+export class StateFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem} (expected the JSON of \`pulumi stack export\`)`);
+    this.name = "StateFileError";
+  }
+}
+
+interface ExportedResource {
+  type?: unknown;
+  id?: unknown;
+}
+
+function resourcesOf(file: string, text: string): ExportedResource[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new StateFileError(file, `not JSON (${(error as Error).message})`);
+  }
+  const deployment = (parsed as { deployment?: { resources?: unknown } } | null)?.deployment;
+  if (typeof deployment !== "object" || deployment === null) throw new StateFileError(file, "no `deployment` object");
+  const resources = deployment.resources ?? [];
+  if (!Array.isArray(resources)) throw new StateFileError(file, "`deployment.resources` is not a list");
+  return resources as ExportedResource[];
+}
+
+/** Reads the ids of this package's instances and volumes from `pulumi stack export` files. */
+export function readStackHoldings(files: readonly string[]): StackHoldings {
+  const holdings: StackHoldings = { files: [...files], instances: new Set(), volumes: new Set() };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    for (const r of resourcesOf(file, text)) {
+      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
+      const id = Number(r.id);
+      if (!Number.isSafeInteger(id) || id <= 0) continue;
+      const type = r.type.slice(TYPE_PREFIX.length);
+      if (type === "Instance") holdings.instances.add(id);
+      else if (type === "Volume" || type === "NetworkVolume") holdings.volumes.add(id);
+    }
+  }
+  return holdings;
+}
+
+/**
+ * The marked instances and volumes of the account that no given stack holds (every marked one
+ * without holdings), most expensive first.
+ */
+export async function findOrphans(client: VastClient, holdings?: StackHoldings): Promise<Orphan[]> {
+  const [instances, volumes] = await Promise.all([client.instances.listAll(), client.volumes.list()]);
+  const orphans: Orphan[] = [];
+  for (const i of instances) {
+    const marker = (i.extraEnv ?? []).find(([k]) => k === INSTANCE_MARKER_ENV)?.[1];
+    if (marker === undefined || holdings?.instances.has(i.id)) continue;
+    orphans.push({ kind: "instance", id: i.id, name: i.label ?? null, marker, status: i.actualStatus ?? null, costPerHour: i.dphTotal ?? 0 });
+  }
+  for (const v of volumes) {
+    const marker = v.name === null ? undefined : VOLUME_MARKER.exec(v.name)?.[1];
+    if (marker === undefined || holdings?.volumes.has(v.id)) continue;
+    orphans.push({ kind: "volume", id: v.id, name: v.name, marker, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0 });
+  }
+  return orphans.sort((a, b) => b.costPerHour - a.costPerHour || a.kind.localeCompare(b.kind) || a.id - b.id);
+}
+
+export interface DeleteOutcome {
+  orphan: Orphan;
+  /** `deleted`, `already gone`, or the error's message. */
+  result: string;
+  ok: boolean;
+}
+
+/**
+ * Deletes the given orphans: instances first (a volume an instance uses cannot go), then volumes.
+ * Each delete is confirmed as the resources' deletes are (a 404 counts as gone only in the
+ * service's own error shape). One failure does not stop the rest; each outcome is returned.
+ */
+export async function deleteOrphans(client: VastClient, orphans: readonly Orphan[]): Promise<DeleteOutcome[]> {
+  const outcomes: DeleteOutcome[] = [];
+  const ordered = [...orphans.filter((o) => o.kind === "instance"), ...orphans.filter((o) => o.kind === "volume")];
+  for (const orphan of ordered) {
+    try {
+      const done = orphan.kind === "instance" ? await client.instances.destroy(orphan.id) : await client.volumes.delete(orphan.id);
+      outcomes.push({ orphan, result: done.alreadyGone ? "already gone" : "deleted", ok: true });
+    } catch (error) {
+      outcomes.push({ orphan, result: (error as Error).message, ok: false });
+    }
+  }
+  return outcomes;
+}
