@@ -27,9 +27,32 @@ export function freeSpace(store: Store, o: VolumeOfferSeed): number {
   return o.diskSpace - used;
 }
 
-/** Instances whose creation linked this volume (`volume_info.create_new: false`). */
+/** Instances that use this volume: linked at creation, or made with it (state files before `volumeId`: linked ones). */
 export function instancesUsing(store: Store, volumeId: number): InstanceRecord[] {
-  return store.data.instances.filter((i) => i.volumeInfo?.create_new === false && i.volumeInfo.volume_id === volumeId);
+  return store.data.instances.filter((i) => (i.volumeId ?? (i.volumeInfo?.create_new === false ? i.volumeInfo.volume_id : undefined)) === volumeId);
+}
+
+/** Refuses a volume of `sizeGb` from `offer` when the offer has less space left. */
+export function checkVolumeSpace(store: Store, offer: VolumeOfferSeed, sizeGb: number, field = "size"): void {
+  const free = freeSpace(store, offer);
+  if (sizeGb > free) throw invalidArgs(`${field} ${sizeGb} GB is more than the ${free} GB left on volume offer ${offer.id}`);
+}
+
+/** Rents a volume of `sizeGb` from `offer` (checked by the caller) for `userId`. */
+export function rentVolume(ctx: SimContext, userId: number, offer: VolumeOfferSeed, sizeGb: number, name: string): VolumeRecord {
+  const v: VolumeRecord = {
+    id: ctx.store.data.volumes.nextId++,
+    userId,
+    kind: offer.kind,
+    offerId: offer.id,
+    machineId: offer.machineId,
+    clusterId: offer.clusterId,
+    name,
+    sizeGb,
+    createdAt: ctx.now(),
+  };
+  ctx.store.data.volumes.items.push(v);
+  return v;
 }
 
 export function volumeOfferView(store: Store, o: VolumeOfferSeed, allocatedGb: number): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optBool, optNumber, optObject, optString, type Body } from "../http/validate";
 import type { InstanceRecord, TemplateRecord } from "../store/types";
-import { checkVolumeInfo, linkVolume } from "./volume-info";
+import { checkVolumeInfo, instanceVolume } from "./volume-info";
 
 export const ONSTART_MAX = 4048;
 export const LABEL_MAX = 1024;
@@ -180,9 +180,10 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
     throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
   }
   checkOffer(ctx, offerId);
-  linkVolume(ctx, acc.user.id, body, offerSeed(offerId)!.machineId);
+  const volume = instanceVolume(ctx, acc.user.id, body, offerSeed(offerId)!.machineId);
   const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
   placeBid(ctx, inst);
+  if (volume) inst.volumeId = volume();
   ctx.store.data.instances.push(inst);
   if (template) {
     template.countCreated++;

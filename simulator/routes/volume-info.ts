@@ -1,7 +1,7 @@
 /** `volume_info` of the instance-creation body (spec: volume_info). */
 import type { SimContext } from "../context";
-import { checkVolumeLink } from "../domain/volumes";
-import { invalidArgs, show } from "../http/errors";
+import { checkVolumeLink, checkVolumeSpace, rentVolume, volumeOfferGone, volumeOfferSeed } from "../domain/volumes";
+import { invalidArgs, notFound, show } from "../http/errors";
 import { optObject, type Body } from "../http/validate";
 
 export function checkVolumeInfo(body: Body): void {
@@ -21,8 +21,30 @@ export function checkVolumeInfo(body: Body): void {
   }
 }
 
-/** A linked volume (`create_new: false`) must be the caller's and, when local, on the offer's machine. */
-export function linkVolume(ctx: SimContext, userId: number, body: Body, machineId: number): void {
+/**
+ * The volume of an instance creation, checked before anything is made: a linked volume
+ * (`create_new: false`) must be the caller's and, when local, on the offer's machine; a new one
+ * (`create_new: true`, `volume_id` a volume offer) must come from a local volume offer on the
+ * offer's machine with `size` GB left. Returns what makes the new volume (once the instance is
+ * made) and gives the id the instance uses; undefined without `volume_info`.
+ */
+export function instanceVolume(ctx: SimContext, userId: number, body: Body, machineId: number): (() => number) | undefined {
   const v = optObject(body, "volume_info");
-  if (v && v.create_new === false) checkVolumeLink(ctx.store, userId, v.volume_id as number, machineId);
+  if (!v) return undefined;
+  const id = v.volume_id as number;
+  if (v.create_new === false) {
+    checkVolumeLink(ctx.store, userId, id, machineId);
+    return () => id;
+  }
+  const offer = volumeOfferSeed(id);
+  if (!offer || offer.kind !== "local" || volumeOfferGone(ctx.store, id)) {
+    throw notFound("no_such_ask", `volume_info.volume_id ${id}: no local volume offer by that id is available.`);
+  }
+  if (offer.machineId !== machineId) {
+    throw invalidArgs(`volume_info.volume_id ${id} is a volume offer on machine ${String(offer.machineId)}; a new volume must be on the instance's machine (${machineId})`);
+  }
+  const size = v.size as number;
+  checkVolumeSpace(ctx.store, offer, size, "volume_info.size");
+  // Like every volume, it is a rental of its own: the instance's destroy leaves it.
+  return () => rentVolume(ctx, userId, offer, size, typeof v.name === "string" ? v.name : "").id;
 }

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
 import { countryCode } from "../domain/offers";
-import { freeSpace, instancesUsing, volumeOfferGone, volumeOfferSeed, volumeOfferView, volumeView } from "../domain/volumes";
+import { checkVolumeSpace, instancesUsing, rentVolume, volumeOfferGone, volumeOfferSeed, volumeOfferView, volumeView } from "../domain/volumes";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
 import { bodyOf, idParam, optNumber, optString, type Body } from "../http/validate";
@@ -77,20 +77,8 @@ function create(ctx: SimContext, kind: Kind, request: FastifyRequest) {
   if (!offer || offer.kind !== kind || volumeOfferGone(ctx.store, offer.id)) {
     throw notFound("no_such_ask", `No ${kind === "network" ? "network volume" : "volume"} offer by id ${String(offerId)} is available.`);
   }
-  const free = freeSpace(ctx.store, offer);
-  if ((size as number) > free) throw invalidArgs(`size ${String(size)} GB is more than the ${free} GB left on volume offer ${offer.id}`);
-  const v: VolumeRecord = {
-    id: ctx.store.data.volumes.nextId++,
-    userId: acc.user.id,
-    kind,
-    offerId: offer.id,
-    machineId: offer.machineId,
-    clusterId: offer.clusterId,
-    name,
-    sizeGb: size as number,
-    createdAt: ctx.now(),
-  };
-  ctx.store.data.volumes.items.push(v);
+  checkVolumeSpace(ctx.store, offer, size as number);
+  const v = rentVolume(ctx, acc.user.id, offer, size as number, name);
   ctx.store.changed();
   return { success: true, volume_name: `V.${v.id}` };
 }

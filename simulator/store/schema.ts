@@ -70,6 +70,7 @@ const instance = z.object({
   sshKeyIds: z.array(id),
   extraFilters: z.record(z.string(), z.unknown()),
   volumeInfo: z.record(z.string(), z.unknown()).nullable(),
+  volumeId: id.optional(),
   bidPrice: z.number().nullable(),
   outbid: z.boolean().optional(),
   prepaid: z.number().nonnegative().optional(),

@@ -88,6 +88,8 @@ export interface InstanceRecord {
   sshKeyIds: number[];
   extraFilters: Record<string, unknown>;
   volumeInfo: Record<string, unknown> | null;
+  /** The volume the instance uses: linked, or made with it (`volume_info.create_new`). */
+  volumeId?: number;
   bidPrice: number | null;
   /** Stopped by the service because a higher bid took the machine (`POST /_sim/machines/{id}/market`). */
   outbid?: boolean;

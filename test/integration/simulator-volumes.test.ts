@@ -109,3 +109,34 @@ it("keeps volumes in the state file, and reads a file from before volumes existe
     await old.close();
   }
 });
+
+describe("a volume made with an instance (volume_info.create_new)", () => {
+  const key = () => sim.apiKey;
+  const rentWith = (volumeInfo: Record<string, unknown>, offer = 700001) =>
+    call(sim, key(), "PUT", `/api/v0/asks/${offer}/`, { client_id: "me", image: "ubuntu:22.04", volume_info: volumeInfo });
+  const volumes = async () => (await call(sim, key(), "GET", "/api/v0/volumes/?owner=me&type=all_volume")).body.volumes as Array<Record<string, unknown>>;
+
+  it("is a volume of its own on the instance's machine, used by the instance, and left by the instance's destroy", async () => {
+    const made = await rentWith({ create_new: true, volume_id: 900001, size: 12, mount_path: "/data" });
+    expect(made.status).toBe(200);
+    const instanceId = made.body.new_contract as number;
+    const [volume] = await volumes();
+    expect(volume).toMatchObject({ type: "local_volume", disk_space: 12, machine_id: 30001, instances: [{ id: instanceId }] });
+    expect((await call(sim, key(), "DELETE", "/api/v0/volumes/", { id: volume.id })).status).toBe(400);
+
+    expect((await call(sim, key(), "DELETE", `/api/v0/instances/${instanceId}/`, {})).status).toBe(200);
+    expect(await volumes()).toEqual([expect.objectContaining({ id: volume.id, instances: [] })]);
+    expect((await call(sim, key(), "DELETE", "/api/v0/volumes/", { id: volume.id })).status).toBe(200);
+  });
+
+  it("refuses a volume offer of another machine, an unknown one, or more space than is left, making nothing", async () => {
+    const other = await rentWith({ create_new: true, volume_id: 900002, size: 10, mount_path: "/data" });
+    expect(other.status).toBe(400);
+    expect(other.body.msg).toMatch(/volume_info\.volume_id 900002 is a volume offer on machine \d+; a new volume must be on the instance's machine \(30001\)/);
+    expect((await rentWith({ create_new: true, volume_id: 123, size: 10, mount_path: "/data" })).body).toMatchObject({ error: "no_such_ask" });
+    const big = await rentWith({ create_new: true, volume_id: 900001, size: 10_000_000, mount_path: "/data" });
+    expect(big.body.msg).toMatch(/^volume_info\.size 10000000 GB is more than the \d+ GB left on volume offer 900001/);
+    expect(await volumes()).toEqual([]);
+    expect((await call(sim, key(), "GET", "/api/v0/instances/?owner=me")).body.instances).toEqual([]);
+  });
+});
