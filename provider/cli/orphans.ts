@@ -10,7 +10,9 @@
  * list of one's own templates, so they cannot be reported; they cost nothing per hour.
  *
  * State comes from `pulumi stack export` files: an object is held by a stack when its id is the
- * id of a resource of the same kind in one of them. A marked object held by none is an orphan
+ * id of a resource of the same kind in one of them, or, for an instance, the id of a member of a
+ * Fleet (`outputs.members[].id`). A marker alone does not make an object held: a create that
+ * landed twice leaves a second object with the same marker, and that one is an orphan. A marked object held by none is an orphan
  * (a killed run's create that no later run adopted, a duplicate that landed late, or an object
  * of a stack whose state was lost). Without state files every marked object is listed.
  */
@@ -55,6 +57,13 @@ export class StateFileError extends Error {
 interface ExportedResource {
   type?: unknown;
   id?: unknown;
+  outputs?: { members?: unknown };
+}
+
+/** A positive whole id, given as a number or its digits. */
+function idOf(value: unknown): number | undefined {
+  const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 function resourcesOf(file: string, text: string): ExportedResource[] {
@@ -83,9 +92,17 @@ export function readStackHoldings(files: readonly string[]): StackHoldings {
     }
     for (const r of resourcesOf(file, text)) {
       if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
-      const id = Number(r.id);
-      if (!Number.isSafeInteger(id) || id <= 0) continue;
       const type = r.type.slice(TYPE_PREFIX.length);
+      if (type === "Fleet") {
+        const members = Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown } | null>) : [];
+        for (const m of members) {
+          const id = idOf(m?.id);
+          if (id !== undefined) holdings.instances.add(id);
+        }
+        continue;
+      }
+      const id = idOf(r.id);
+      if (id === undefined) continue;
       if (type === "Instance") holdings.instances.add(id);
       else if (type === "Volume" || type === "NetworkVolume") holdings.volumes.add(id);
     }

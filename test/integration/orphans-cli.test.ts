@@ -45,7 +45,7 @@ async function makeObjects(): Promise<Made> {
   };
 }
 
-function stateFile(name: string, resources: Array<{ type: string; id: number | string }>): string {
+function stateFile(name: string, resources: Array<{ type: string; id: number | string; outputs?: Record<string, unknown> }>): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: resources.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r })) } }));
   return file;
@@ -105,6 +105,19 @@ describe("pulumi-vastai orphans", () => {
     expect(out).not.toContain(String(made.held.instance));
     expect(out).not.toContain(String(made.unmarked.instance));
     expect(out).toContain("Nothing was deleted; run again with --delete to delete these.");
+  });
+
+  it("an instance a Fleet's state lists among its members is held; a second object with a held marker is not", async () => {
+    const made = await makeObjects();
+    const state = stateFile("fleet.json", [
+      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: "fleet-1", outputs: { members: [{ id: made.orphan.instance, marker: "bbbbbbbbbbbbbbbb" }] } },
+      // The held instance's marker in state does not hold another object carrying it.
+      { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.unmarked.instance), outputs: { marker: "aaaaaaaaaaaaaaaa" } },
+    ]);
+    const report = JSON.parse((await run(["orphans", state, "--json"])).out) as { orphans: Array<{ kind: string; id: number }> };
+    expect(report.orphans.map((o) => `${o.kind} ${o.id}`).sort()).toEqual(
+      [`instance ${made.held.instance}`, `volume ${made.held.volume}`, `volume ${made.orphan.volume}`].sort(),
+    );
   });
 
   it("--delete deletes the orphans listed and nothing else", async () => {
