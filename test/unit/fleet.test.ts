@@ -1,4 +1,5 @@
 /** Fleet: input rules, offer choice (claims, spread, bad hosts), the budget projection, costs. */
+import { createClient } from "../../provider/client";
 import { type Candidate, claim, countryOf, isClaimed, pickOffers, release, resetClaims } from "../../provider/resources/fleet/claims";
 import { checkFleetInputs, minHealthyOf, typedFleetInputs } from "../../provider/resources/fleet/inputs";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, memberCost } from "../../provider/resources/fleet/outputs";
@@ -6,6 +7,8 @@ import { projection } from "../../provider/resources/fleet/reconcile";
 import { specOf } from "../../provider/resources/fleet/members";
 
 beforeEach(() => resetClaims());
+
+const client = createClient({ apiKey: "unit-test-key", apiUrl: "http://127.0.0.1:9", pacing: false });
 
 const offer = (id: number, machineId: number, country: string, pricePerHour: number): Candidate => ({ id, machineId, country, pricePerHour, storagePerHour: 0.01 });
 const base = { count: 2, offer: { gpuName: "RTX 4090" }, image: "pytorch/pytorch" };
@@ -51,28 +54,31 @@ describe("inputs", () => {
 describe("offer choice", () => {
   const offers = [offer(1, 10, "US", 0.1), offer(2, 10, "US", 0.2), offer(3, 11, "US", 0.3), offer(4, 12, "SE", 0.4), offer(5, 13, "DE", 0.5)];
 
-  it("claims in the process: a claimed offer is never picked twice until released", () => {
-    const a = pickOffers({}, offers, 2, [], new Set());
-    const b = pickOffers({}, offers, 2, [], new Set());
+  it("claims per process (its client): a claimed offer is never picked twice until released", () => {
+    const a = pickOffers(client, {}, offers, 2, [], new Set());
+    const b = pickOffers(client, {}, offers, 2, [], new Set());
     expect(a.map((o) => o.id)).toEqual([1, 2]);
     expect(b.map((o) => o.id)).toEqual([3, 4]);
-    expect(claim(1)).toBe(false);
-    release(1);
-    expect(isClaimed(1)).toBe(false);
+    expect(claim(client, 1)).toBe(false);
+    release(client, 1);
+    expect(isClaimed(client, 1)).toBe(false);
+    // Another process (another client) holds its own claims.
+    const other = createClient({ apiKey: "unit-test-key", apiUrl: "http://127.0.0.1:9", pacing: false });
+    expect(pickOffers(other, {}, offers, 1, [], new Set()).map((o) => o.id)).toEqual([1]);
   });
 
   it("keeps at most k per machine, counting the members already placed", () => {
-    expect(pickOffers({ spread: { by: "machine", max: 1 } }, offers, 3, [], new Set()).map((o) => o.id)).toEqual([1, 3, 4]);
+    expect(pickOffers(client, { spread: { by: "machine", max: 1 } }, offers, 3, [], new Set()).map((o) => o.id)).toEqual([1, 3, 4]);
     resetClaims();
-    expect(pickOffers({ spread: { by: "machine", max: 1 } }, offers, 2, [{ machineId: 10, country: "US" }], new Set()).map((o) => o.id)).toEqual([3, 4]);
+    expect(pickOffers(client, { spread: { by: "machine", max: 1 } }, offers, 2, [{ machineId: 10, country: "US" }], new Set()).map((o) => o.id)).toEqual([3, 4]);
   });
 
   it("keeps at most k per country", () => {
-    expect(pickOffers({ spread: { by: "country", max: 2 } }, offers, 4, [], new Set()).map((o) => o.id)).toEqual([1, 2, 4, 5]);
+    expect(pickOffers(client, { spread: { by: "country", max: 2 } }, offers, 4, [], new Set()).map((o) => o.id)).toEqual([1, 2, 4, 5]);
   });
 
   it("skips machines remembered as bad", () => {
-    expect(pickOffers({}, offers, 2, [], new Set([10])).map((o) => o.id)).toEqual([3, 4]);
+    expect(pickOffers(client, {}, offers, 2, [], new Set([10])).map((o) => o.id)).toEqual([3, 4]);
   });
 
   it("reads the country from the last part of the geolocation", () => {

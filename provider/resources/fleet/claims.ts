@@ -1,34 +1,45 @@
 /**
  * Offer claiming. Every create in one plugin process (the engine runs creates in parallel in
  * one process) takes offers through these claims, so two members, or two fleets, never race
- * for the same offer. A claim is held until the process ends (a rented offer is taken anyway);
- * an offer a create did not use is released. The choice honours the price cap, the machines
+ * for the same offer. Claims belong to the process's client (one per plugin process, as the
+ * shared readers do); a claim is held while the offer's member lives (a rented offer is taken
+ * anyway) and released when the member is destroyed or the offer was not used. The choice honours the price cap, the machines
  * remembered as bad and the spread (at most `max` members per machine or per country).
  */
 import type { Offer, VastClient } from "../../client";
 import { offerQueryFor } from "../instance/offers";
 import type { FleetInputs } from "./inputs";
 
-const claimed = new Set<number>();
+let claimsByClient = new WeakMap<VastClient, Set<number>>();
+
+function claimsOf(client: VastClient): Set<number> {
+  let claims = claimsByClient.get(client);
+  if (!claims) {
+    claims = new Set();
+    claimsByClient.set(client, claims);
+  }
+  return claims;
+}
 
 /** Claims `offerId` for this process; false when another create holds it. */
-export function claim(offerId: number): boolean {
-  if (claimed.has(offerId)) return false;
-  claimed.add(offerId);
+export function claim(client: VastClient, offerId: number): boolean {
+  const claims = claimsOf(client);
+  if (claims.has(offerId)) return false;
+  claims.add(offerId);
   return true;
 }
 
-export function release(offerId: number): void {
-  claimed.delete(offerId);
+export function release(client: VastClient, offerId: number): void {
+  claimsOf(client).delete(offerId);
 }
 
-export function isClaimed(offerId: number): boolean {
-  return claimed.has(offerId);
+export function isClaimed(client: VastClient, offerId: number): boolean {
+  return claimsOf(client).has(offerId);
 }
 
 /** Forgets every claim (tests). */
 export function resetClaims(): void {
-  claimed.clear();
+  claimsByClient = new WeakMap();
 }
 
 /** The country of an offer's `geolocation`: "Sweden, SE" -> "SE", "US" -> "US". */
@@ -87,6 +98,7 @@ export function spreadKey(inputs: Pick<FleetInputs, "spread">, p: Placement): st
  * machine, and within the spread given the members already `placed`.
  */
 export function pickOffers(
+  client: VastClient,
   inputs: Pick<FleetInputs, "spread">,
   candidates: readonly Candidate[],
   n: number,
@@ -105,7 +117,7 @@ export function pickOffers(
     if (c.machineId !== null && badMachines.has(c.machineId)) continue;
     const key = spreadKey(inputs, c);
     if (key !== undefined && (used.get(key) ?? 0) >= (inputs.spread?.max ?? Infinity)) continue;
-    if (!claim(c.id)) continue;
+    if (!claim(client, c.id)) continue;
     picked.push(c);
     bump(c);
   }

@@ -148,7 +148,7 @@ export async function destroyMember(client: VastClient, id: number, offerId?: nu
   try {
     await client.instances.destroy(id);
     // Its offer is free again for this process's claims.
-    if (offerId !== undefined) release(offerId);
+    if (offerId !== undefined) release(client, offerId);
   } catch (error) {
     if (error instanceof VastError) throw new Error(`Fleet: destroying member instance ${id} failed: ${error.message}`, { cause: error });
     throw error;

@@ -112,7 +112,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     // Offers the members hold are taken even when this process never claimed them (an earlier run).
     const held = new Set([...run.members, ...dead].map((m) => m.offerId));
     run.candidates = (await searchCandidates(client, inputs, wanted + held.size)).filter((c) => !held.has(c.id));
-    run.reserved = pickOffers(inputs, run.candidates, wanted, current, badSet(run));
+    run.reserved = pickOffers(client, inputs, run.candidates, wanted, current, badSet(run));
     run.reserved.forEach((c) => run.tried.add(c.id));
     if (run.reserved.length < wanted) {
       const found = run.reserved.length;
@@ -163,7 +163,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
 
 /** Offers chosen but not rented go back to the process's pool. */
 function releaseReserved(run: Run): void {
-  for (const c of run.reserved) release(c.id);
+  for (const c of run.reserved) release(run.client, c.id);
   run.reserved = [];
 }
 
@@ -178,7 +178,7 @@ function nextOffer(run: Run, placedBesides: readonly Placement[]): Candidate | u
   const reserved = run.reserved.shift();
   if (reserved) return reserved;
   const placed = [...run.members.filter((m) => m.spec === run.spec), ...placedBesides];
-  const [more] = pickOffers(run.inputs, run.candidates.filter((c) => !run.tried.has(c.id)), 1, placed, badSet(run));
+  const [more] = pickOffers(run.client, run.inputs, run.candidates.filter((c) => !run.tried.has(c.id)), 1, placed, badSet(run));
   if (more) run.tried.add(more.id);
   return more;
 }
@@ -199,7 +199,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
         run.changed = true;
       } catch (error) {
         if (!isOfferGone(error)) {
-          release(offer.id);
+          release(run.client, offer.id);
           throw new Error(`renting offer ${offer.id} failed: ${(error as Error).message}`, { cause: error });
         }
         // Taken by someone else: the claim stays (nobody here can rent it), the next offer is tried.
