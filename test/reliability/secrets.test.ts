@@ -43,6 +43,7 @@ const KIND: Record<string, ResourceKind> = {
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
+  Fleet: "fleet",
 };
 
 let rig: Rig;

@@ -73,20 +73,23 @@ export const provider: ProviderImpl = {
 
   async delete(id, props) {
     const client = getClient();
-    const failures: string[] = [];
+    // By instance: a member whose first destroy failed and whose second (in the sweep) succeeded is gone.
+    const failures = new Map<number, string>();
     const destroyed = new Set<number>();
     const destroy = async (instanceId: number, offerId?: number) => {
       try {
         await destroyMember(client, instanceId, offerId);
         destroyed.add(instanceId);
+        failures.delete(instanceId);
       } catch (error) {
-        failures.push((error as Error).message);
+        failures.set(instanceId, (error as Error).message);
       }
     };
     for (const m of storedMembers(props)) await destroy(m.id, m.offerId);
-    // Members a run made but never recorded (killed mid-update) carry the fleet's key too.
+    // Members a run made but never recorded (killed mid-update) carry the fleet's key too; a
+    // member whose destroy failed above is tried once more.
     const all = await liveInstances(client).list({ fresh: true });
     for (const i of all) if (!destroyed.has(i.id) && markerValue(i)?.startsWith(`${id}.`)) await destroy(i.id);
-    if (failures.length > 0) throw new Error(`Fleet ${id}: ${failures.join("; ")}; run \`pulumi destroy\` again`);
+    if (failures.size > 0) throw new Error(`Fleet ${id}: ${[...failures.values()].join("; ")}; run \`pulumi destroy\` again`);
   },
 };

@@ -144,6 +144,8 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   } catch (error) {
     releaseReserved(run);
+    // Nothing rented, destroyed or adopted: the state as it was stays right.
+    if (!run.changed) throw new Error(`Fleet: ${(error as Error).message}`, { cause: error });
     throw new PartialFailure(`Fleet: ${(error as Error).message}`, fleetKey, news, fleetOutputs(fleetKey, run.members, run.badHosts));
   }
   releaseReserved(run);
@@ -168,6 +170,7 @@ function releaseReserved(run: Run): void {
 }
 
 async function remove(run: Run, member: Member): Promise<void> {
+  run.changed = true;
   await destroyMember(run.client, member.id, member.offerId);
   run.members = run.members.filter((m) => m.id !== member.id);
   run.changed = true;
