@@ -46,6 +46,8 @@ export interface FleetArgs {
   argsStr?: pulumi.Input<string>;
   /** Label of every member; changes in place. */
   label?: pulumi.Input<string>;
+  /** SSH keys that must exist before the members (pass `sshKey.id`s); recorded, no call. */
+  sshKeyIds?: pulumi.Input<pulumi.Input<number | string>[]>;
   /** Running members a roll keeps (default: count, so a roll adds one before it removes one). */
   minHealthy?: pulumi.Input<number>;
   /** At most `max` members per machine or per country. */

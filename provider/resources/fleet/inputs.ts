@@ -33,6 +33,7 @@ export const fleetSchema = z.strictObject({
   runtype: shape.runtype,
   argsStr: shape.argsStr,
   label: shape.label,
+  sshKeyIds: shape.sshKeyIds,
   minHealthy: wholeAtLeast(0).optional(),
   spread: spread.optional(),
   maxPricePerHour: dollars("$/hour per member, maximum").optional(),
