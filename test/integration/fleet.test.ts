@@ -51,6 +51,13 @@ it("two fleets created at once in one process never rent the same offer", async 
   expect(new Set(offers).size).toBe(4);
 });
 
+it("an offer the service says is gone is skipped for the next match", async () => {
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700001", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700001 is available." } });
+  const { outs } = await created({ ...base, count: 2 });
+  expect(membersOf(outs).map((m) => m.offerId)).toEqual([700005, 700017]);
+  expect(liveIds()).toHaveLength(2);
+});
+
 it("refuses a fleet over maxHourlyCost before renting, naming the budget, the projection and its breakdown", async () => {
   await h.clearRequests();
   const error = await rejection(fleet.create(await checked({ ...base, count: 3, maxHourlyCost: 0.5 })));
@@ -86,6 +93,23 @@ it("heals: a dead member is seen by diff, replaced by update on another machine,
   expect(count(log, "GET", PAGE_PATH)).toBeLessThanOrEqual(3);
   // The healed fleet has nothing to do.
   expect(await fleet.diff(id, healed as Props, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+});
+
+it("heals 5 dead members of 15 in one up (diff and update) with ceil(15/25)+1 list calls and 5 creates", async () => {
+  const args = { offer: {}, image: "pytorch/pytorch", count: 15 };
+  const { id, outs } = await created(args);
+  expect(membersOf(outs)).toHaveLength(15);
+  const dead = membersOf(outs).slice(0, 5);
+  for (const m of dead) await h.control("POST", `/instances/${m.id}/status`, { actual_status: "offline" });
+  await h.clearRequests();
+  const news = await checked(args, outs);
+  expect((await fleet.diff(id, outs, news)).changes).toBe(true);
+  const { outs: healed } = await fleet.update(id, outs, news);
+  const log = await h.requests();
+  expect(membersOf(healed as Props).filter((m) => m.status === "running")).toHaveLength(15);
+  expect(count(log, "PUT", CREATE_PATH)).toBe(5);
+  expect(count(log, "GET", PAGE_PATH)).toBeLessThanOrEqual(Math.ceil(15 / 25) + 1);
+  expect(log.filter((r) => r.status === 429)).toEqual([]);
 });
 
 it("a machine remembered as bad is not rented again while the memory lasts, and is forgotten after it", async () => {

@@ -7,16 +7,18 @@ import { readStatus } from "../instance/status";
 import { FLEET_INPUT_KEYS, checkFleetInputs, typedFleetInputs } from "./inputs";
 import { destroyMember, fleetKeyOf, markerValue, refreshed, type Member } from "./members";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
+import { accountInstances, forgetListing } from "./listing";
 import { reconcile } from "./reconcile";
 
-/** Members as the shared reader sees them now; gone ones are dropped. */
+/** Members as the process's listing of the account sees them (listing.ts); gone ones are dropped. */
 async function liveMembers(members: Member[]): Promise<{ members: Member[]; dead: number; gone: number }> {
-  const reader = liveInstances();
-  const seen = await Promise.all(members.map(async (m) => ({ m, live: await reader.get(String(m.id)) })));
+  const client = getClient();
+  const byId = new Map((await accountInstances(client)).map((i) => [i.id, i]));
   let dead = 0;
   let gone = 0;
   const out: Member[] = [];
-  for (const { m, live } of seen) {
+  for (const m of members) {
+    const live = byId.get(m.id) ?? (await client.instances.get(m.id));
     if (!live) {
       gone++;
       continue;
@@ -85,6 +87,7 @@ export const provider: ProviderImpl = {
         failures.set(instanceId, (error as Error).message);
       }
     };
+    forgetListing(client);
     for (const m of storedMembers(props)) await destroy(m.id, m.offerId);
     // Members a run made but never recorded (killed mid-update) carry the fleet's key too; a
     // member whose destroy failed above is tried once more.

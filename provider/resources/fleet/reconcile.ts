@@ -17,9 +17,9 @@
  */
 import type { Instance, VastClient } from "../../client";
 import { PartialFailure, Props, currentTiming, deepEqual } from "../kit";
-import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
+import { accountInstances, forgetListing } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
 import { type Member, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, rentMember, specOf, waitForMembers } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
@@ -78,12 +78,13 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     client, inputs, props: news, fleetKey, prefix: operationPrefix(fleetKey, news), spec: specOf(news, SPEC_KEYS),
     members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), changed: false,
   };
-  // 1. one listing: the members' status, and what a killed run of this operation left
-  const all = await liveInstances(client).list({ fresh: true });
+  // 1. one listing (the diff's, when recent): the members' status, and what a killed run of this operation left
+  const all = await accountInstances(client);
   const byId = new Map<number, Instance>(all.map((i) => [i.id, i]));
   const dead: Member[] = [];
   for (const m of olds ? storedMembers(olds) : []) {
-    const live = byId.get(m.id);
+    // Absent from a listing that may predate it: confirmed by a read of its own.
+    const live = byId.get(m.id) ?? (await client.instances.get(m.id)) ?? undefined;
     if (!live) {
       run.changed = true;
       continue;
@@ -135,6 +136,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   }
   // 4. the plan runs
+  forgetListing(client);
   try {
     for (const m of [...dead, ...excess]) await remove(run, m);
     await grow(run, need);
