@@ -156,6 +156,18 @@ it("adopts the members a killed run left (found by marker) instead of renting mo
   expect(liveIds()).toHaveLength(2);
 });
 
+it("a dead instance a killed run left is destroyed, not counted as a member", async () => {
+  const first = await created({ ...base, count: 2 });
+  resetClaims();
+  const [gone, kept] = membersOf(first.outs);
+  await h.control("POST", `/instances/${gone.id}/status`, { actual_status: "exited" });
+  const again = await created({ ...base, count: 2 });
+  const ids = membersOf(again.outs).map((m) => m.id);
+  expect(ids).toContain(kept.id);
+  expect(ids).not.toContain(gone.id);
+  expect(liveIds()).toEqual([...ids].sort((a, b) => a - b));
+});
+
 it("delete destroys every member, also one a run made but never recorded", async () => {
   const { id, outs } = await created({ ...base, count: 2 });
   const unrecorded = { ...outs, members: membersOf(outs).slice(0, 1) };

@@ -96,7 +96,10 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   for (const i of all) {
     const marker = markerValue(i);
     if (marker?.startsWith(run.prefix) && !run.members.some((m) => m.id === i.id) && !dead.some((m) => m.id === i.id)) {
-      run.members.push(adoptedMember(i, run.prefix, run.spec));
+      // A dead one is adopted only to be destroyed: it never runs again.
+      const adopted = adoptedMember(i, run.prefix, run.spec);
+      if (readStatus(i.id, i.actualStatus).kind === "dead") dead.push(adopted);
+      else run.members.push(adopted);
       run.changed = true;
     }
   }
