@@ -196,23 +196,32 @@ async function grow(run: Run, n: number): Promise<Member[]> {
   const ready: Member[] = [];
   let toRent = n;
   for (let attempt = 1; toRent > 0; attempt++) {
-    const batch: Member[] = [];
-    while (batch.length < toRent) {
-      const offer = nextOffer(run, batch);
-      if (!offer) throw new Error(`no further offer matches the filters, price cap, spread and bad-host memory (${batch.length + ready.length} of ${n} member(s) rented)`);
-      try {
-        const member = await rentMember(run.client, run.props, offer, `${run.prefix}${offer.id}`, run.spec);
-        batch.push(member);
-        run.members.push(member);
-        run.changed = true;
-      } catch (error) {
-        if (!isOfferGone(error)) {
-          release(run.client, offer.id);
-          throw new Error(`renting offer ${offer.id} failed: ${(error as Error).message}`, { cause: error });
+    // The rentals go out together: the client's pacer spaces them at the service's interval.
+    const pending: Candidate[] = [];
+    const rentSlot = async (): Promise<Member> => {
+      for (;;) {
+        const offer = nextOffer(run, pending);
+        if (!offer) throw new Error(`no further offer matches the filters, price cap, spread and bad-host memory (${n} member(s) wanted)`);
+        pending.push(offer);
+        try {
+          const member = await rentMember(run.client, run.props, offer, `${run.prefix}${offer.id}`, run.spec);
+          run.members.push(member);
+          run.changed = true;
+          return member;
+        } catch (error) {
+          pending.splice(pending.indexOf(offer), 1);
+          if (!isOfferGone(error)) {
+            release(run.client, offer.id);
+            throw new Error(`renting offer ${offer.id} failed: ${(error as Error).message}`, { cause: error });
+          }
+          // Taken by someone else: the claim stays (nobody here can rent it), the next offer is tried.
         }
-        // Taken by someone else: the claim stays (nobody here can rent it), the next offer is tried.
       }
-    }
+    };
+    const settled = await Promise.allSettled(Array.from({ length: toRent }, rentSlot));
+    const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
     const results = await waitForMembers(run.client, batch, run.inputs.runningTimeoutMinutes * 60_000);
     toRent = 0;
     for (const r of results) {
