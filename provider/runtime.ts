@@ -26,6 +26,7 @@ export const KINDS = {
   endpoint: () => require("./resources/endpoint/provider").provider,
   workerGroup: () => require("./resources/workerGroup/provider").provider,
   webhook: () => require("./resources/webhook/provider").provider,
+  fleet: () => require("./resources/fleet/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 export type ResourceKind = keyof typeof KINDS;

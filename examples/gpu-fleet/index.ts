@@ -1,13 +1,15 @@
 /**
- * GPU fleet: N identical instances rented from offer filters, one shared template, and a
- * secret (a Hugging Face token) passed to every instance through its environment.
+ * GPU fleet: `workers` identical instances declared once as a Fleet, one shared template, and a
+ * secret (a Hugging Face token) passed to every member through its environment.
  *
- * Run `pulumi up --refresh --yes` on a timer (see reconcile.yml) and the fleet heals itself:
- * an instance that died (`exited`, `unknown`, `offline`) is replaced by a fresh one on the
- * next run, and the count always matches `workers`.
+ * Run `pulumi up --refresh --yes` on a timer (reconcile.yml, or the Pulumi Kubernetes Operator
+ * with operator/stack.yaml) and the fleet heals itself: a member that died (`exited`,
+ * `unknown`, `offline`) is replaced on another machine within the same run, and the count
+ * always matches `workers`. Offers are claimed so members never race for the same offer, at
+ * most one member runs per machine, and the whole fleet never costs more than `maxHourlyCost`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Instance, SshKey, Template } from "pulumi-vastai";
+import { Fleet, SshKey, Template } from "pulumi-vastai";
 
 const config = new pulumi.Config();
 /** How many instances to keep running (default 3). */
@@ -17,6 +19,8 @@ const gpuName = config.get("gpuName") ?? "RTX 4090";
 const gpuRamGb = config.getNumber("gpuRamGb") ?? 24;
 /** Highest price per instance, $/hour. */
 const maxPricePerHour = config.getNumber("maxPricePerHour") ?? 0.7;
+/** Highest price for the whole fleet, $/hour (default: workers x maxPricePerHour). */
+const maxHourlyCost = config.getNumber("maxHourlyCost") ?? Math.round(workers * maxPricePerHour * 100) / 100;
 /** Set with `pulumi config set --secret hfToken hf_...`: encrypted in state, never printed. */
 const hfToken = config.requireSecret("hfToken");
 const model = config.get("model") ?? "meta-llama/Llama-3.1-8B-Instruct";
@@ -34,24 +38,26 @@ const vllm = new Template("vllm", {
   recommendedDiskSpaceGb: 80,
 });
 
-const fleet: Instance[] = [];
-for (let i = 0; i < workers; i++) {
-  fleet.push(
-    new Instance(`worker-${i}`, {
-      offer: { gpuName, numGpus: 1, gpuRamGb, maxPricePerHour, minReliability: 0.97, verified: true },
-      templateHashId: vllm.hashId,
-      sshKeyIds: [operator.keyId],
-      // Secret in, secret in state: the whole env input is encrypted because hfToken is a secret.
-      env: { HF_TOKEN: hfToken, MODEL: model },
-      diskGb: 80,
-      label: `fleet-worker-${i}`,
-    }),
-  );
-}
+const fleet = new Fleet("workers", {
+  count: workers,
+  offer: { gpuName, numGpus: 1, gpuRamGb, minReliability: 0.97, verified: true },
+  templateHashId: vllm.hashId,
+  sshKeyIds: [operator.keyId],
+  // Secret in, secret in state: the whole env input is encrypted because hfToken is a secret.
+  env: { HF_TOKEN: hfToken, MODEL: model },
+  diskGb: 80,
+  label: "fleet-worker",
+  spread: { by: "machine", max: 1 },
+  maxPricePerHour,
+  maxHourlyCost,
+  // A template change rolls through the fleet keeping all but one worker serving.
+  minHealthy: Math.max(0, workers - 1),
+});
 
-export const instanceIds = fleet.map((w) => w.instanceId);
-export const sshCommands = fleet.map((w) => pulumi.interpolate`ssh -p ${w.sshPort} root@${w.sshHost}`);
+export const instanceIds = fleet.members.apply((members) => members.map((m) => m.id));
+export const sshCommands = fleet.members.apply((members) => members.map((m) => `ssh -p ${m.sshPort} root@${m.sshHost}`));
 /** What the fleet costs, $/hour. */
-export const hourlyCost = pulumi.all(fleet.map((w) => w.pricePerHour)).apply((prices) =>
-  Math.round(prices.reduce<number>((sum, p) => sum + (p ?? 0), 0) * 1000) / 1000,
-);
+export const hourlyCost = fleet.hourlyCost;
+/** Members running; the workflow fails the job when it is below `workers`. */
+export const healthy = fleet.healthy;
+export const wanted = workers;

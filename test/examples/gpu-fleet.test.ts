@@ -4,6 +4,7 @@ import { DEMO_PUBLIC_KEY } from "../../examples/demo/scenario";
 import { runExample, type ExampleRun } from "./run-example";
 
 let run: ExampleRun;
+const dir = path.join(__dirname, "../../examples/gpu-fleet");
 
 beforeAll(async () => {
   run = await runExample({
@@ -17,31 +18,48 @@ beforeAll(async () => {
   });
 });
 
-test("registers as many identical instances as `workers`, all from the same filters and template", () => {
-  const workers = run.ofType("Instance");
-  expect(workers.map((w) => w.name)).toEqual(["worker-0", "worker-1", "worker-2", "worker-3"]);
+test("declares one Fleet of `workers` members from the filters and template, spread one per machine, under a budget", () => {
+  expect(run.ofType("Instance")).toEqual([]);
+  const fleet = run.get("Fleet", "workers");
   const template = run.get("Template", "vllm");
-  for (const w of workers) {
-    expect(w.inputs.offer).toEqual({ gpuName: "RTX 4090", numGpus: 1, gpuRamGb: 24, maxPricePerHour: 0.7, minReliability: 0.97, verified: true });
-    expect(w.inputs.templateHashId).toBe(template.outputs.hashId);
-    expect(w.inputs.sshKeyIds).toEqual([run.get("SshKey", "operator").outputs.keyId]);
-  }
+  expect(fleet.inputs).toMatchObject({
+    count: 4,
+    offer: { gpuName: "RTX 4090", numGpus: 1, gpuRamGb: 24, minReliability: 0.97, verified: true },
+    templateHashId: template.outputs.hashId,
+    sshKeyIds: [run.get("SshKey", "operator").outputs.keyId],
+    spread: { by: "machine", max: 1 },
+    maxPricePerHour: 0.7,
+    maxHourlyCost: 2.8,
+    minHealthy: 3,
+  });
 });
 
-test("passes the token to every instance as a secret environment variable", () => {
-  for (const w of run.ofType("Instance")) {
-    expect(w.inputs.env).toEqual({ HF_TOKEN: "hf_example_token", MODEL: "meta-llama/Llama-3.1-8B-Instruct" });
-    expect(w.secretInputs).toContain("env");
-  }
+test("passes the token to every member as a secret environment variable", () => {
+  const fleet = run.get("Fleet", "workers");
+  expect(fleet.inputs.env).toEqual({ HF_TOKEN: "hf_example_token", MODEL: "meta-llama/Llama-3.1-8B-Instruct" });
+  expect(fleet.secretInputs).toContain("env");
 });
 
-test("exports one SSH command per worker and the fleet's hourly cost", () => {
+test("exports one SSH command per member, the fleet's hourly cost and how many run", () => {
   expect(run.outputs.sshCommands).toHaveLength(4);
   expect(run.outputs.hourlyCost).toBe(1);
+  expect(run.outputs.healthy).toBe(4);
+  expect(run.outputs.wanted).toBe(4);
 });
 
-test("ships a workflow that runs pulumi up --refresh --yes on a schedule", () => {
-  const workflow = fs.readFileSync(path.join(__dirname, "../../examples/gpu-fleet/reconcile.yml"), "utf8");
+test("ships a workflow that refreshes, summarises drift, runs up on a schedule and fails when the fleet is short", () => {
+  const workflow = fs.readFileSync(path.join(dir, "reconcile.yml"), "utf8");
   expect(workflow).toMatch(/schedule:\s*\n\s*- cron: "[^"]+"/);
+  expect(workflow).toContain("pulumi preview --refresh --diff");
+  expect(workflow).toContain("GITHUB_STEP_SUMMARY");
   expect(workflow).toContain("pulumi up --refresh --yes");
+  expect(workflow).toMatch(/healthy.*wanted[\s\S]*exit 1/);
+});
+
+test("ships a Pulumi Kubernetes Operator Stack with a resync period and the API key from a Secret", () => {
+  const stack = fs.readFileSync(path.join(dir, "operator", "stack.yaml"), "utf8");
+  expect(stack).toContain("kind: Stack");
+  expect(stack).toMatch(/resyncFrequencySeconds: \d+/);
+  expect(stack).toMatch(/VAST_API_KEY:\s*\n\s*type: Secret/);
+  expect(stack).toContain("refresh: true");
 });

@@ -39,6 +39,11 @@ function fakeOutputs(type: string, name: string, inputs: Props): Props {
       return { templateId: 500 + n, hashId: `hash-of-${name}` };
     case "Instance":
       return { instanceId: 8_000_000 + n, actualStatus: "running", sshHost: "203.0.113.7", sshPort: 20_000 + n, publicIp: "203.0.113.7", pricePerHour: 0.25 };
+    case "Fleet": {
+      const count = Number(inputs.count ?? 0);
+      const members = Array.from({ length: count }, (_, i) => ({ id: 8_100_000 + n * 100 + i, status: "running", sshHost: "203.0.113.8", sshPort: 21_000 + i, pricePerHour: 0.25 }));
+      return { fleetKey: `fleet-${n}`, members, hourlyCost: 0.25 * count, healthy: count, badHosts: {} };
+    }
     case "MaintenanceWindow":
       return { scheduledMachineIds: inputs.machineIds, failedMachineIds: [], notificationsSent: 3, endTime: "2030-07-01T06:00:00.000Z" };
     case "ApiKey":

@@ -33,6 +33,7 @@ const DAY = 24 * 3600;
 const nowUnix = () => Math.floor(Date.now() / 1000);
 const template = { name: "t", image: "pytorch/pytorch" };
 const instance = { offerId: SEED.offerIds[0], image: "alpine" };
+const fleet = { count: 2, offer: { gpuName: "RTX 4090" }, image: "alpine" };
 const window = () => ({ machineIds: [SEED.hostedMachineIds[0]], startTime: nowUnix() + 7 * DAY });
 /** Pseudo-random text does not compress: 6000 characters stay far above 4048 after gzip and base64. */
 function incompressibleScript(length: number): string {
@@ -180,6 +181,19 @@ const RULES: Rule[] = [
   { rule: "an rsync copy cannot be imported", kind: "rsyncCopy", inputs: { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b", importId: "1" }, property: "importId", says: /RsyncCopy cannot be imported: .*an action/ },
   { rule: "a key rotation cannot be imported", kind: "subaccountKeyRotation", inputs: { all: true, importId: "1" }, property: "importId", says: /SubaccountKeyRotation cannot be imported: .*an action/ },
   { rule: "a misspelt importId is suggested", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("k"), importID: "1" }, property: "importID", says: /is not an SshKey property; did you mean importId\?/ },
+  // Fleet (our own rules; offer filters and the container's inputs are Instance's)
+  { rule: "fleet count is a whole number", kind: "fleet", inputs: { ...fleet, count: 2.5 }, property: "count", says: /must be a whole number/ },
+  { rule: "fleet count at most 500", kind: "fleet", inputs: { ...fleet, count: 501 }, property: "count", says: /must be at most 500/ },
+  { rule: "fleet offer filters are Instance's", kind: "fleet", inputs: { ...fleet, offer: { gpuRamGb: -1 } }, property: "offer.gpuRamGb", says: /must be greater than 0/ },
+  { rule: "fleet needs an image or templateHashId", kind: "fleet", inputs: { count: 1, offer: {} }, property: "image", says: /is required when no templateHashId is given/ },
+  { rule: "fleet minHealthy at most count", kind: "fleet", inputs: { ...fleet, minHealthy: 3 }, property: "minHealthy", says: /must be at most count \(2\), got 3/ },
+  { rule: "fleet spread is by machine or country", kind: "fleet", inputs: { ...fleet, spread: { by: "rack", max: 1 } }, property: "spread.by", says: /must be one of machine, country/ },
+  { rule: "fleet spread max at least 1", kind: "fleet", inputs: { ...fleet, spread: { by: "machine", max: 0 } }, property: "spread.max", says: /must be at least 1/ },
+  { rule: "fleet maxPricePerHour positive", kind: "fleet", inputs: { ...fleet, maxPricePerHour: -1 }, property: "maxPricePerHour", says: /must be greater than 0 \(\$\/hour per member/ },
+  { rule: "fleet maxHourlyCost positive", kind: "fleet", inputs: { ...fleet, maxHourlyCost: 0 }, property: "maxHourlyCost", says: /must be greater than 0 \(\$\/hour for the whole fleet/ },
+  { rule: "fleet badHostMinutes at most 30 days", kind: "fleet", inputs: { ...fleet, badHostMinutes: 50_000 }, property: "badHostMinutes", says: /must be at most 43200/ },
+  { rule: "fleet env does not set the marker", kind: "fleet", inputs: { ...fleet, env: { [MARKER_ENV]: "x" } }, property: "env.PULUMI_VASTAI_MARKER", says: /is reserved/ },
+  { rule: "fleet properties are known ones", kind: "fleet", inputs: { ...fleet, minHealty: 1 }, property: "minHealty", says: /is not a Fleet property; did you mean minHealthy\?/ },
 ];
 
 let rig: Rig;

@@ -45,6 +45,7 @@ const KIND: Record<string, ResourceKind> = {
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
+  Fleet: "fleet",
 };
 
 let rig: Rig;
@@ -226,6 +227,8 @@ it("(6) keeps a secret Template env value secret in every output derived from it
   expect([...secrecy.template.secretOutputs]).toEqual(expect.arrayContaining(["env", "envFlags", "dockerLoginPass"]));
   // The same rule for an Instance's env holding a secret Output.
   expect([...secrecy.instance.secretOutputs]).toEqual(expect.arrayContaining(["env", "instanceApiKey"]));
+  // And for a Fleet's env (its members' environment).
+  expect([...secrecy.fleet.secretOutputs]).toEqual(expect.arrayContaining(["env"]));
 });
 
 it("captures no secret in the serialized providers", async () => {

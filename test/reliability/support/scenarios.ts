@@ -420,7 +420,24 @@ const webhook: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook];
+/** Fleet: one entry stands for its members; the update scales 1 -> 2 (one more rental). */
+const fleet: Scenario = {
+  name: "Fleet",
+  provider: driven("fleet"),
+  inputs: () => ({ count: 1, offer: { numGpus: 1, gpuRamGb: 24 }, image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: "reliability-fleet" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offer", "image", "label"]), count: 2 }),
+  targets: {
+    create: { method: "PUT", path: "/api/v0/asks/*" },
+    read: { method: "GET", path: "/api/v1/instances" },
+    update: { method: "PUT", path: "/api/v0/asks/*" },
+    delete: { method: "DELETE", path: "/api/v0/instances/*" },
+  },
+  live: (state) => state.instances.map((i) => ({ key: String(i.id), view: i })),
+  claims: (entry) => (Array.isArray(entry.outs.members) ? (entry.outs.members as { id: unknown }[]).map((m) => String(m.id)) : []),
+  compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

@@ -214,6 +214,20 @@ const workerGroupValid = fc
     ...(which !== "hash" ? { searchParams: search } : {}),
   }));
 
+const fleetValid = withOptional(
+  {
+    count: fc.integer({ min: 0, max: 500 }),
+    offer: withOptional({}, { gpuName: fc.constantFrom("RTX 4090", "A100 SXM4"), numGpus: fc.integer({ min: 1, max: 8 }), maxPricePerHour: fc.double({ min: 0.01, max: 100, noNaN: true }) }),
+    image: fc.constantFrom("pytorch/pytorch", "vllm/vllm-openai:latest"),
+  },
+  {
+    spread: fc.record({ by: fc.constantFrom("machine", "country"), max: fc.integer({ min: 1, max: 500 }) }),
+    maxPricePerHour: fc.double({ min: 0.01, max: 1000, noNaN: true }),
+    maxHourlyCost: fc.double({ min: 0.01, max: 100_000, noNaN: true }),
+    badHostMinutes: fc.integer({ min: 0, max: 43_200 }),
+  },
+);
+
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
   instance: instanceValid,
@@ -228,6 +242,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   endpoint: endpointValid,
   workerGroup: workerGroupValid,
   webhook: webhookValid,
+  fleet: fleetValid,
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -248,6 +263,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
+  fleet: ["count", "offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */

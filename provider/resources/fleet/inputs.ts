@@ -1,0 +1,91 @@
+/**
+ * Inputs of the Fleet resource. The offer filters and the container's properties (template,
+ * image, env, ports, onstart, disk, run type, label) use Instance's own rules by import, so a
+ * fleet refuses exactly what an instance refuses. `check` never throws and never calls the API.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
+import { inputSchema as instanceInputs } from "../instance/inputs";
+
+/** Most members of one fleet (a larger fleet is several fleets). */
+export const MAX_FLEET_SIZE = 500;
+
+const shape = instanceInputs.shape;
+const wholeAtLeast = (min: number) => z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be at least ${min}`);
+const dollars = (what: string) =>
+  z.number({ error: `must be a number (${what})` }).positive(`must be greater than 0 (${what})`).max(100_000, `must be at most 100000 (${what})`);
+
+const spread = z.strictObject({
+  by: z.enum(["machine", "country"], { error: "must be one of machine, country" }),
+  max: wholeAtLeast(1).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
+});
+
+export const fleetSchema = z.strictObject({
+  count: wholeAtLeast(0).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
+  offer: shape.offer.unwrap(),
+  templateHashId: shape.templateHashId,
+  image: shape.image,
+  env: shape.env,
+  ports: shape.ports,
+  onstart: shape.onstart,
+  diskGb: shape.diskGb,
+  runtype: shape.runtype,
+  argsStr: shape.argsStr,
+  label: shape.label,
+  sshKeyIds: shape.sshKeyIds,
+  minHealthy: wholeAtLeast(0).optional(),
+  spread: spread.optional(),
+  maxPricePerHour: dollars("$/hour per member, maximum").optional(),
+  maxHourlyCost: dollars("$/hour for the whole fleet, maximum").optional(),
+  badHostMinutes: z.number({ error: "must be a number (minutes)" }).min(0, "must be at least 0 (minutes)").max(30 * 24 * 60, "must be at most 43200 (minutes)").optional(),
+  runningTimeoutMinutes: shape.runningTimeoutMinutes,
+  maxCreateAttempts: shape.maxCreateAttempts,
+});
+
+export type FleetInputs = Omit<z.infer<typeof fleetSchema>, "badHostMinutes" | "runningTimeoutMinutes" | "maxCreateAttempts"> & {
+  badHostMinutes: number;
+  runningTimeoutMinutes: number;
+  maxCreateAttempts: number;
+};
+
+export const FLEET_DEFAULTS = { badHostMinutes: 60, runningTimeoutMinutes: 10, maxCreateAttempts: 3 } as const;
+
+export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape);
+
+/** Inputs whose change rolls through the members (each is replaced by one made with the new values). */
+export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr"];
+
+const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
+
+function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  const absent = (key: string) => news[key] === undefined || news[key] === null;
+  if (absent("image") && absent("templateHashId")) fail("image", "is required when no templateHashId is given");
+  if (known(news, "minHealthy") && known(news, "count") && Number(news.minHealthy) > Number(news.count)) {
+    fail("minHealthy", `must be at most count (${String(news.count)}), got ${String(news.minHealthy)}`);
+  }
+  return failures;
+}
+
+/** Validates inputs and applies defaults; `outputs` are accepted beside the inputs. */
+export function checkFleetInputs(news: Props, outputs: readonly string[]): pulumi.dynamic.CheckResult {
+  const result = checkWith(fleetSchema, news, { type: "Fleet", outputs, secretFields: ["env", "onstart", "argsStr"] });
+  const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
+  const inputs: Props = { ...news };
+  for (const [key, value] of Object.entries(FLEET_DEFAULTS)) if (inputs[key] === undefined) inputs[key] = value;
+  return { inputs, failures };
+}
+
+/** Typed view of checked inputs. */
+export function typedFleetInputs(props: Props): FleetInputs {
+  const out: Props = { ...FLEET_DEFAULTS };
+  for (const key of FLEET_INPUT_KEYS) if (props[key] !== undefined && props[key] !== UNKNOWN) out[key] = props[key];
+  return out as FleetInputs;
+}
+
+/** Running members an update keeps while it rolls (default: count, so a roll adds one before it removes one). */
+export function minHealthyOf(inputs: FleetInputs): number {
+  return Math.min(inputs.minHealthy ?? inputs.count, inputs.count);
+}

@@ -1,0 +1,156 @@
+/**
+ * Members of a fleet: renting one (through createAtMostOnce, with a marker so a lost response
+ * or a killed run never makes a second), waiting for a batch to run (one list call per 25
+ * members per poll, never one read per member), and destroying one (the client's confirmed
+ * delete: a 404 counts as gone only in the service's own error shape).
+ *
+ * Every member carries PULUMI_VASTAI_MARKER = `<fleet key>.<operation marker>.<n>`: the fleet
+ * key finds every member the fleet ever made (delete sweeps them), the operation marker (the
+ * resource's identity and generation, kit/create-once.ts) finds what a killed run of this same
+ * operation left, which is adopted instead of rented again.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
+import { IDENTITY_KEY, createAtMostOnce, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
+import { MARKER_ENV } from "../instance/inputs";
+import { createBody } from "../instance/rent";
+import { typedInputs } from "../instance/inputs";
+import { liveInstances } from "../instance/live";
+import { readStatus } from "../instance/status";
+import { release, type Candidate } from "./claims";
+
+/** One member as outputs and state hold it. */
+export interface Member {
+  id: number;
+  machineId: number | null;
+  country: string;
+  offerId: number;
+  /** $/hour while running (the offer's price, disk included). */
+  pricePerHour: number;
+  /** $/hour of its disk while stopped. */
+  storagePerHour: number;
+  status: string | null;
+  sshHost: string | null;
+  sshPort: number | null;
+  marker: string;
+  /** Hash of the inputs it was made with (inputs.ts SPEC_KEYS): another hash rolls it. */
+  spec: string;
+}
+
+/** The fleet's key: from its identity (stable across generations), random without one. */
+export function fleetKeyOf(props: Props): string {
+  const identity = props[IDENTITY_KEY];
+  if (typeof identity !== "string" || identity === "") return randomBytes(8).toString("hex");
+  return createHash("sha256").update(`fleet:${identity}`).digest("hex").slice(0, 16);
+}
+
+/** The marker prefix of this operation's members. */
+export function operationPrefix(fleetKey: string, props: Props): string {
+  return `${fleetKey}.${identityMarker(props) ?? randomBytes(8).toString("hex")}.`;
+}
+
+export function markerValue(instance: Instance): string | undefined {
+  return (instance.extraEnv ?? []).find(([k]) => k === MARKER_ENV)?.[1];
+}
+
+export function specOf(props: Props, keys: readonly string[]): string {
+  const picked = keys.map((k) => [k, props[k] ?? null]);
+  return createHash("sha256").update(JSON.stringify(picked)).digest("hex").slice(0, 12);
+}
+
+/** A member's fields from its live record (price and placement are kept from the rental when the record has none). */
+export function refreshed(member: Member, instance: Instance): Member {
+  return {
+    ...member,
+    status: readStatus(instance.id, instance.actualStatus).status,
+    machineId: instance.machineId ?? member.machineId,
+    pricePerHour: instance.dphTotal ?? member.pricePerHour,
+    sshHost: instance.sshHost ?? null,
+    sshPort: instance.sshPort ?? null,
+  };
+}
+
+/** An instance of this operation found by its marker (left by a killed run): a member again. */
+export function adoptedMember(instance: Instance, prefix: string, spec: string): Member {
+  // The marker ends with the offer rented (members.ts: `<prefix><offer id>`).
+  const offerId = Number((markerValue(instance) ?? "").slice(prefix.length)) || 0;
+  return refreshed(
+    { id: instance.id, machineId: null, country: "?", offerId, pricePerHour: 0, storagePerHour: 0, status: null, sshHost: null, sshPort: null, marker: markerValue(instance) ?? "", spec },
+    instance,
+  );
+}
+
+export function isOfferGone(error: unknown): boolean {
+  return error instanceof NotFoundError || error instanceof GoneError;
+}
+
+/** Rents `offer` as a member with `marker`; throws the service's error (offer gone: isOfferGone). */
+export async function rentMember(client: VastClient, props: Props, offer: Candidate, marker: string, spec: string): Promise<Member> {
+  const body = createBody(typedInputs({ ...props, offer: undefined, offerId: offer.id }), marker);
+  const made = (id: number): Member => ({
+    id, machineId: offer.machineId, country: offer.country, offerId: offer.id, pricePerHour: offer.pricePerHour,
+    storagePerHour: offer.storagePerHour, status: null, sshHost: null, sshPort: null, marker, spec,
+  });
+  return createAtMostOnce<Member>({
+    isAmbiguous: isAmbiguousResponse,
+    send: async () => made((await client.instances.create(offer.id, body)).id),
+    recover: async () => {
+      const found = await lookUp(async () => (await liveInstances(client).list({ fresh: true })).find((i) => markerValue(i) === marker));
+      return found ? made(found.id) : undefined;
+    },
+    giveUp: (error, sends) =>
+      new Error(`Fleet: the response to renting offer ${offer.id} was lost ${sends} times and no instance carries its marker, so nothing was rented (${error.message})`, {
+        cause: error,
+      }),
+  });
+}
+
+export type BootResult = { member: Member; outcome: "running" | "dead" | "gone" | "timeout" };
+
+/**
+ * Waits until every member in `members` runs, dies, disappears or the deadline passes. Each
+ * poll lists the members still pending by id, 25 per call.
+ */
+export async function waitForMembers(client: VastClient, members: Member[], timeoutMs: number): Promise<BootResult[]> {
+  const { now, sleep } = currentTiming();
+  const deadline = now() + timeoutMs;
+  const results = new Map<number, BootResult>();
+  let pending = [...members];
+  for (;;) {
+    const live = pending.length === 0 ? [] : await client.instances.listAll(25, { filters: { id: { in: pending.map((m) => m.id) } } });
+    const byId = new Map(live.map((i) => [i.id, i]));
+    for (const m of pending) {
+      const instance = byId.get(m.id);
+      if (!instance) {
+        results.set(m.id, { member: { ...m, status: "gone" }, outcome: "gone" });
+        continue;
+      }
+      const member = refreshed(m, instance);
+      const kind = readStatus(m.id, instance.actualStatus).kind;
+      if (kind === "running") results.set(m.id, { member, outcome: "running" });
+      else if (kind === "dead") results.set(m.id, { member, outcome: "dead" });
+      else pending = pending.map((p) => (p.id === m.id ? member : p));
+    }
+    pending = pending.filter((m) => !results.has(m.id));
+    if (pending.length === 0) break;
+    const left = deadline - now();
+    if (left <= 0) {
+      for (const m of pending) results.set(m.id, { member: m, outcome: "timeout" });
+      break;
+    }
+    await sleep(Math.min(pollIntervalMs(), left));
+  }
+  return members.map((m) => results.get(m.id) as BootResult);
+}
+
+/** Destroys a member; an instance already gone (in the service's own words) counts as destroyed. */
+export async function destroyMember(client: VastClient, id: number, offerId?: number): Promise<void> {
+  try {
+    await client.instances.destroy(id);
+    // Its offer is free again for this process's claims.
+    if (offerId !== undefined) release(client, offerId);
+  } catch (error) {
+    if (error instanceof VastError) throw new Error(`Fleet: destroying member instance ${id} failed: ${error.message}`, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+/** Outputs of the Fleet resource: the members, what they cost, how many run, the machines avoided. */
+import { Props } from "../kit";
+import type { Member } from "./members";
+
+export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts"];
+
+/** A member's $/hour now: its disk alone while stopped, nothing once dead, its price otherwise. */
+export function memberCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour">): number {
+  if (m.status === "stopped") return m.storagePerHour;
+  if (m.status === "exited" || m.status === "unknown" || m.status === "offline" || m.status === "gone") return 0;
+  return m.pricePerHour;
+}
+
+export const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** Machines still avoided at `now` (expired entries dropped). */
+export function liveBadHosts(stored: unknown, now: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (stored && typeof stored === "object") {
+    for (const [machine, until] of Object.entries(stored as Record<string, unknown>)) {
+      if (typeof until === "number" && until > now) out[machine] = until;
+    }
+  }
+  return out;
+}
+
+export function fleetOutputs(fleetKey: string, members: readonly Member[], badHosts: Record<string, number>): Props {
+  return {
+    fleetKey,
+    members: members.map((m) => ({ ...m })),
+    hourlyCost: round6(members.reduce((sum, m) => sum + memberCost(m), 0)),
+    healthy: members.filter((m) => m.status === "running").length,
+    badHosts,
+  };
+}
+
+/** Members as state holds them (entries that do not look like members are dropped). */
+export function storedMembers(props: Props): Member[] {
+  const raw = props.members;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((m): m is Member => !!m && typeof m === "object" && typeof (m as Member).id === "number");
+}

@@ -1,0 +1,98 @@
+/** The Fleet provider: check, diff, create, read, update, delete (the class is in index.ts). */
+import type * as pulumi from "@pulumi/pulumi";
+import { getClient } from "../../context";
+import { ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
+import { liveInstances } from "../instance/live";
+import { readStatus } from "../instance/status";
+import { FLEET_INPUT_KEYS, checkFleetInputs, typedFleetInputs } from "./inputs";
+import { destroyMember, fleetKeyOf, markerValue, refreshed, type Member } from "./members";
+import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
+import { accountInstances, forgetListing } from "./listing";
+import { reconcile } from "./reconcile";
+
+/** Members as the process's listing of the account sees them (listing.ts); gone ones are dropped. */
+async function liveMembers(members: Member[]): Promise<{ members: Member[]; dead: number; gone: number }> {
+  const client = getClient();
+  const byId = new Map((await accountInstances(client)).map((i) => [i.id, i]));
+  let dead = 0;
+  let gone = 0;
+  const out: Member[] = [];
+  for (const m of members) {
+    const live = byId.get(m.id) ?? (await client.instances.get(m.id));
+    if (!live) {
+      gone++;
+      continue;
+    }
+    if (readStatus(m.id, live.actualStatus).kind === "dead") dead++;
+    out.push(refreshed(m, live));
+  }
+  return { members: out, dead, gone };
+}
+
+function storedInputs(props: Props): Props {
+  const out: Props = {};
+  for (const key of FLEET_INPUT_KEYS) if (props[key] !== undefined) out[key] = props[key];
+  return out;
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkFleetInputs(news, FLEET_OUTPUT_KEYS);
+  },
+
+  async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
+    const changed = FLEET_INPUT_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
+    if (changed.length > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    const members = storedMembers(olds);
+    if (members.length !== typedFleetInputs(news).count) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    let live;
+    try {
+      live = await liveMembers(members);
+    } catch (error) {
+      throw new Error(`Fleet ${id}: the diff could not read the members' status: ${(error as Error).message}`, { cause: error });
+    }
+    // A dead or vanished member is healed by the update.
+    return { changes: live.dead + live.gone > 0, replaces: [], deleteBeforeReplace: false };
+  },
+
+  async create(inputs) {
+    const fleetKey = fleetKeyOf(inputs);
+    const outs = await reconcile(getClient(), fleetKey, inputs);
+    return { id: fleetKey, outs: jsonClean({ ...userInputs(inputs), ...inputs, ...outs }) as Props };
+  },
+
+  async read(id, props) {
+    const { members } = await liveMembers(storedMembers(props));
+    const outs = fleetOutputs(id, members, liveBadHosts(props.badHosts, currentTiming().now()));
+    const all = jsonClean({ ...props, ...outs }) as Props;
+    return { id, props: all, inputs: storedInputs(all) };
+  },
+
+  async update(id, olds, news) {
+    const outs = await reconcile(getClient(), id, news, olds);
+    return { outs: jsonClean({ ...news, ...outs }) as Props };
+  },
+
+  async delete(id, props) {
+    const client = getClient();
+    // By instance: a member whose first destroy failed and whose second (in the sweep) succeeded is gone.
+    const failures = new Map<number, string>();
+    const destroyed = new Set<number>();
+    const destroy = async (instanceId: number, offerId?: number) => {
+      try {
+        await destroyMember(client, instanceId, offerId);
+        destroyed.add(instanceId);
+        failures.delete(instanceId);
+      } catch (error) {
+        failures.set(instanceId, (error as Error).message);
+      }
+    };
+    forgetListing(client);
+    for (const m of storedMembers(props)) await destroy(m.id, m.offerId);
+    // Members a run made but never recorded (killed mid-update) carry the fleet's key too; a
+    // member whose destroy failed above is tried once more.
+    const all = await liveInstances(client).list({ fresh: true });
+    for (const i of all) if (!destroyed.has(i.id) && markerValue(i)?.startsWith(`${id}.`)) await destroy(i.id);
+    if (failures.size > 0) throw new Error(`Fleet ${id}: ${[...failures.values()].join("; ")}; run \`pulumi destroy\` again`);
+  },
+};

@@ -1,0 +1,177 @@
+/** Fleet through its provider against the simulator over HTTP: claims, heal, scale, roll, budget, spread, adoption, delete. */
+import { drive } from "./account-resources-support";
+import { providers } from "../../provider/providers";
+import { resetClaims } from "../../provider/resources/fleet/claims";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
+
+type Props = Record<string, unknown>;
+type Member = { id: number; offerId: number; machineId: number; country: string; status: string; pricePerHour: number; marker: string; spec: string };
+
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
+const fleet = drive(providers.fleet);
+
+beforeEach(() => resetClaims());
+
+const base = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch" };
+
+async function checked(news: Props, olds: Props = {}): Promise<Props> {
+  const { inputs, failures } = await fleet.check(olds, { __provider: "p", __identity: "proj/dev/Fleet/workers", ...news });
+  expect(failures).toEqual([]);
+  return inputs as Props;
+}
+
+async function created(news: Props): Promise<{ id: string; outs: Props }> {
+  const r = await fleet.create(await checked(news));
+  return { id: r.id, outs: r.outs as Props };
+}
+
+const membersOf = (outs: Props) => outs.members as Member[];
+const liveIds = () => h.sim.state().instances.map((i: Props) => Number(i.id)).sort((a: number, b: number) => a - b);
+
+it("creates count members on distinct offers, cheapest first, each carrying the fleet's marker", async () => {
+  const { id, outs } = await created({ ...base, count: 3 });
+  const members = membersOf(outs);
+  expect(members.map((m) => m.offerId)).toEqual([700005, 700001, 700017]);
+  expect(new Set(members.map((m) => m.offerId)).size).toBe(3);
+  expect(members.every((m) => m.status === "running" && m.marker.startsWith(`${id}.`))).toBe(true);
+  expect(outs).toMatchObject({ healthy: 3, fleetKey: id, badHosts: {} });
+  expect(outs.hourlyCost).toBeCloseTo(members.reduce((s, m) => s + m.pricePerHour, 0), 6);
+  expect(liveIds()).toEqual(members.map((m) => m.id).sort((a, b) => a - b));
+  const env = h.sim.state().instances.map((i: Props) => JSON.stringify(i.extra_env));
+  expect(env.every((e: string) => e.includes("PULUMI_VASTAI_MARKER"))).toBe(true);
+});
+
+it("two fleets created at once in one process never rent the same offer", async () => {
+  const [a, b] = await Promise.all([
+    fleet.create(await checked({ ...base, count: 2 })),
+    fleet.check({}, { __provider: "p", __identity: "proj/dev/Fleet/other", ...base, count: 2 }).then((c) => fleet.create(c.inputs as Props)),
+  ]);
+  const offers = [...membersOf(a.outs as Props), ...membersOf(b.outs as Props)].map((m) => m.offerId);
+  expect(new Set(offers).size).toBe(4);
+});
+
+it("an offer the service says is gone is skipped for the next match", async () => {
+  await h.fault({ method: "PUT", path: "/api/v0/asks/700001", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700001 is available." } });
+  const { outs } = await created({ ...base, count: 2 });
+  expect(membersOf(outs).map((m) => m.offerId)).toEqual([700005, 700017]);
+  expect(liveIds()).toHaveLength(2);
+});
+
+it("refuses a fleet over maxHourlyCost before renting, naming the budget, the projection and its breakdown", async () => {
+  await h.clearRequests();
+  const error = await rejection(fleet.create(await checked({ ...base, count: 3, maxHourlyCost: 0.5 })));
+  expect(error.message).toMatch(/^Fleet: the projected cost 0\.\d+ \$\/hour exceeds maxHourlyCost 0\.5 \(\$\/hour\): 3 new member\(s\) .*offer 700005.*; nothing was rented$/);
+  expect(count(await h.requests(), "PUT", CREATE_PATH)).toBe(0);
+  expect(liveIds()).toEqual([]);
+});
+
+it("honours the spread: at most one member per country", async () => {
+  const { outs } = await created({ ...base, count: 4, spread: { by: "country", max: 1 } });
+  const countries = membersOf(outs).map((m) => m.country);
+  expect(new Set(countries).size).toBe(4);
+  // Without the spread, California (US) would join US at 0.55 $/h; with it, Taiwan is taken instead.
+  expect(membersOf(outs).map((m) => m.offerId)).toEqual([700005, 700001, 700017, 700021]);
+});
+
+it("heals: a dead member is seen by diff, replaced by update on another machine, its machine remembered", async () => {
+  const { id, outs } = await created({ ...base, count: 2, badHostMinutes: 30 });
+  const [dead, alive] = membersOf(outs);
+  await h.control("POST", `/instances/${dead.id}/status`, { actual_status: "exited" });
+  const news = await checked({ ...base, count: 2, badHostMinutes: 30 }, outs);
+  expect(await fleet.diff(id, outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  await h.clearRequests();
+  const { outs: healed } = await fleet.update(id, outs, news);
+  const members = membersOf(healed as Props);
+  expect(members).toHaveLength(2);
+  expect(members[0].id).toBe(alive.id);
+  expect(members[1].machineId).not.toBe(dead.machineId);
+  expect(Object.keys((healed as Props).badHosts as object)).toEqual([String(dead.machineId)]);
+  expect(liveIds()).toEqual(members.map((m) => m.id).sort((a, b) => a - b));
+  const log = await h.requests();
+  expect(count(log, "PUT", CREATE_PATH)).toBe(1);
+  expect(count(log, "GET", PAGE_PATH)).toBeLessThanOrEqual(3);
+  // The healed fleet has nothing to do.
+  expect(await fleet.diff(id, healed as Props, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+});
+
+it("heals 5 dead members of 15 in one up (diff and update) with ceil(15/25)+1 list calls and 5 creates", async () => {
+  const args = { offer: {}, image: "pytorch/pytorch", count: 15 };
+  const { id, outs } = await created(args);
+  expect(membersOf(outs)).toHaveLength(15);
+  const dead = membersOf(outs).slice(0, 5);
+  for (const m of dead) await h.control("POST", `/instances/${m.id}/status`, { actual_status: "offline" });
+  await h.clearRequests();
+  const news = await checked(args, outs);
+  expect((await fleet.diff(id, outs, news)).changes).toBe(true);
+  const { outs: healed } = await fleet.update(id, outs, news);
+  const log = await h.requests();
+  expect(membersOf(healed as Props).filter((m) => m.status === "running")).toHaveLength(15);
+  expect(count(log, "PUT", CREATE_PATH)).toBe(5);
+  expect(count(log, "GET", PAGE_PATH)).toBeLessThanOrEqual(Math.ceil(15 / 25) + 1);
+  expect(log.filter((r) => r.status === 429)).toEqual([]);
+});
+
+it("a machine remembered as bad is not rented again while the memory lasts, and is forgotten after it", async () => {
+  const { id, outs } = await created({ ...base, count: 1 });
+  const until = Date.now() + 3_600_000;
+  // Machine 30001 (offer 700001) died earlier; 30024 (offer 700024) was remembered long ago.
+  const remembered = { ...outs, badHosts: { "30001": until, "30024": Date.now() - 1 } };
+  const { outs: grown } = await fleet.update(id, remembered, await checked({ ...base, count: 3 }, outs));
+  expect(membersOf(grown as Props).map((m) => m.offerId)).toEqual([700005, 700017, 700024]);
+  expect((grown as Props).badHosts).toEqual({ "30001": until });
+});
+
+it("scales down by removing the most expensive members first, and up again", async () => {
+  const { id, outs } = await created({ ...base, count: 3 });
+  const { outs: down } = await fleet.update(id, outs, await checked({ ...base, count: 1 }, outs));
+  expect(membersOf(down as Props).map((m) => m.offerId)).toEqual([700005]);
+  expect(liveIds()).toHaveLength(1);
+  const { outs: up } = await fleet.update(id, down as Props, await checked({ ...base, count: 2 }, down as Props));
+  expect(membersOf(up as Props).map((m) => m.offerId)).toEqual([700005, 700001]);
+});
+
+it("rolls an image change through the fleet member by member, never below minHealthy running", async () => {
+  const { id, outs } = await created({ ...base, count: 3 });
+  const news = await checked({ ...base, count: 3, image: "vllm/vllm-openai:latest", minHealthy: 2 }, outs);
+  await h.clearRequests();
+  const { outs: rolled } = await fleet.update(id, outs, news);
+  const members = membersOf(rolled as Props);
+  expect(members).toHaveLength(3);
+  expect(new Set(members.map((m) => m.spec)).size).toBe(1);
+  expect(members.every((m) => !membersOf(outs).some((o) => o.id === m.id))).toBe(true);
+  const images = h.sim.state().instances.map((i: Props) => i.image_uuid);
+  expect(images).toEqual(["vllm/vllm-openai:latest", "vllm/vllm-openai:latest", "vllm/vllm-openai:latest"]);
+  // One destroy, then one create, at a time: never fewer than two running.
+  const order = (await h.requests()).filter((r) => r.method === "PUT" || r.method === "DELETE").map((r) => r.method);
+  expect(order).toEqual(["DELETE", "PUT", "DELETE", "PUT", "DELETE", "PUT"]);
+});
+
+it("adopts the members a killed run left (found by marker) instead of renting more", async () => {
+  const first = await created({ ...base, count: 2 });
+  resetClaims();
+  // The run's state was never written: the same create runs again.
+  const again = await created({ ...base, count: 2 });
+  expect(membersOf(again.outs).map((m) => [m.id, m.offerId])).toEqual(membersOf(first.outs).map((m) => [m.id, m.offerId]));
+  expect(liveIds()).toHaveLength(2);
+});
+
+it("a dead instance a killed run left is destroyed, not counted as a member", async () => {
+  const first = await created({ ...base, count: 2 });
+  resetClaims();
+  const [gone, kept] = membersOf(first.outs);
+  await h.control("POST", `/instances/${gone.id}/status`, { actual_status: "exited" });
+  const again = await created({ ...base, count: 2 });
+  const ids = membersOf(again.outs).map((m) => m.id);
+  expect(ids).toContain(kept.id);
+  expect(ids).not.toContain(gone.id);
+  expect(liveIds()).toEqual([...ids].sort((a, b) => a - b));
+});
+
+it("delete destroys every member, also one a run made but never recorded", async () => {
+  const { id, outs } = await created({ ...base, count: 2 });
+  const unrecorded = { ...outs, members: membersOf(outs).slice(0, 1) };
+  await fleet.delete(id, unrecorded);
+  expect(liveIds()).toEqual([]);
+  await fleet.delete(id, outs);
+});
