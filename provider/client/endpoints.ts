@@ -66,6 +66,8 @@ export const ENDPOINTS = {
   // Each call pays: a resend would pay twice.
   instancesPrepay: ep("PUT", "/api/v0/instances/prepay/{id}/", false, STRICT),
   instancesBalance: ep("GET", "/api/v0/instances/balance/{id}/", true, INSTANCE),
+  // Sets image/template/env/onstart/args to values: a resend recreates the container once more.
+  instancesUpdateTemplate: ep("PUT", "/api/v0/instances/update_template/{id}/", true, STRICT),
 
   offersSearch: ep("POST", "/api/v0/bundles/", true, ANY),
   bundlesAccept: ep("PUT", "/api/v0/bundles/{id}/", false, ANY),

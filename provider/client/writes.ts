@@ -49,6 +49,7 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.instancesReboot, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesRecycle, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesPrepay, { kind: "instances", keys: byId }],
+  [ENDPOINTS.instancesUpdateTemplate, { kind: "instances", keys: byId }],
   // An edit is addressed by hash, the cache by template id.
   [ENDPOINTS.templatesEdit, { kind: "templates", keys: all }],
   [ENDPOINTS.templatesDelete, { kind: "templates", keys: field("template_id") }],

@@ -26,6 +26,7 @@ export const REALISTIC_RATE_LIMITS: RateLimitTable = {
   "PUT /api/v0/instances/reboot/{id}": 1000,
   "PUT /api/v0/instances/recycle/{id}": 1000,
   "PUT /api/v0/instances/prepay/{id}": 1000,
+  "PUT /api/v0/instances/update_template/{id}": 1000,
   "PUT /api/v0/subaccounts/regenerate_keys": 1000,
   "POST /api/v0/machines/maintenances/batch": 1000,
   "DELETE /api/v0/machines/maintenances/batch": 1000,

@@ -100,6 +100,12 @@ export interface InstanceArgs {
   maxBidPricePerHour?: pulumi.Input<number>;
   /** The service's cancel_unavail: cancel the rental when the offer cannot start now instead of waiting. Used at creation. */
   cancelUnavailable?: pulumi.Input<boolean>;
+  /**
+   * How a change of templateHashId, image, env, onstart or argsStr is applied: "in-place"
+   * (default) recreates the container on the same machine, keeping the GPU; "replace" rents a
+   * new instance. When the service refuses an in-place update, the update fails saying so.
+   */
+  updatePolicy?: pulumi.Input<"in-place" | "replace">;
   /** Any value; a change reboots the container in place (same machine). */
   rebootTrigger?: pulumi.Input<unknown>;
   /** Any value; a change recycles the container in place (recreated from a fresh pull, same machine). */
@@ -129,7 +135,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
   pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
-  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined,
+  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined,
 };
 
 export class Instance extends VastResource {
@@ -173,6 +179,8 @@ export class Instance extends VastResource {
   declare readonly diskSpaceGb: pulumi.Output<number | null>;
   /** $ prepaid and not used yet (with prepayAmount). */
   declare readonly prepaidBalance: pulumi.Output<number | undefined>;
+  /** "in-place" once an update recreated the container on the same machine. */
+  declare readonly lastUpdate: pulumi.Output<string | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { ACTION_INPUTS } from "./actions";
+import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
 
@@ -121,6 +122,8 @@ export const inputSchema = z.strictObject({
   ...SPOT_INPUTS,
   ...ACTION_INPUTS,
   ...READINESS_INPUTS,
+  // In-place updates of template, image, env, onstart, args (inplace.ts).
+  ...INPLACE_INPUTS,
 });
 
 export type OfferFiltersInput = z.infer<typeof offerFilters>;

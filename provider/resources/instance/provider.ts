@@ -7,7 +7,8 @@ import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
 import { diffInstance } from "./diff";
-import { checkInstanceInputs, typedInputs } from "./inputs";
+import { applyTemplateUpdate, reflectTemplate } from "./inplace";
+import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
 import { sweepLateCreates } from "./rent";
@@ -20,7 +21,8 @@ function instanceNumber(id: string): number {
 
 /** State from a live record: live outputs, and drift of the properties that change in place. */
 function reflect(props: Props, instance: Instance): Props {
-  const outs: Props = { ...props, ...liveOutputs(instance) };
+  // Template, image, env, onstart as the service shows them (inplace.ts), for drift.
+  const outs: Props = { ...props, ...liveOutputs(instance), ...reflectTemplate(props, instance) };
   // Only a label the program manages is compared; the service may label instances itself.
   if (typeof props.label === "string") outs.label = instance.label ?? "";
   if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") outs.targetState = instance.intendedStatus;
@@ -78,11 +80,18 @@ export const provider: ProviderImpl = {
   async update(id, olds, news) {
     const client = getClient();
     const n = instanceNumber(id);
-    const stateChanged = await applyInPlace(client, n, olds, news);
+    // First, so that a refusal leaves everything as it was (inplace.ts).
+    const recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
+    const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated;
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
     const restarted = (await applyActions(client, n, olds, news)) || rebid;
-    const base = { ...storedOutputs(olds), ...userInputs(news), ...(await balanceOutput(client, n, news)) };
+    const base = {
+      ...storedOutputs(olds),
+      ...userInputs(news),
+      ...(await balanceOutput(client, n, news)),
+      ...(recreated ? { lastUpdate: "in-place" } : {}),
+    };
     // A label change needs no read back; a state change (or a boot left unfinished) does.
     const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
     const instance = needsStatus ? await settle(client, n, news) : null;
