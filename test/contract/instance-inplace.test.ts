@@ -1,0 +1,66 @@
+/**
+ * In-place updates that keep the machine, through Pulumi's own dynamic-provider plugin, from the
+ * package as a user installs it, against the simulator: create, change image/env/onstart in
+ * place (same instance, same machine), a refusal by the service (control API) fails clearly and
+ * changes nothing, `updatePolicy: "replace"` replaces, delete.
+ */
+import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
+import { useContract } from "./harness";
+
+type Props = Record<string, unknown>;
+
+const fx = useContract("instance", {
+  simulator: { bootMs: 30 },
+  config: { "vastai:pollIntervalMs": "5" },
+});
+
+async function writesSinceLast(): Promise<string[]> {
+  const log = await fx.takeRequests();
+  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`);
+}
+
+const urn = (name: string) => dynamicUrn("dev", "proj", "Instance", name);
+const liveIds = () => fx.sim.state().instances.map((i) => String(i.id));
+
+test("image, env and onstart change in place on the same machine; a refusal fails clearly; updatePolicy replace replaces; delete", async () => {
+  const news: Props = { __provider: fx.provider, offerId: 700001, image: "pytorch/pytorch", env: { A: "1" }, onstart: "echo one" };
+  const checked = await fx.plugin.check(urn("box"), {}, news);
+  expect(checked.failures).toEqual([]);
+  const created = await fx.plugin.create(urn("box"), checked.inputs);
+  expect(created.properties).toMatchObject({ actualStatus: "running", imageInUse: "pytorch/pytorch:latest" });
+  await writesSinceLast();
+
+  // in place: one update_template call, same id and machine
+  const changed = await fx.plugin.check(urn("box"), checked.inputs, { ...news, image: "nginx", env: { A: "2" }, onstart: "echo two" });
+  expect(await fx.plugin.diff(urn("box"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const updated = await fx.plugin.update(urn("box"), created.id, created.properties, changed.inputs);
+  expect(updated.properties).toMatchObject({
+    instanceId: Number(created.id), machineId: created.properties.machineId, imageInUse: "nginx:latest", lastUpdate: "in-place", actualStatus: "running",
+  });
+  expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/update_template/${created.id}/`]);
+  expect(fx.sim.state().instances[0]).toMatchObject({ template_updates: 1, onstart: "echo two" });
+  // a refresh shows no drift: the next diff is empty
+  const read = await fx.plugin.read(urn("box"), created.id, updated.properties, changed.inputs);
+  expect(await fx.plugin.diff(urn("box"), created.id, read.properties, changed.inputs)).toMatchObject({ changes: "none" });
+
+  // the machine refuses: the update fails saying so, nothing changes
+  await fx.control("POST", "/machines/30001/refuse-updates", { reason: "the host is draining" });
+  const refusedNews = await fx.plugin.check(urn("box"), changed.inputs, { ...news, image: "redis" });
+  const error = await fx.plugin.update(urn("box"), created.id, updated.properties, refusedNews.inputs).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(PluginCallError);
+  expect((error as Error).message).toMatch(/the service refused the in-place update of image, env, onstart: the host is draining\. Nothing was changed\. Set updatePolicy: "replace"/);
+  expect(fx.sim.state().instances[0]).toMatchObject({ template_updates: 1, image_uuid: "nginx:latest" });
+
+  // updatePolicy replace: the diff replaces; the replacement is a new rental
+  const replacing = await fx.plugin.check(urn("box"), changed.inputs, { ...news, image: "redis", updatePolicy: "replace" });
+  expect(await fx.plugin.diff(urn("box"), created.id, updated.properties, replacing.inputs)).toEqual({
+    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: false,
+  });
+  await writesSinceLast();
+  const replacement = await fx.plugin.create(urn("box"), replacing.inputs);
+  expect(await writesSinceLast()).toEqual(["PUT /api/v0/asks/700001/"]); // offerId is given: the same offer (several GPUs on it)
+  await fx.plugin.delete(urn("box"), created.id, updated.properties);
+  expect(liveIds()).toEqual([replacement.id]);
+  await fx.plugin.delete(urn("box"), replacement.id, replacement.properties);
+  expect(liveIds()).toEqual([]);
+});
