@@ -125,6 +125,12 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instanceActions.prepay", () => client.instanceActions.prepay(a.id, 25));
     await fails("instanceActions.prepay (no such instance)", () => client.instanceActions.prepay(999_999, 25));
     await run("instanceActions.balance", () => client.instanceActions.balance(a.id));
+    await run("instanceActions.updateTemplate", () => client.instanceActions.updateTemplate(a.id, { image: "ubuntu:24.04", env: { MODE: "slow" }, onstart: "echo hi", argsStr: "--x" }));
+    await fails("instanceActions.updateTemplate (stopped)", async () => {
+      await client.instances.stop(b.id);
+      await client.instanceActions.updateTemplate(b.id, { image: "ubuntu:24.04" });
+    });
+    await fails("instanceActions.updateTemplate (no such instance)", () => client.instanceActions.updateTemplate(999_999, { image: "x" }));
     await run("copy.rsync", () => client.copy.rsync({ srcId: a.id, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("copy.copyDirect", () => client.copy.copyDirect({ srcId: `C.${a.id}`, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("instances.destroy", () => client.instances.destroy(a.id));

@@ -42,6 +42,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("maintenances-cancel", "DELETE /api/v0/machines/maintenances/batch", "undocumented", "", `${UNDOCUMENTED}; our spec and api-facts describe it`),
   known("deployment-versions", "GET /api/v0/deployment/{id}/versions/", "undocumented", "", `${UNDOCUMENTED}; api-facts and the vendor's client use it`),
   known("autoscaler-templates", "GET /api/v0/users/{user_id}/templates/autoscaler/", "undocumented", "", `${UNDOCUMENTED}; our spec describes it`),
+  known("update-template", "PUT /api/v0/instances/update_template/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (vastai update instance, vastai/api/instances.py update_instance) and its api_scopes.json (instance_write) use it; body {id, template_id, template_hash_id, image, args, env, onstart}, answer {success, updated_instance} or {success: false, msg}`),
   known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (README: Limits of the service)`),
 
   // ---- requests ----------------------------------------------------------------------------
