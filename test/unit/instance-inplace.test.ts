@@ -56,8 +56,10 @@ describe("applying an in-place update", () => {
     const e = await applyTemplateUpdate(client, 7, olds, { ...olds, image: "b" }, "MK").catch((x: Error) => x);
     expect((e as Error).message).toBe(
       `Instance 7: the service refused the in-place update of image: ${reason}. Nothing was changed. ` +
-        `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again).`,
+        `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again). ` +
+        `(${(error as Error).message})`,
     );
+    expect((e as Error).message).toContain("PUT /api/v0/instances/update_template/7/");
   });
 
   it("a failure that is not a refusal (connection, 404, 429) does not suggest replacing", async () => {

@@ -77,7 +77,8 @@ export async function applyTemplateUpdate(client: VastClient, id: number, olds: 
     if (reason !== undefined) {
       throw new Error(
         `Instance ${id}: the service refused the in-place update of ${changed.join(", ")}: ${reason}. Nothing was changed. ` +
-          `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again).`,
+          `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again). ` +
+          `(${(error as Error).message})`,
         { cause: error },
       );
     }

@@ -156,6 +156,16 @@ const instancePrepay: Scenario = {
   compare: (live, entry) => differs("prepaid", live.view.prepaid ?? 0, entry.outs.prepaidBalance ?? 0),
 };
 
+/** In-place update that keeps the machine: a new image through update_template (never a new rental). */
+const instanceUpdateTemplate: Scenario = {
+  ...instance,
+  name: "Instance update_template",
+  ops: ["update"],
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "label"]), image: "nvidia/cuda:12.6.0-runtime-ubuntu22.04" }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
+  compare: (live, entry) => differs("image", live.view.image_uuid, entry.outs.image),
+};
+
 const sshKey: Scenario = {
   name: "SshKey",
   provider: driven("sshKey"),
@@ -285,7 +295,7 @@ const rsyncCopy: Scenario = {
   compare: () => [],
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, sshKey, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy];
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
 export function pickInputs(outs: Props, names: readonly string[]): Props {
