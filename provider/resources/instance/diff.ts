@@ -15,6 +15,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Props, deepEqual } from "../kit";
 import { ACTION_KEYS } from "./actions";
 import { bidKindChanged, outbidDiff } from "./bid";
+import { RECORDED_WHEN_IMPORTED, isImported } from "./adopt";
 import { TEMPLATE_KEYS, templateReplaces } from "./inplace";
 import { INPUT_KEYS } from "./inputs";
 import { readStatus } from "./status";
@@ -32,6 +33,8 @@ export const IN_PLACE_KEYS: readonly string[] = [
   "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
   // inplace.ts: recreated on the same machine by the update endpoint; the policy is recorded.
   ...TEMPLATE_KEYS, "updatePolicy",
+  // adopt.ts: a later change of importId is recorded only.
+  "importId",
 ];
 
 const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;
@@ -52,7 +55,9 @@ export function changedInputs(olds: Props, news: Props): string[] {
 /** Input-only diff (no API call). */
 export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResult {
   const changed = changedInputs(olds, news);
-  const replaces = changed.filter((k) => REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news)));
+  // An imported instance was rented outside the program: how to rent it is recorded only.
+  const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
+  const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
   replaces.push(...templateReplaces(changed, news));
   replaces.sort();
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };

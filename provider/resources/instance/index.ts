@@ -106,6 +106,14 @@ export interface InstanceArgs {
    * new instance. When the service refuses an in-place update, the update fails saying so.
    */
   updatePolicy?: pulumi.Input<"in-place" | "replace">;
+  /**
+   * The service's id of an existing instance to take over instead of renting one (Pulumi's
+   * `import` option does not work for dynamic providers). Declared inputs that differ are
+   * applied in place; one that only a replacement could change fails the create, changing
+   * nothing. Later changes are recorded only. Deleting the resource destroys the instance
+   * (use `retainOnDelete` to keep it).
+   */
+  importId?: pulumi.Input<string>;
   /** Any value; a change reboots the container in place (same machine). */
   rebootTrigger?: pulumi.Input<unknown>;
   /** Any value; a change recycles the container in place (recreated from a fresh pull, same machine). */
@@ -135,7 +143,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
   pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
-  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined,
+  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
 };
 
 export class Instance extends VastResource {
@@ -181,6 +189,8 @@ export class Instance extends VastResource {
   declare readonly prepaidBalance: pulumi.Output<number | undefined>;
   /** "in-place" once an update recreated the container on the same machine. */
   declare readonly lastUpdate: pulumi.Output<string | undefined>;
+  /** True when taken over with importId. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
 

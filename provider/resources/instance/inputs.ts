@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { ACTION_INPUTS } from "./actions";
+import { IMPORT_INPUTS } from "./adopt";
 import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
@@ -124,6 +125,8 @@ export const inputSchema = z.strictObject({
   ...READINESS_INPUTS,
   // In-place updates of template, image, env, onstart, args (inplace.ts).
   ...INPLACE_INPUTS,
+  // Taking over an existing instance (adopt.ts).
+  ...IMPORT_INPUTS,
 });
 
 export type OfferFiltersInput = z.infer<typeof offerFilters>;
@@ -154,12 +157,14 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
   const offerId = presence(news, "offerId");
   const offer = presence(news, "offer");
+  // An imported instance (importId) is not rented: offer and image are optional (adopt.ts).
+  const importing = presence(news, "importId") !== "absent";
   if (offerId === "present" && offer === "present") {
     fail("offer", "give either offerId or offer filters, not both");
-  } else if (offerId === "absent" && offer === "absent") {
+  } else if (offerId === "absent" && offer === "absent" && !importing) {
     fail("offerId", "give offerId (the offer to rent) or offer filters (the cheapest match is rented)");
   }
-  if (presence(news, "image") === "absent" && presence(news, "templateHashId") === "absent") {
+  if (presence(news, "image") === "absent" && presence(news, "templateHashId") === "absent" && !importing) {
     fail("image", "is required when no templateHashId is given");
   }
   const keys = news.sshKeyIds;

@@ -6,6 +6,7 @@ import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
+import { importInstance, rebuiltInputs } from "./adopt";
 import { diffInstance } from "./diff";
 import { applyTemplateUpdate, reflectTemplate } from "./inplace";
 import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
@@ -65,6 +66,8 @@ export const provider: ProviderImpl = {
   },
 
   create(inputs) {
+    // importId: take over an existing instance through the update path (adopt.ts); no rental.
+    if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
     return createInstance(inputs);
   },
 
@@ -73,7 +76,10 @@ export const provider: ProviderImpl = {
     if (!instance) return { id: "" };
     const lost = Array.isArray(props.lostCreates) ? props.lostCreates.filter((m): m is string => typeof m === "string") : [];
     if (lost.length > 0) await sweepLateCreates(getClient(), instance.id, lost);
-    const outs = jsonClean({ ...reflect(props, instance), ...(await balanceOutput(getClient(), instance.id, props)) }) as Props;
+    // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
+    const known = props.image !== undefined || props.templateHashId !== undefined;
+    const base = known ? props : { ...rebuiltInputs(instance), ...props };
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)) }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
