@@ -10,20 +10,13 @@
  * act on later changes), so an import never reboots or pays.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import { onstartScript, type Instance, type VastClient } from "../../client";
 import { Props } from "../kit";
 import { ACTION_KEYS } from "./actions";
 import { TEMPLATE_KEYS, reflectTemplate } from "./inplace";
 import { liveInstances } from "./live";
+export { IMPORT_INPUTS } from "./import-input";
 import { liveOutputs } from "./outputs";
-
-export const IMPORT_INPUTS = {
-  importId: z
-    .string({ error: "must be a string: the service's id of an existing instance" })
-    .regex(/^\d+$/, "must be digits only (the service's instance id, as `vastai show instances` lists it)")
-    .optional(),
-};
 
 /** Inputs only recorded for an imported instance (they describe how to rent, and it was rented). */
 export const RECORDED_WHEN_IMPORTED: readonly string[] = ["offerId", "offer"];

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { ACTION_INPUTS } from "./actions";
-import { IMPORT_INPUTS } from "./adopt";
+import { IMPORT_INPUTS } from "./import-input";
 import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
