@@ -58,6 +58,8 @@ export const ENDPOINTS = {
   instancesUpdate: ep("PUT", "/api/v0/instances/{id}/", true, STRICT),
   // Adding the same public key again leaves the instance as it was.
   instancesAttachSshKey: ep("POST", "/api/v0/instances/{id}/ssh/", true, STRICT),
+  // Detaching a detached key answers 404: the caller takes the service's 404 as done.
+  instancesDetachSshKey: ep("DELETE", "/api/v0/instances/{id}/ssh/{keyId}/", true, STRICT),
   // Sets the bid to a value: a resend sets the same value.
   instancesChangeBid: ep("PUT", "/api/v0/instances/bid_price/{id}/", true, STRICT),
   // A resent reboot or recycle restarts the container once more; nothing is made or paid twice.

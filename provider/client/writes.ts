@@ -45,6 +45,7 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.instancesDestroy, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesUpdate, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesAttachSshKey, { kind: "instances", keys: byId }],
+  [ENDPOINTS.instancesDetachSshKey, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesChangeBid, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesReboot, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesRecycle, { kind: "instances", keys: byId }],

@@ -22,6 +22,7 @@ export const REALISTIC_RATE_LIMITS: RateLimitTable = {
   "PUT /api/v0/ssh/{id}": 1000,
   "DELETE /api/v0/ssh/{id}": 1000,
   "POST /api/v0/instances/{id}/ssh": 1000,
+  "DELETE /api/v0/instances/{id}/ssh/{keyId}": 1000,
   "PUT /api/v0/instances/bid_price/{id}": 1000,
   "PUT /api/v0/instances/reboot/{id}": 1000,
   "PUT /api/v0/instances/recycle/{id}": 1000,

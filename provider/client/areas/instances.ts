@@ -179,4 +179,12 @@ export class InstancesApi {
       schema: successResponse,
     });
   }
+
+  /**
+   * Detach SSH key `keyId` (the account key's id) from the instance (vendor document: detach
+   * ssh-key). A key that is not attached answers the service's 404 (NotFoundError).
+   */
+  async detachSshKey(id: number, keyId: number): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.instancesDetachSshKey, params: { id, keyId }, schema: successResponse });
+  }
 }

@@ -4,7 +4,8 @@
  * run type or VM flag: those replace it. Its template, image, environment, start script and
  * arguments change in place (the container is recreated on the same machine, inplace.ts)
  * unless `updatePolicy` is "replace"; the label and the running/stopped state change in place;
- * the create settings (waiting, attempts) and sshKeyIds are recorded without a call.
+ * sshKeyIds are attached and detached in place (ssh-keys.ts); the create settings (waiting,
+ * attempts) are recorded without a call.
  *
  * When no input forces a replacement, the live status is consulted through the shared reader
  * (one list walk serves every instance diffed at once): an instance that is exited, unknown or
@@ -26,7 +27,7 @@ export const REPLACE_KEYS: readonly string[] = [
   "offerId", "offer", "ports", "volume", "diskGb", "runtype", "vm",
 ];
 
-/** Inputs that change in place: label and targetState by a call, the rest are only recorded. */
+/** Inputs that change in place: label, targetState and sshKeyIds by a call, the rest are only recorded. */
 export const IN_PLACE_KEYS: readonly string[] = [
   "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
   // bid.ts, actions.ts (a bid added or removed replaces: see diffOfInputs).

@@ -13,6 +13,7 @@ import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
 import { sweepLateCreates } from "./rent";
+import { applySshKeys } from "./ssh-keys";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -89,6 +90,7 @@ export const provider: ProviderImpl = {
     // First, so that a refusal leaves everything as it was (inplace.ts).
     const recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
     const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated;
+    await applySshKeys(client, n, olds, news);
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
     const restarted = (await applyActions(client, n, olds, news)) || rebid;
