@@ -2,9 +2,10 @@
  * In-place updates that keep the machine, through Pulumi's own dynamic-provider plugin, from the
  * package as a user installs it, against the simulator: create, change image/env/onstart in
  * place (same instance, same machine), a refusal by the service (control API) fails clearly and
- * changes nothing, `updatePolicy: "replace"` replaces, delete.
+ * changes nothing, `updatePolicy: "replace"` replaces, delete; SSH keys attached and detached in place.
  */
 import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
+import { createClient } from "../../provider/client";
 import { useContract } from "./harness";
 
 type Props = Record<string, unknown>;
@@ -62,5 +63,26 @@ test("image, env and onstart change in place on the same machine; a refusal fail
   await fx.plugin.delete(urn("box"), created.id, updated.properties);
   expect(liveIds()).toEqual([replacement.id]);
   await fx.plugin.delete(urn("box"), replacement.id, replacement.properties);
+  expect(liveIds()).toEqual([]);
+});
+
+test("sshKeyIds through the plugin: attached on create, changed in place (attach and detach), delete", async () => {
+  await fx.control("POST", "/reset");
+  const client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+  const a = await client.sshKeys.create("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEexampleEXAMPLEexampleEXAMPLEexample a@example");
+  const b = await client.sshKeys.create("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQCexampleKEYexampleKEYexampleKEY b@example");
+  await writesSinceLast();
+  const news: Props = { __provider: fx.provider, offerId: 700001, image: "pytorch/pytorch", sshKeyIds: [a.id] };
+  const { inputs } = await fx.plugin.check(urn("keys"), {}, news);
+  const created = await fx.plugin.create(urn("keys"), inputs);
+  expect(await writesSinceLast()).toEqual(["PUT /api/v0/asks/700001/", `POST /api/v0/instances/${created.id}/ssh/`]);
+  const changed = await fx.plugin.check(urn("keys"), inputs, { ...news, sshKeyIds: [b.id] });
+  expect(await fx.plugin.diff(urn("keys"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const updated = await fx.plugin.update(urn("keys"), created.id, created.properties, changed.inputs);
+  expect(await writesSinceLast()).toEqual([`POST /api/v0/instances/${created.id}/ssh/`, `DELETE /api/v0/instances/${created.id}/ssh/${a.id}/`]);
+  const keys = fx.sim.state().instances[0].ssh_key_ids as number[];
+  expect(keys).toContain(b.id);
+  expect(keys).not.toContain(a.id);
+  await fx.plugin.delete(urn("keys"), created.id, updated.properties);
   expect(liveIds()).toEqual([]);
 });
