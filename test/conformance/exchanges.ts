@@ -116,6 +116,8 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instances.stop", () => client.instances.stop(a.id));
     await run("instances.start", () => client.instances.start(a.id));
     await run("instances.attachSshKey", () => client.instances.attachSshKey(a.id, KEY_A));
+    await run("instances.detachSshKey", () => client.instances.detachSshKey(a.id, key.id));
+    await fails("instances.detachSshKey (not attached)", () => client.instances.detachSshKey(a.id, key.id));
     const bid = await run("instances.create (bid)", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
     await run("instanceActions.changeBid", () => client.instanceActions.changeBid(bid.id, 0.6));
     await fails("instanceActions.changeBid (on-demand)", () => client.instanceActions.changeBid(b.id, 0.6));
