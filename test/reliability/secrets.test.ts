@@ -39,6 +39,7 @@ const KIND: Record<string, ResourceKind> = {
   EnvVar: "envVar", ApiKey: "apiKey", SubaccountKeyRotation: "subaccountKeyRotation", RsyncCopy: "rsyncCopy",
   // Instance variants of the fault matrix (one extra call each).
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
+  "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };
 
 let rig: Rig;

@@ -119,6 +119,8 @@ export class InstancesApi {
       throw new VastValidationError((error as Error).message);
     }
     registerSecret(body.imageLogin);
+    // The password alone may be echoed by the service too.
+    registerSecret(body.imageLogin?.match(/(?:^|\s)-p\s+(\S+)/)?.[1]);
     registerSecrets(body.env);
     const result = await this.core.request({
       endpoint: ENDPOINTS.instancesCreate,

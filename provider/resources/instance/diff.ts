@@ -25,6 +25,8 @@ import { liveInstances } from "./live";
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
   "offerId", "offer", "ports", "volume", "diskGb", "runtype", "vm",
+  // The update endpoint does not take a registry login (the vendor's client sends none there).
+  "imageLogin",
 ];
 
 /** Inputs that change in place: label, targetState and sshKeyIds by a call, the rest are only recorded. */

@@ -114,6 +114,11 @@ export interface InstanceArgs {
    * (use `retainOnDelete` to keep it).
    */
   importId?: pulumi.Input<string>;
+  /**
+   * Login for a private registry, "-u USER -p PASSWORD REGISTRY" (the service's image_login);
+   * always secret. A change replaces the instance (the update endpoint does not take it).
+   */
+  imageLogin?: pulumi.Input<string>;
   /** Any value; a change reboots the container in place (same machine). */
   rebootTrigger?: pulumi.Input<unknown>;
   /** Any value; a change recycles the container in place (recreated from a fresh pull, same machine). */
@@ -193,10 +198,13 @@ export class Instance extends VastResource {
   declare readonly imported: pulumi.Output<boolean | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
+  /** The registry login (secret). */
+  declare readonly imageLogin: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     // Outputs first: offerId is both an input and an output.
-    const secretOutputs = ["instanceApiKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
-    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args }, opts, secretOutputs);
+    const secretOutputs = ["instanceApiKey", "imageLogin", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
+    const imageLogin = args.imageLogin === undefined ? undefined : pulumi.secret(args.imageLogin);
+    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args, imageLogin }, opts, secretOutputs);
   }
 }

@@ -125,6 +125,11 @@ export const inputSchema = z.strictObject({
   ...READINESS_INPUTS,
   // In-place updates of template, image, env, onstart, args (inplace.ts).
   ...INPLACE_INPUTS,
+  // Private registry login, secret: never shown in errors (secretFields below), state or logs.
+  imageLogin: z
+    .string({ error: "must be a string" })
+    .regex(/^-u \S+ -p \S+ \S+$/, 'must be "-u USER -p PASSWORD REGISTRY", for example "-u me -p TOKEN ghcr.io"')
+    .optional(),
   // Taking over an existing instance (adopt.ts).
   ...IMPORT_INPUTS,
 });
@@ -181,7 +186,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
  * output names, accepted beside the inputs (outputs.ts names them; it imports this file).
  */
 export function checkInstanceInputs(news: Props, outputs: readonly string[] = []): pulumi.dynamic.CheckResult {
-  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart"] });
+  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart", "imageLogin"] });
   const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(DEFAULTS)) {
