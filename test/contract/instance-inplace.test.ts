@@ -2,7 +2,8 @@
  * In-place updates that keep the machine, through Pulumi's own dynamic-provider plugin, from the
  * package as a user installs it, against the simulator: create, change image/env/onstart in
  * place (same instance, same machine), a refusal by the service (control API) fails clearly and
- * changes nothing, `updatePolicy: "replace"` replaces, delete; SSH keys attached and detached in place.
+ * changes nothing, `updatePolicy: "replace"` replaces, delete; SSH keys attached and detached in
+ * place; a private-registry login sent on create and replacing on change.
  */
 import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
 import { createClient } from "../../provider/client";
@@ -84,5 +85,25 @@ test("sshKeyIds through the plugin: attached on create, changed in place (attach
   expect(keys).toContain(b.id);
   expect(keys).not.toContain(a.id);
   await fx.plugin.delete(urn("keys"), created.id, updated.properties);
+  expect(liveIds()).toEqual([]);
+});
+
+test("imageLogin through the plugin: sent as image_login on create, a change replaces, delete", async () => {
+  await fx.control("POST", "/reset");
+  await fx.takeRequests();
+  const login = "-u me -p contract-reg-pass-51c2 ghcr.io";
+  const news: Props = { __provider: fx.provider, offerId: 700001, image: "ghcr.io/me/private:1", imageLogin: login };
+  const { inputs } = await fx.plugin.check(urn("private"), {}, news);
+  const created = await fx.plugin.create(urn("private"), inputs);
+  const create = (await fx.takeRequests()).find((r) => r.method === "PUT" && r.path === "/api/v0/asks/700001/");
+  // Sent; the simulator's request log redacts it (the integration test, with logSecrets, sees the value).
+  expect((create?.body as Props).image_login).toBe("[redacted]");
+  expect(JSON.stringify(created.properties)).toContain(login); // the input in state: the class marks imageLogin secret
+  const changed = await fx.plugin.check(urn("private"), inputs, { ...news, imageLogin: "-u me -p rotated-pass ghcr.io" });
+  expect(await fx.plugin.diff(urn("private"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: ["imageLogin"], deleteBeforeReplace: false });
+  const bad = await fx.plugin.check(urn("private"), inputs, { ...news, imageLogin: "me:contract-reg-pass-51c2" });
+  expect(JSON.stringify(bad.failures)).toMatch(/imageLogin: must be/);
+  expect(JSON.stringify(bad.failures)).not.toContain("contract-reg-pass-51c2");
+  await fx.plugin.delete(urn("private"), created.id, created.properties);
   expect(liveIds()).toEqual([]);
 });
