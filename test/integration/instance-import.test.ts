@@ -48,6 +48,15 @@ describe("importId", () => {
     expect(liveInstancesOf(h)).toHaveLength(1);
   });
 
+  it("attaches declared sshKeyIds at import (the service does not show them)", async () => {
+    const key = await h.client.sshKeys.create("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIImportKey i@test");
+    const id = await rentedOutside();
+    await instance.create(await checked({ importId: String(id), sshKeyIds: [key.id] }));
+    const writes = (await h.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    expect(writes).toEqual([`POST /api/v0/instances/${id}/ssh/`]);
+    expect(h.sim.state().instances[0].ssh_key_ids).toContain(key.id);
+  });
+
   it("a replace-only mismatch fails clearly, naming each field and both values, and changes nothing", async () => {
     const id = await rentedOutside();
     const news = await checked({ importId: String(id), image: "nginx", diskGb: 50, bidPricePerHour: 0.3, label: "mine" });

@@ -7,7 +7,8 @@
  * differs from what the service shows, and otherwise applies the declared in-place inputs
  * through the same code update uses, with the service's values as the old side. Offer and
  * filter inputs are recorded only; triggers and `prepayAmount` are recorded at import (they
- * act on later changes), so an import never reboots or pays.
+ * act on later changes), so an import never reboots or pays. Declared `sshKeyIds` are
+ * attached (the service does not show which keys an instance has; none is detached).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { onstartScript, type Instance, type VastClient } from "../../client";
@@ -73,6 +74,8 @@ export function oldsFromService(news: Props, instance: Instance): Props {
   if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") olds.targetState = instance.intendedStatus;
   if (instance.isBid === true && typeof instance.dphTotal === "number" && typeof news.bidPricePerHour === "number") olds.bidPricePerHour = instance.dphTotal;
   for (const key of ACTION_KEYS) olds[key] = news[key];
+  // The service does not show an instance's keys: the declared ones are attached (attaching twice is harmless).
+  olds.sshKeyIds = [];
   const marker = (instance.extraEnv ?? []).find(([k]) => k === MARKER)?.[1];
   return { ...olds, ...liveOutputs(instance), instanceId: instance.id, offerId: typeof news.offerId === "number" ? news.offerId : 0, marker: marker ?? "" };
 }
