@@ -34,6 +34,7 @@ export function stateView(ctx: SimContext): StateView {
       prepaid: i.prepaid ?? 0,
       reboots: i.reboots ?? 0,
       recycles: i.recycles ?? 0,
+      template_updates: i.templateUpdates ?? 0,
       ...instanceView(ctx, i),
     })),
     templates: d.templates.map((t) => templateView(t)),

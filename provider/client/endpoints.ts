@@ -58,6 +58,8 @@ export const ENDPOINTS = {
   instancesUpdate: ep("PUT", "/api/v0/instances/{id}/", true, STRICT),
   // Adding the same public key again leaves the instance as it was.
   instancesAttachSshKey: ep("POST", "/api/v0/instances/{id}/ssh/", true, STRICT),
+  // Detaching a detached key answers 404: the caller takes the service's 404 as done.
+  instancesDetachSshKey: ep("DELETE", "/api/v0/instances/{id}/ssh/{keyId}/", true, STRICT),
   // Sets the bid to a value: a resend sets the same value.
   instancesChangeBid: ep("PUT", "/api/v0/instances/bid_price/{id}/", true, STRICT),
   // A resent reboot or recycle restarts the container once more; nothing is made or paid twice.
@@ -66,6 +68,8 @@ export const ENDPOINTS = {
   // Each call pays: a resend would pay twice.
   instancesPrepay: ep("PUT", "/api/v0/instances/prepay/{id}/", false, STRICT),
   instancesBalance: ep("GET", "/api/v0/instances/balance/{id}/", true, INSTANCE),
+  // Sets image/template/env/onstart/args to values: a resend recreates the container once more.
+  instancesUpdateTemplate: ep("PUT", "/api/v0/instances/update_template/{id}/", true, STRICT),
 
   offersSearch: ep("POST", "/api/v0/bundles/", true, ANY),
   bundlesAccept: ep("PUT", "/api/v0/bundles/{id}/", false, ANY),

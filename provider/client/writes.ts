@@ -46,10 +46,12 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.instancesDestroy, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesUpdate, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesAttachSshKey, { kind: "instances", keys: byId }],
+  [ENDPOINTS.instancesDetachSshKey, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesChangeBid, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesReboot, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesRecycle, { kind: "instances", keys: byId }],
   [ENDPOINTS.instancesPrepay, { kind: "instances", keys: byId }],
+  [ENDPOINTS.instancesUpdateTemplate, { kind: "instances", keys: byId }],
   // An edit is addressed by hash, the cache by template id.
   [ENDPOINTS.templatesEdit, { kind: "templates", keys: all }],
   [ENDPOINTS.templatesDelete, { kind: "templates", keys: field("template_id") }],

@@ -125,6 +125,23 @@ function setMachinePorts(ctx: SimContext, idText: string, raw: unknown) {
   return { success: true, machine_id: id, ports: checked };
 }
 
+/**
+ * Machine `id` refuses in-place updates (`update_template`) with `reason`, as the service does
+ * when the machine cannot recreate the container there; `{reason: null}` accepts them again.
+ */
+function refuseUpdates(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "machine id");
+  if (!machineById(id)) throw notFound("no_such_machine", `No machine with id ${id} in the catalogue`);
+  const reason = bodyOf(raw).reason;
+  if (reason !== null && (typeof reason !== "string" || reason === "")) throw invalidArgs(`reason must be a non-empty string, or null to accept updates (got ${show(reason)})`);
+  const all = { ...(ctx.store.data.refuseUpdates ?? {}) };
+  if (reason === null) delete all[String(id)];
+  else all[String(id)] = reason;
+  ctx.store.data.refuseUpdates = all;
+  ctx.store.changed();
+  return { success: true, machine_id: id, reason };
+}
+
 /** The next `ignore` creates that carry a bid rent on-demand instead (the service's silent trap). */
 function ignoreBids(ctx: SimContext, raw: unknown) {
   const n = optInt(bodyOf(raw), "ignore") ?? 1;
@@ -148,6 +165,7 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
   app.post<{ Params: { id: string } }>("/_sim/machines/:id/market", none, (req) => setMarket(ctx, req.params.id, req.body));
   app.post("/_sim/bids", none, (req) => ignoreBids(ctx, req.body));
+  app.post<{ Params: { id: string } }>("/_sim/machines/:id/refuse-updates", none, (req) => refuseUpdates(ctx, req.params.id, req.body));
   app.post<{ Params: { id: string } }>("/_sim/machines/:id/ports", none, (req) => setMachinePorts(ctx, req.params.id, req.body));
   app.post("/_sim/instances", none, (req) => addInstances(ctx, req.body));
   app.get("/_sim/faults", none, () => ({ faults: ctx.faults.list() }));

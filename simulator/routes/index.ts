@@ -8,6 +8,7 @@ import { registerCopy } from "./copy";
 import { registerEarnings } from "./earnings";
 import { registerInstanceActions } from "./instance-actions";
 import { registerInstanceCreate } from "./instance-create";
+import { registerInstanceUpdate } from "./instance-update";
 import { registerInstances } from "./instances";
 import { registerMachines } from "./machines";
 import { registerMaintenances } from "./maintenances";
@@ -32,6 +33,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerInstanceCreate,
     registerInstances,
     registerInstanceActions,
+    registerInstanceUpdate,
     registerOffers,
     registerCopy,
     registerMachines,

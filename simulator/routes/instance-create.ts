@@ -21,7 +21,7 @@ export const LABEL_MAX = 1024;
  * The request env: the vendor document's Docker flag string (`-e K=V -p 8000:8000`), or the
  * object the vendor's client sends (`{"K": "V", "-p 8000:8000": "1"}`).
  */
-function envObject(body: Body): Record<string, string> {
+export function envObject(body: Body): Record<string, string> {
   if (typeof body.env === "string") {
     try {
       return Object.fromEntries(parseEnvFlags(body.env));
@@ -69,7 +69,7 @@ function checkBody(body: Body): void {
   checkVolumeInfo(body);
 }
 
-function findTemplate(ctx: SimContext, body: Body): TemplateRecord | undefined {
+export function findTemplate(ctx: SimContext, body: Body): TemplateRecord | undefined {
   const hash = optString(body, "template_hash_id");
   if (hash === undefined || hash === "") return undefined;
   const t = ctx.store.data.templates.find((x) => x.hashId === hash);
@@ -83,12 +83,12 @@ function checkOffer(ctx: SimContext, offerId: number): void {
   throw apiError(state === "gone" ? 404 : 410, "no_such_ask", `No ask by id ${offerId} is available.`);
 }
 
-function imageUuid(image: string, tag: unknown): string {
+export function imageUuid(image: string, tag: unknown): string {
   if (/:[^/]+$/.test(image) || image.includes("@")) return image;
   return `${image}:${typeof tag === "string" && tag ? tag : "latest"}`;
 }
 
-function templateEnvOf(fields: Record<string, unknown>): [string, string][] {
+export function templateEnvOf(fields: Record<string, unknown>): [string, string][] {
   try {
     return parseEnvFlags(String(fields.env ?? ""));
   } catch (err) {

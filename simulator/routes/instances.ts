@@ -186,6 +186,17 @@ function attachSsh(ctx: SimContext, request: IdRequest): Record<string, unknown>
   return { success: true, msg: `SSH key ${key.id} attached to instance ${inst.id}` };
 }
 
+/** `DELETE /api/v0/instances/{id}/ssh/{ssh_key_id}/` (vendor document: detach ssh-key). */
+function detachSsh(ctx: SimContext, request: FastifyRequest<{ Params: { id: string; keyId: string } }>): Record<string, unknown> {
+  requirePermission(request, "instance_write");
+  const inst = own(ctx, request as unknown as IdRequest);
+  const keyId = idParam(request.params.keyId, "ssh key id");
+  if (!inst.sshKeyIds.includes(keyId)) throw notFound("no_such_ssh_key", `SSH key ${keyId} is not attached to instance ${inst.id}.`);
+  inst.sshKeyIds = inst.sshKeyIds.filter((k) => k !== keyId);
+  ctx.store.changed();
+  return { success: true, msg: "SSH key removed from instance." };
+}
+
 export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
   app.get("/api/v0/instances", (req) => {
     const list = mine(ctx, req).map((i) => instanceView(ctx, i));
@@ -208,4 +219,5 @@ export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
     return { success: true };
   });
   app.post<{ Params: { id: string } }>("/api/v0/instances/:id/ssh", (req) => attachSsh(ctx, req));
+  app.delete<{ Params: { id: string; keyId: string } }>("/api/v0/instances/:id/ssh/:keyId", (req) => detachSsh(ctx, req));
 }

@@ -76,6 +76,7 @@ const instance = z.object({
   prepaid: z.number().nonnegative().optional(),
   reboots: z.number().int().nonnegative().optional(),
   recycles: z.number().int().nonnegative().optional(),
+  templateUpdates: z.number().int().nonnegative().optional(),
 });
 
 const maintenance = z.object({
@@ -115,6 +116,7 @@ export const simDataSchema = z.object({
   nextBoot: z.object({ actualStatus: z.string(), remaining: z.number().int().nonnegative() }).nullable(),
   marketPrices: z.record(z.string(), z.number().positive()).optional(),
   ignoreBids: z.number().int().nonnegative().optional(),
+  refuseUpdates: z.record(z.string(), z.string()).optional(),
   machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   volumes: volumeDataSchema,
   serverless: serverlessSchema,

@@ -98,6 +98,8 @@ export interface InstanceRecord {
   /** Reboots and recycles asked for, so tests can see them. */
   reboots?: number;
   recycles?: number;
+  /** In-place updates (`PUT /api/v0/instances/update_template/{id}/`) done, so tests can see them. */
+  templateUpdates?: number;
 }
 
 export interface MaintenanceRecord {
@@ -159,6 +161,8 @@ export interface SimData {
   machinePorts?: Record<string, Record<string, number>>;
   /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
   ignoreBids?: number;
+  /** Machines whose in-place updates are refused, with the reason (`POST /_sim/machines/{id}/refuse-updates`). */
+  refuseUpdates?: Record<string, string>;
   volumes: import("./volume-types").VolumeData;
   /** Serverless endpoints and worker groups (serverless-types.ts). */
   serverless: ServerlessData;

@@ -116,6 +116,8 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instances.stop", () => client.instances.stop(a.id));
     await run("instances.start", () => client.instances.start(a.id));
     await run("instances.attachSshKey", () => client.instances.attachSshKey(a.id, KEY_A));
+    await run("instances.detachSshKey", () => client.instances.detachSshKey(a.id, key.id));
+    await fails("instances.detachSshKey (not attached)", () => client.instances.detachSshKey(a.id, key.id));
     const bid = await run("instances.create (bid)", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
     await run("instanceActions.changeBid", () => client.instanceActions.changeBid(bid.id, 0.6));
     await fails("instanceActions.changeBid (on-demand)", () => client.instanceActions.changeBid(b.id, 0.6));
@@ -125,6 +127,12 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instanceActions.prepay", () => client.instanceActions.prepay(a.id, 25));
     await fails("instanceActions.prepay (no such instance)", () => client.instanceActions.prepay(999_999, 25));
     await run("instanceActions.balance", () => client.instanceActions.balance(a.id));
+    await run("instanceActions.updateTemplate", () => client.instanceActions.updateTemplate(a.id, { image: "ubuntu:24.04", env: { MODE: "slow" }, onstart: "echo hi", argsStr: "--x" }));
+    await fails("instanceActions.updateTemplate (stopped)", async () => {
+      await client.instances.stop(b.id);
+      await client.instanceActions.updateTemplate(b.id, { image: "ubuntu:24.04" });
+    });
+    await fails("instanceActions.updateTemplate (no such instance)", () => client.instanceActions.updateTemplate(999_999, { image: "x" }));
     await run("copy.rsync", () => client.copy.rsync({ srcId: a.id, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("copy.copyDirect", () => client.copy.copyDirect({ srcId: `C.${a.id}`, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" }));
     await run("instances.destroy", () => client.instances.destroy(a.id));

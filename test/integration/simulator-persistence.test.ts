@@ -48,6 +48,29 @@ describe("state file", () => {
     }
   });
 
+  it("keeps in-place updates, detached SSH keys and update refusals across a restart", async () => {
+    const file = path.join(dir, "state.json");
+    const first = await startSimulator({ port: 0, bootMs: 0, stateFile: file, apiKey: "persisted-key-2" });
+    const inst = await call(first.url, first.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu" });
+    const id = inst.body.new_contract as number;
+    expect((await call(first.url, first.apiKey, "PUT", `/api/v0/instances/update_template/${id}/`, { id, image: "nginx", env: { A: "1" } })).body.success).toBe(true);
+    await call(first.url, first.apiKey, "POST", `/api/v0/instances/${id}/ssh/`, { ssh_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPersistedKey p@test" });
+    const keyId = (first.state().instances[0].ssh_key_ids as number[])[0];
+    expect((await call(first.url, first.apiKey, "DELETE", `/api/v0/instances/${id}/ssh/${keyId}/`)).status).toBe(200);
+    const machine = first.state().instances[0].machine_id as number;
+    await fetch(`${first.url}/_sim/machines/${machine}/refuse-updates`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ reason: "kept" }) });
+    await first.close();
+
+    const second = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+    try {
+      expect(second.state().instances[0]).toMatchObject({ image_uuid: "nginx:latest", template_updates: 1, ssh_key_ids: [] });
+      const refused = await call(second.url, second.apiKey, "PUT", `/api/v0/instances/update_template/${id}/`, { id, image: "redis" });
+      expect(refused.body).toMatchObject({ success: false, msg: "kept" });
+    } finally {
+      await second.close();
+    }
+  });
+
   it("writes the file after each change through a temporary file and rename", async () => {
     const file = path.join(dir, "nested", "state.json");
     const sim = await startSimulator({ port: 0, bootMs: 0, stateFile: file });

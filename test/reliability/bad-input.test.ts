@@ -91,6 +91,10 @@ const RULES: Rule[] = [
   // Interruptible rentals, triggers, prepayment (vendor document: create `price`, change bid, prepay)
   { rule: "bid price at least 0.001 $/hour", kind: "instance", inputs: { ...instance, bidPricePerHour: 0 }, property: "bidPricePerHour", says: /at least 0.001/ },
   { rule: "bid price at most 32 $/hour (the bid endpoint's maximum)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40 }, property: "bidPricePerHour", says: /at most 32/ },
+  { rule: "imageLogin is -u USER -p PASSWORD REGISTRY (value never shown)", kind: "instance", inputs: { ...instance, imageLogin: "me:hunter2-secret@ghcr.io" }, property: "imageLogin", says: /^imageLogin: must be "-u USER -p PASSWORD REGISTRY", for example "-u me -p TOKEN ghcr.io"$/ },
+  { rule: "importId is digits only", kind: "instance", inputs: { ...instance, importId: "C.123" }, property: "importId", says: /must be digits only .*"C\.123"/ },
+  { rule: "importId is a string", kind: "instance", inputs: { ...instance, importId: 123 }, property: "importId", says: /must be a string: the service's id of an existing instance/ },
+  { rule: "updatePolicy is in-place or replace", kind: "instance", inputs: { ...instance, updatePolicy: "rebuild" }, property: "updatePolicy", says: /must be one of "in-place", "replace"/ },
   { rule: "onOutbid is replace, rebid or keep", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, onOutbid: "wait" }, property: "onOutbid", says: /must be one of replace, rebid, keep/ },
   { rule: "onOutbid only with a bid", kind: "instance", inputs: { ...instance, onOutbid: "keep" }, property: "onOutbid", says: /only applies to an interruptible instance/ },
   { rule: "maxBidPricePerHour only with a bid", kind: "instance", inputs: { ...instance, maxBidPricePerHour: 1 }, property: "maxBidPricePerHour", says: /only applies to an interruptible instance/ },

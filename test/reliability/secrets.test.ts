@@ -46,6 +46,7 @@ const KIND: Record<string, ResourceKind> = {
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
   Fleet: "fleet",
+  "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };
 
 let rig: Rig;

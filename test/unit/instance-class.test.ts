@@ -51,6 +51,6 @@ describe("Instance class", () => {
     };
     const gpu = new Instance("secret", { offerId: 700001, image: "x" }, { transformations: [capture], additionalSecretOutputs: ["label"] });
     await value(gpu.urn);
-    expect(seen?.additionalSecretOutputs).toEqual(["label", "instanceApiKey"]);
+    expect(seen?.additionalSecretOutputs).toEqual(["label", "instanceApiKey", "imageLogin"]);
   });
 });

@@ -39,16 +39,11 @@ describe("Instance diff of inputs", () => {
   });
 
   it.each([
-    ["image", "other/image"],
-    ["templateHashId", "hash-2"],
-    ["env", { A: "2" }],
     ["ports", ["9000:9000"]],
-    ["onstart", "echo bye"],
     ["offerId", 700002],
     ["volume", { createNew: false, volumeId: 4, mountPath: "/data" }],
     ["diskGb", 40],
     ["runtype", "jupyter"],
-    ["argsStr", "--serve"],
     ["vm", true],
   ])("replaces the instance when %s changes", (key, value) => {
     const result = diffOfInputs(stateOf(base), news({ ...base, [key]: value }));
@@ -62,8 +57,22 @@ describe("Instance diff of inputs", () => {
     ["waitForRunning", false],
     ["runningTimeoutMinutes", 20],
     ["maxCreateAttempts", 5],
+    ["updatePolicy", "replace"],
   ])("changes %s in place", (key, value) => {
     expect(diffOfInputs(stateOf(base), news({ ...base, [key]: value }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each([
+    ["image", "other/image"],
+    ["templateHashId", "hash-2"],
+    ["env", { A: "2" }],
+    ["onstart", "echo bye"],
+    ["argsStr", "--serve"],
+  ])("changes %s in place by default (same machine), and replaces under updatePolicy replace", (key, value) => {
+    expect(diffOfInputs(stateOf(base), news({ ...base, [key]: value }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffOfInputs(stateOf(base), news({ ...base, updatePolicy: "in-place", [key]: value })).replaces).toEqual([]);
+    const replacing = { ...base, updatePolicy: "replace" };
+    expect(diffOfInputs(stateOf(replacing), news({ ...replacing, [key]: value }))).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: false });
   });
 
   it("lists every changed property and exactly the replacing ones", () => {
@@ -71,7 +80,7 @@ describe("Instance diff of inputs", () => {
     expect(changedInputs(stateOf(base), news({ ...base, image: "x", label: "two", diskGb: 30, targetState: "stopped" }))).toEqual([
       "diskGb", "image", "label", "targetState",
     ]);
-    expect(result.replaces).toEqual(["diskGb", "image"]);
+    expect(result.replaces).toEqual(["diskGb"]);
   });
 
   it("classifies every input as either replacing or in place", () => {
@@ -94,7 +103,9 @@ describe("Instance diff of inputs", () => {
   });
 
   it("treats a value unknown in preview as a change of that property", () => {
-    expect(diffOfInputs(stateOf(base), { ...news(base), templateHashId: UNKNOWN }).replaces).toEqual(["templateHashId"]);
+    expect(diffOfInputs(stateOf(base), { ...news(base), diskGb: UNKNOWN }).replaces).toEqual(["diskGb"]);
+    // A template edit in the same run (hashId unknown in preview) is an in-place update.
+    expect(diffOfInputs(stateOf(base), { ...news(base), templateHashId: UNKNOWN })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(diffOfInputs(stateOf(base), { ...news(base), label: UNKNOWN })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 });
@@ -151,7 +162,7 @@ describe("Instance diff consults the live status", () => {
   it("does not read the live status when inputs already force a replacement", async () => {
     liveStatus = "exited";
     present = true;
-    expect((await diffInstance("42", stateOf(base), news({ ...base, image: "new" }))).replaces).toEqual(["image"]);
+    expect((await diffInstance("42", stateOf(base), news({ ...base, diskGb: 99 }))).replaces).toEqual(["diskGb"]);
     expect(requests).toHaveLength(0);
   });
 });

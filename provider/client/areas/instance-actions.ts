@@ -7,12 +7,28 @@ import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
 import { successResponse } from "../schemas";
+import { dropUndefined } from "../schemas";
 import { balanceResponse, prepayResponse } from "../schemas-instances";
+import { toRequestEnv } from "../wire/env";
+import { encodedOnstart } from "../wire/onstart";
 import type { InstanceBalance, PrepayResult } from "../types-templates";
 
 /** The bid range the bid endpoint accepts, $/hour (vendor document: change bid). */
 export const BID_PRICE_MIN = 0.001;
 export const BID_PRICE_MAX = 32;
+
+/**
+ * What `updateTemplate` sets; absent fields are left as they are. `env` (with `ports`) replaces
+ * the whole environment, so callers send every variable the container is to keep.
+ */
+export interface UpdateTemplateInput {
+  templateHashId?: string;
+  image?: string;
+  env?: Record<string, string>;
+  ports?: string[];
+  onstart?: string;
+  argsStr?: string;
+}
 
 export class InstanceActionsApi {
   constructor(private readonly core: RequestCore) {}
@@ -31,6 +47,26 @@ export class InstanceActionsApi {
       body: { client_id: "me", price: pricePerHour },
       schema: successResponse,
     });
+  }
+
+  /**
+   * Recreate the container on the same machine from a template, image, environment, start
+   * script or arguments (the GPU stays rented; the status goes through loading again). Body as
+   * the vendor's client sends it (`vastai update instance`): `{id, template_hash_id, image,
+   * args, env, onstart}`. A refusal is `{success: false, msg}` (VastOperationError) or an HTTP
+   * 4xx (VastApiError).
+   */
+  async updateTemplate(id: number, input: UpdateTemplateInput): Promise<void> {
+    const body = dropUndefined({
+      id,
+      template_hash_id: input.templateHashId,
+      image: input.image,
+      args: input.argsStr,
+      env: input.env === undefined && input.ports === undefined ? undefined : toRequestEnv({ env: input.env, ports: input.ports }),
+      onstart: input.onstart === undefined ? undefined : encodedOnstart(input.onstart),
+    });
+    if (Object.keys(body).length === 1) throw new VastValidationError("updateTemplate needs at least one of templateHashId, image, env, ports, onstart, argsStr");
+    await this.core.request({ endpoint: ENDPOINTS.instancesUpdateTemplate, params: { id }, body, schema: successResponse });
   }
 
   /** Stop and start the container on the same machine (the GPU stays rented). */

@@ -119,6 +119,8 @@ export class InstancesApi {
       throw new VastValidationError((error as Error).message);
     }
     registerSecret(body.imageLogin);
+    // The password alone may be echoed by the service too.
+    registerSecret(body.imageLogin?.match(/(?:^|\s)-p\s+(\S+)/)?.[1]);
     registerSecrets(body.env);
     const result = await this.core.request({
       endpoint: ENDPOINTS.instancesCreate,
@@ -178,5 +180,13 @@ export class InstancesApi {
       body: { ssh_key: publicKey },
       schema: successResponse,
     });
+  }
+
+  /**
+   * Detach SSH key `keyId` (the account key's id) from the instance (vendor document: detach
+   * ssh-key). A key that is not attached answers the service's 404 (NotFoundError).
+   */
+  async detachSshKey(id: number, keyId: number): Promise<void> {
+    await this.core.request({ endpoint: ENDPOINTS.instancesDetachSshKey, params: { id, keyId }, schema: successResponse });
   }
 }

@@ -16,6 +16,7 @@ import { notReadyReason } from "./readiness";
 import { prepayOnCreate } from "./actions";
 import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
+import { applySshKeys } from "./ssh-keys";
 import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
 function recordedOutputs(rented: Rented, instance: Instance | null): Props {
@@ -172,6 +173,17 @@ async function afterBoot(client: VastClient, rented: Rented, instance: Instance 
     throw new Error(
       `Instance ${rented.id} on offer ${rented.offerId} ${onDemand}; it was destroyed. ` +
         `Check that the offer takes bids (search offers with type "bid") and that bidPricePerHour is at least its min_bid`,
+    );
+  }
+  try {
+    await applySshKeys(client, rented.id, {}, props);
+  } catch (error) {
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but attaching its SSH keys failed: ${(error as Error).message}. ` +
+        "It stays in state without sshKeyIds, so the next `pulumi up` attaches them",
+      String(rented.id),
+      { ...props, sshKeyIds: undefined },
+      outs,
     );
   }
   try {

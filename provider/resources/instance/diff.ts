@@ -1,9 +1,11 @@
 /**
  * Diff of the Instance resource. `olds` is the state entry (inputs and outputs together), so
- * only input properties are compared. An instance cannot change its image, template,
- * environment, start script, offer, disk, volume, run type or VM flag: those replace it; the
- * label and the running/stopped state change in place; the create settings (waiting, attempts)
- * and sshKeyIds are recorded without a call.
+ * only input properties are compared. An instance cannot change its offer, ports, disk, volume,
+ * run type or VM flag: those replace it. Its template, image, environment, start script and
+ * arguments change in place (the container is recreated on the same machine, inplace.ts)
+ * unless `updatePolicy` is "replace"; the label and the running/stopped state change in place;
+ * sshKeyIds are attached and detached in place (ssh-keys.ts); the create settings (waiting,
+ * attempts) are recorded without a call.
  *
  * When no input forces a replacement, the live status is consulted through the shared reader
  * (one list walk serves every instance diffed at once): an instance that is exited, unknown or
@@ -14,20 +16,28 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Props, deepEqual } from "../kit";
 import { ACTION_KEYS } from "./actions";
 import { bidKindChanged, outbidDiff } from "./bid";
+import { RECORDED_WHEN_IMPORTED, isImported } from "./adopt";
+import { TEMPLATE_KEYS, templateReplaces } from "./inplace";
 import { INPUT_KEYS } from "./inputs";
 import { readStatus } from "./status";
 import { liveInstances } from "./live";
 
-/** Inputs whose change replaces the instance. */
+/** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
-  "offerId", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "runtype", "argsStr", "vm",
+  "offerId", "offer", "ports", "volume", "diskGb", "runtype", "vm",
+  // The update endpoint does not take a registry login (the vendor's client sends none there).
+  "imageLogin",
 ];
 
-/** Inputs that change in place: label and targetState by a call, the rest are only recorded. */
+/** Inputs that change in place: label, targetState and sshKeyIds by a call, the rest are only recorded. */
 export const IN_PLACE_KEYS: readonly string[] = [
   "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
   // bid.ts, actions.ts (a bid added or removed replaces: see diffOfInputs).
   "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
+  // inplace.ts: recreated on the same machine by the update endpoint; the policy is recorded.
+  ...TEMPLATE_KEYS, "updatePolicy",
+  // adopt.ts: a later change of importId is recorded only.
+  "importId",
 ];
 
 const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;
@@ -48,7 +58,11 @@ export function changedInputs(olds: Props, news: Props): string[] {
 /** Input-only diff (no API call). */
 export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResult {
   const changed = changedInputs(olds, news);
-  const replaces = changed.filter((k) => REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news)));
+  // An imported instance was rented outside the program: how to rent it is recorded only.
+  const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
+  const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
+  replaces.push(...templateReplaces(changed, news));
+  replaces.sort();
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
 }
 

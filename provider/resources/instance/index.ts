@@ -100,6 +100,25 @@ export interface InstanceArgs {
   maxBidPricePerHour?: pulumi.Input<number>;
   /** The service's cancel_unavail: cancel the rental when the offer cannot start now instead of waiting. Used at creation. */
   cancelUnavailable?: pulumi.Input<boolean>;
+  /**
+   * How a change of templateHashId, image, env, onstart or argsStr is applied: "in-place"
+   * (default) recreates the container on the same machine, keeping the GPU; "replace" rents a
+   * new instance. When the service refuses an in-place update, the update fails saying so.
+   */
+  updatePolicy?: pulumi.Input<"in-place" | "replace">;
+  /**
+   * The service's id of an existing instance to take over instead of renting one (Pulumi's
+   * `import` option does not work for dynamic providers). Declared inputs that differ are
+   * applied in place; one that only a replacement could change fails the create, changing
+   * nothing. Later changes are recorded only. Deleting the resource destroys the instance
+   * (use `retainOnDelete` to keep it).
+   */
+  importId?: pulumi.Input<string>;
+  /**
+   * Login for a private registry, "-u USER -p PASSWORD REGISTRY" (the service's image_login);
+   * always secret. A change replaces the instance (the update endpoint does not take it).
+   */
+  imageLogin?: pulumi.Input<string>;
   /** Any value; a change reboots the container in place (same machine). */
   rebootTrigger?: pulumi.Input<unknown>;
   /** Any value; a change recycles the container in place (recreated from a fresh pull, same machine). */
@@ -129,7 +148,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
   pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
-  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined,
+  outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
 };
 
 export class Instance extends VastResource {
@@ -173,12 +192,19 @@ export class Instance extends VastResource {
   declare readonly diskSpaceGb: pulumi.Output<number | null>;
   /** $ prepaid and not used yet (with prepayAmount). */
   declare readonly prepaidBalance: pulumi.Output<number | undefined>;
+  /** "in-place" once an update recreated the container on the same machine. */
+  declare readonly lastUpdate: pulumi.Output<string | undefined>;
+  /** True when taken over with importId. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
+  /** The registry login (secret). */
+  declare readonly imageLogin: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     // Outputs first: offerId is both an input and an output.
-    const secretOutputs = ["instanceApiKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
-    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args }, opts, secretOutputs);
+    const secretOutputs = ["instanceApiKey", "imageLogin", ...possiblySecret(args, ["env", "onstart", "argsStr"])];
+    const imageLogin = args.imageLogin === undefined ? undefined : pulumi.secret(args.imageLogin);
+    super("instance", "Instance", name, { ...OUTPUT_PLACEHOLDERS, offerId: undefined, ...args, imageLogin }, opts, secretOutputs);
   }
 }

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { ACTION_INPUTS } from "./actions";
+import { IMPORT_INPUTS } from "./import-input";
+import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
 
@@ -124,6 +126,15 @@ export const inputSchema = z.strictObject({
   ...SPOT_INPUTS,
   ...ACTION_INPUTS,
   ...READINESS_INPUTS,
+  // In-place updates of template, image, env, onstart, args (inplace.ts).
+  ...INPLACE_INPUTS,
+  // Private registry login, secret: never shown in errors (secretFields below), state or logs.
+  imageLogin: z
+    .string({ error: "must be a string" })
+    .regex(/^-u \S+ -p \S+ \S+$/, 'must be "-u USER -p PASSWORD REGISTRY", for example "-u me -p TOKEN ghcr.io"')
+    .optional(),
+  // Taking over an existing instance (adopt.ts).
+  ...IMPORT_INPUTS,
 });
 
 export type OfferFiltersInput = z.infer<typeof offerFilters>;
@@ -154,12 +165,14 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
   const offerId = presence(news, "offerId");
   const offer = presence(news, "offer");
+  // An imported instance (importId) is not rented: offer and image are optional (adopt.ts).
+  const importing = presence(news, "importId") !== "absent";
   if (offerId === "present" && offer === "present") {
     fail("offer", "give either offerId or offer filters, not both");
-  } else if (offerId === "absent" && offer === "absent") {
+  } else if (offerId === "absent" && offer === "absent" && !importing) {
     fail("offerId", "give offerId (the offer to rent) or offer filters (the cheapest match is rented)");
   }
-  if (presence(news, "image") === "absent" && presence(news, "templateHashId") === "absent") {
+  if (presence(news, "image") === "absent" && presence(news, "templateHashId") === "absent" && !importing) {
     fail("image", "is required when no templateHashId is given");
   }
   const keys = news.sshKeyIds;
@@ -176,7 +189,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
  * output names, accepted beside the inputs (outputs.ts names them; it imports this file).
  */
 export function checkInstanceInputs(news: Props, outputs: readonly string[] = []): pulumi.dynamic.CheckResult {
-  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart"] });
+  const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart", "imageLogin"] });
   const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(DEFAULTS)) {

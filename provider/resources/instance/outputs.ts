@@ -48,13 +48,17 @@ export interface InstanceOutputs {
   diskSpaceGb: number | null;
   /** $ prepaid and not used yet (with `prepayAmount`). */
   prepaidBalance?: number;
+  /** "in-place" once the container was recreated on the same machine by an update (inplace.ts). */
+  lastUpdate?: string;
+  /** True when the instance was taken over with `importId` rather than rented by the program. */
+  imported?: boolean;
 }
 
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
   "numGpus", "gpuRamGb", "pricePerHour", "machineId", "offerId", "marker", "instanceApiKey",
-  ...SPOT_OUTPUT_KEYS,
+  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported",
 ];
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);

@@ -6,11 +6,14 @@ import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
+import { importInstance, rebuiltInputs } from "./adopt";
 import { diffInstance } from "./diff";
-import { checkInstanceInputs, typedInputs } from "./inputs";
+import { applyTemplateUpdate, reflectTemplate } from "./inplace";
+import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
 import { sweepLateCreates } from "./rent";
+import { applySshKeys } from "./ssh-keys";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -20,7 +23,8 @@ function instanceNumber(id: string): number {
 
 /** State from a live record: live outputs, and drift of the properties that change in place. */
 function reflect(props: Props, instance: Instance): Props {
-  const outs: Props = { ...props, ...liveOutputs(instance) };
+  // Template, image, env, onstart as the service shows them (inplace.ts), for drift.
+  const outs: Props = { ...props, ...liveOutputs(instance), ...reflectTemplate(props, instance) };
   // Only a label the program manages is compared; the service may label instances itself.
   if (typeof props.label === "string") outs.label = instance.label ?? "";
   if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") outs.targetState = instance.intendedStatus;
@@ -63,6 +67,8 @@ export const provider: ProviderImpl = {
   },
 
   create(inputs) {
+    // importId: take over an existing instance through the update path (adopt.ts); no rental.
+    if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
     return createInstance(inputs);
   },
 
@@ -71,18 +77,29 @@ export const provider: ProviderImpl = {
     if (!instance) return { id: "" };
     const lost = Array.isArray(props.lostCreates) ? props.lostCreates.filter((m): m is string => typeof m === "string") : [];
     if (lost.length > 0) await sweepLateCreates(getClient(), instance.id, lost);
-    const outs = jsonClean({ ...reflect(props, instance), ...(await balanceOutput(getClient(), instance.id, props)) }) as Props;
+    // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
+    const known = props.image !== undefined || props.templateHashId !== undefined;
+    const base = known ? props : { ...rebuiltInputs(instance), ...props };
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)) }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
   async update(id, olds, news) {
     const client = getClient();
     const n = instanceNumber(id);
-    const stateChanged = await applyInPlace(client, n, olds, news);
+    // First, so that a refusal leaves everything as it was (inplace.ts).
+    const recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
+    const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated;
+    await applySshKeys(client, n, olds, news);
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
     const restarted = (await applyActions(client, n, olds, news)) || rebid;
-    const base = { ...storedOutputs(olds), ...userInputs(news), ...(await balanceOutput(client, n, news)) };
+    const base = {
+      ...storedOutputs(olds),
+      ...userInputs(news),
+      ...(await balanceOutput(client, n, news)),
+      ...(recreated ? { lastUpdate: "in-place" } : {}),
+    };
     // A label change needs no read back; a state change (or a boot left unfinished) does.
     const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
     const instance = needsStatus ? await settle(client, n, news) : null;

@@ -58,6 +58,7 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
     targetState: inputs.targetState,
     vm: inputs.vm,
     price: inputs.bidPricePerHour,
+    imageLogin: inputs.imageLogin,
     cancelUnavail: inputs.cancelUnavailable,
   };
 }

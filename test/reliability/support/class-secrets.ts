@@ -55,7 +55,7 @@ export async function classSecrecy(secrets: {
   const resources: [ResourceKind, pulumi.CustomResource][] = [
     // A secret among the env values, as a program passes one from `config.requireSecret`.
     ["template", new Template("template", { name: "t", image: "i", env: { MODE: "m", HF_TOKEN: pulumi.secret(secrets.templateEnvValue) }, dockerLoginPass: secrets.registryPassword }, watch("template"))],
-    ["instance", new Instance("instance", { offerId: 1, image: "i", env: { HF_TOKEN: pulumi.secret(secrets.templateEnvValue) } }, watch("instance"))],
+    ["instance", new Instance("instance", { offerId: 1, image: "i", env: { HF_TOKEN: pulumi.secret(secrets.templateEnvValue) }, imageLogin: `-u me -p ${secrets.registryPassword} ghcr.io` }, watch("instance"))],
     ["sshKey", new SshKey("sshKey", { publicKey: ed25519PublicKey("c") }, watch("sshKey"))],
     ["maintenanceWindow", new MaintenanceWindow("maintenanceWindow", { machineIds: [1], startTime: "2031-01-01T00:00:00Z" }, watch("maintenanceWindow"))],
     ["envVar", new EnvVar("envVar", { key: "K", value: secrets.envVarValue }, watch("envVar"))],

@@ -156,6 +156,54 @@ const instancePrepay: Scenario = {
   compare: (live, entry) => differs("prepaid", live.view.prepaid ?? 0, entry.outs.prepaidBalance ?? 0),
 };
 
+/** In-place update that keeps the machine: a new image through update_template (never a new rental). */
+const instanceUpdateTemplate: Scenario = {
+  ...instance,
+  name: "Instance update_template",
+  ops: ["update"],
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "label"]), image: "nvidia/cuda:12.6.0-runtime-ubuntu22.04" }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
+  compare: (live, entry) => differs("image", live.view.image_uuid, entry.outs.image),
+};
+
+/** SSH keys of an instance: attach an added key, detach a removed one (the account's keys are prepared). */
+const instanceSshAttach: Scenario = {
+  ...instance,
+  name: "Instance ssh attach",
+  ops: ["update"],
+  prepare: async () => {
+    const client = getClient();
+    const a = await client.sshKeys.create(ed25519PublicKey("reliability@attach-a"));
+    const b = await client.sshKeys.create(ed25519PublicKey("reliability@attach-b"));
+    return { a: a.id, b: b.id };
+  },
+  inputs: (c) => ({ ...instance.inputs({}), sshKeyIds: [c.a] }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), sshKeyIds: [...((outs.sshKeyIds as number[]) ?? []), ...extraKey(outs)] }),
+  targets: { ...instance.targets, update: { method: "POST", path: "/api/v0/instances/*/ssh" } },
+  compare: (live, entry) => attachedDiffers(live, entry),
+};
+
+const instanceSshDetach: Scenario = {
+  ...instanceSshAttach,
+  name: "Instance ssh detach",
+  inputs: (c) => ({ ...instance.inputs({}), sshKeyIds: [c.a, c.b] }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), sshKeyIds: ((outs.sshKeyIds as number[]) ?? []).slice(0, 1) }),
+  targets: { ...instance.targets, update: { method: "DELETE", path: "/api/v0/instances/*/ssh/*" } },
+};
+
+/** The second prepared key, added by the attach row's update. */
+function extraKey(outs: Props): number[] {
+  const ids = (outs.sshKeyIds as number[]) ?? [];
+  return [ids[0] + 1];
+}
+
+/** Every key the state lists is attached on the service (the service may attach more: account keys at create). */
+function attachedDiffers(live: LiveObject, entry: Entry): string[] {
+  const attached = (live.view.ssh_key_ids as number[]) ?? [];
+  const missing = ((entry.outs.sshKeyIds as number[]) ?? []).filter((k) => !attached.includes(Number(k)));
+  return missing.length > 0 ? [`ssh keys: state lists ${JSON.stringify(missing)} that are not attached`] : [];
+}
+
 const sshKey: Scenario = {
   name: "SshKey",
   provider: driven("sshKey"),
@@ -437,7 +485,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

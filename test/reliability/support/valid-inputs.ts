@@ -96,6 +96,7 @@ const instanceValid = fc
         rebootTrigger: text(0, 20),
         recycleTrigger: fc.integer(),
         prepayAmount: fc.double({ min: 0.01, max: 10_000, noNaN: true }),
+        updatePolicy: fc.constantFrom("in-place", "replace"),
         readiness: withOptional({ tcpPort: fc.integer({ min: 1, max: 65535 }), timeoutMinutes: fc.double({ min: 0.01, max: 1440, noNaN: true }) }, { httpPath: fc.constantFrom("/", "/health", "/v1/models") }),
       },
     ),
@@ -250,7 +251,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   template: ["name", "image", "tag", "env", "ports", "onstart", "runtype", "extraFilters", "recommendedDiskSpaceGb", "dockerLoginPass", "volumeInfo"],
   instance: [
     "offerId", "offer", "templateHashId", "templateId", "image", "env", "ports", "onstart", "volume", "label", "sshKeyIds", "vm", "targetState",
-    "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "prepayAmount", "readiness",
+    "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "prepayAmount", "readiness", "updatePolicy", "importId",
   ],
   sshKey: ["publicKey"],
   maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
