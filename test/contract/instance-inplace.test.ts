@@ -45,13 +45,19 @@ test("image, env and onstart change in place on the same machine; a refusal fail
   const read = await fx.plugin.read(urn("box"), created.id, updated.properties, changed.inputs);
   expect(await fx.plugin.diff(urn("box"), created.id, read.properties, changed.inputs)).toMatchObject({ changes: "none" });
 
-  // the machine refuses: the update fails saying so, nothing changes
+  // the machine refuses: the update fails saying so, nothing changes, and the state the engine
+  // keeps makes the next diff fall back to a replacement
   await fx.control("POST", "/machines/30001/refuse-updates", { reason: "the host is draining" });
   const refusedNews = await fx.plugin.check(urn("box"), changed.inputs, { ...news, image: "redis" });
   const error = await fx.plugin.update(urn("box"), created.id, updated.properties, refusedNews.inputs).then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(PluginCallError);
-  expect((error as Error).message).toMatch(/the service refused the in-place update of image, env, onstart: the host is draining\. Nothing was changed\. Set updatePolicy: "replace"/);
+  expect((error as Error).message).toMatch(/the service refused the in-place update of image, env, onstart: the host is draining\. Nothing was changed\. The next pulumi up replaces the instance/);
   expect(fx.sim.state().instances[0]).toMatchObject({ template_updates: 1, image_uuid: "nginx:latest" });
+  const kept = (error as PluginCallError).initFailure?.properties ?? {};
+  expect(kept).toMatchObject({ image: "nginx", lastUpdate: "refused in place (the host is draining): the next up replaces" });
+  expect(await fx.plugin.diff(urn("box"), created.id, kept, refusedNews.inputs)).toEqual({
+    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: false,
+  });
 
   // updatePolicy replace: the diff replaces; the replacement is a new rental
   const replacing = await fx.plugin.check(urn("box"), changed.inputs, { ...news, image: "redis", updatePolicy: "replace" });

@@ -5,6 +5,7 @@
  * Instance provider's update, refusal error, drift read-back and `updatePolicy: "replace"`.
  */
 import { VastApiError, VastOperationError } from "../../provider/client";
+import { PartialFailure } from "../../provider/resources/kit";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { useKey } from "./account-resources-support";
 import { checked, createChecked, instance, liveInstancesOf, rejection } from "./instance-support";
@@ -89,16 +90,27 @@ describe("the Instance provider updates in place", () => {
     expect(read.inputs).toMatchObject({ image: "nginx", env: { A: "2" }, onstart: "echo bye" });
   });
 
-  it("a refusal fails the update clearly, changes nothing, and names updatePolicy replace", async () => {
+  it("a refusal fails the update clearly, changes nothing, and the next diff falls back to replacing", async () => {
     const { id, outs } = await createChecked(args);
     await h.control("POST", `/machines/${MACHINE}/refuse-updates`, { reason: "no room for the new image" });
     const news = await checked({ ...args, image: "nginx", label: "other" });
     const error = await rejection(instance.update(id, outs, news));
     expect(error.message).toMatch(/the service refused the in-place update of image: no room for the new image/);
+    expect(error.message).toMatch(/The next pulumi up replaces the instance with a new rental for this change/);
     expect(error.message).toMatch(/updatePolicy: "replace"/);
     expect(error.message).not.toMatch(/\n\s+at /);
     // Nothing else was applied either (the label stays).
     expect(live(id)).toMatchObject({ label: "keep", image_uuid: "pytorch/pytorch:latest" });
+    // State keeps what the instance runs, and the refusal: the next diff replaces for it.
+    expect(error).toBeInstanceOf(PartialFailure);
+    const kept = (error as unknown as PartialFailure).properties;
+    expect(kept).toMatchObject({ image: "pytorch/pytorch", label: "keep", inPlaceRefused: { keys: ["image"], reason: "no room for the new image" } });
+    expect(kept.lastUpdate).toBe("refused in place (no room for the new image): the next up replaces");
+    expect((await instance.diff(id, kept, news)).replaces).toEqual(["image"]);
+    // A refresh keeps the refusal; reverting the change keeps the instance.
+    const refreshed = await instance.read(id, kept);
+    expect((await instance.diff(id, refreshed.props ?? {}, news)).replaces).toEqual(["image"]);
+    expect((await instance.diff(id, refreshed.props ?? {}, await checked({ ...args, label: "other" }))).replaces).toEqual([]);
     // With updatePolicy "replace" the diff asks for a replacement.
     const replacing = await checked({ ...args, image: "nginx", updatePolicy: "replace" });
     expect((await instance.diff(id, outs, replacing)).replaces).toEqual(["image"]);

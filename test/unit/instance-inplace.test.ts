@@ -1,5 +1,5 @@
 import { VastApiError, VastConnectionError, VastOperationError, type Instance, type VastClient } from "../../provider/client";
-import { applyTemplateUpdate, reflectTemplate, templateReplaces, updateBody } from "../../provider/resources/instance/inplace";
+import { InPlaceRefusedError, REFUSED_KEY, applyTemplateUpdate, reflectTemplate, templateReplaces, updateBody } from "../../provider/resources/instance/inplace";
 import { checkInstanceInputs } from "../../provider/resources/instance/inputs";
 
 const site = { method: "PUT", path: "/api/v0/instances/update_template/7/", endpoint: "instancesUpdateTemplate" };
@@ -33,6 +33,14 @@ describe("in-place update body", () => {
     expect(templateReplaces(["image"], {})).toEqual([]);
   });
 
+  it("after a refusal recorded in state, a change of a refused input falls back to replacing (all changed template inputs)", () => {
+    const refused = { [REFUSED_KEY]: { keys: ["image"], reason: "machine busy" } };
+    expect(templateReplaces(["env", "image", "label"], {}, refused)).toEqual(["env", "image"]);
+    // Inputs the service did not refuse still change in place.
+    expect(templateReplaces(["onstart"], {}, refused)).toEqual([]);
+    expect(templateReplaces(["image"], {}, { [REFUSED_KEY]: { keys: "image" } })).toEqual([]);
+  });
+
   it("updatePolicy accepts in-place and replace only, naming field, rule and value", () => {
     const r = checkInstanceInputs({ offerId: 1, image: "x", updatePolicy: "rebuild" });
     expect(r.failures).toEqual([expect.objectContaining({ property: "updatePolicy", reason: expect.stringMatching(/updatePolicy.*"in-place", "replace"/) })]);
@@ -51,12 +59,15 @@ describe("applying an in-place update", () => {
   it.each([
     ["success false", new VastOperationError(site, "update_refused", "machine busy"), "machine busy"],
     ["HTTP 400", new VastApiError({ ...site, status: 400, code: "invalid_args", serverMessage: "bad image" }), "bad image"],
-  ])("a refusal (%s) says the service refused, why, and names updatePolicy replace", async (_what, error, reason) => {
+  ])("a refusal (%s) says the service refused, why, that the next up replaces, and names updatePolicy replace", async (_what, error, reason) => {
     const { client } = clientThat(error);
     const e = await applyTemplateUpdate(client, 7, olds, { ...olds, image: "b" }, "MK").catch((x: Error) => x);
+    expect(e).toBeInstanceOf(InPlaceRefusedError);
+    expect(e).toMatchObject({ keys: ["image"], reason });
     expect((e as Error).message).toBe(
       `Instance 7: the service refused the in-place update of image: ${reason}. Nothing was changed. ` +
-        `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again). ` +
+        `The next pulumi up replaces the instance with a new rental for this change (the GPU it has now may not be rented again); ` +
+        `revert the change to keep it, or set updatePolicy: "replace" to replace without trying in place. ` +
         `(${(error as Error).message})`,
     );
     expect((e as Error).message).toContain("PUT /api/v0/instances/update_template/7/");

@@ -61,7 +61,7 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
   // An imported instance was rented outside the program: how to rent it is recorded only.
   const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
   const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
-  replaces.push(...templateReplaces(changed, news));
+  replaces.push(...templateReplaces(changed, news, olds));
   replaces.sort();
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
 }

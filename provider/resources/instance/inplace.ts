@@ -5,10 +5,10 @@
  * those changes replace the instance instead (a new rental, as before).
  *
  * A dynamic provider cannot turn an update into a replacement, so when the service refuses the
- * in-place update the update fails, saying that the service refused, why, that nothing was
- * changed, and that `updatePolicy: "replace"` replaces the instance. The user decides: a
- * replacement may not find a GPU again. Pulumi keeps the old inputs in state, so the next
- * `pulumi up` tries again.
+ * in-place update, the update fails (nothing was changed), saying that the service refused and
+ * why, and records the refusal in state (`inPlaceRefused`, the refused input names): the next
+ * `pulumi up` then falls back to replacing the instance for those inputs, as the diff shows.
+ * Reverting the change keeps the instance. `updatePolicy: "replace"` replaces without trying.
  *
  * Drift: `reflectTemplate` reads back what the service shows (`template_hash_id`, `image_uuid`,
  * `extra_env`, `onstart`) for the properties the program declares.
@@ -24,10 +24,37 @@ export const INPLACE_INPUTS = {
   updatePolicy: z.enum(["in-place", "replace"], { error: 'must be one of "in-place", "replace"' }).optional(),
 };
 
-/** The changed inputs that replace the instance under its update policy. */
-export function templateReplaces(changed: readonly string[], news: Props): string[] {
-  if (news.updatePolicy !== "replace") return [];
-  return changed.filter((k) => TEMPLATE_KEYS.includes(k));
+/** The state entry that records a refused in-place update: `{keys, reason}`. */
+export const REFUSED_KEY = "inPlaceRefused";
+
+/** The input names whose in-place update the service refused (recorded in state), if any. */
+function refusedKeys(olds: Props): string[] {
+  const refused = olds[REFUSED_KEY] as { keys?: unknown } | undefined;
+  return Array.isArray(refused?.keys) ? refused.keys.filter((k): k is string => typeof k === "string") : [];
+}
+
+/**
+ * The changed inputs that replace the instance: every template input under `updatePolicy:
+ * "replace"`; under "in-place", those whose in-place update the service refused last time.
+ */
+export function templateReplaces(changed: readonly string[], news: Props, olds: Props = {}): string[] {
+  const template = changed.filter((k) => TEMPLATE_KEYS.includes(k));
+  if (news.updatePolicy === "replace") return template;
+  const refused = refusedKeys(olds);
+  return template.some((k) => refused.includes(k)) ? template : [];
+}
+
+/** The service refused an in-place update: nothing was changed. */
+export class InPlaceRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly keys: string[],
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "InPlaceRefusedError";
+  }
 }
 
 /** The template inputs that differ between state and program. */
@@ -75,10 +102,13 @@ export async function applyTemplateUpdate(client: VastClient, id: number, olds: 
   } catch (error) {
     const reason = refusalReason(error);
     if (reason !== undefined) {
-      throw new Error(
+      throw new InPlaceRefusedError(
         `Instance ${id}: the service refused the in-place update of ${changed.join(", ")}: ${reason}. Nothing was changed. ` +
-          `Set updatePolicy: "replace" on the instance to replace it with a new rental instead (the GPU it has now may not be rented again). ` +
+          `The next pulumi up replaces the instance with a new rental for this change (the GPU it has now may not be rented again); ` +
+          `revert the change to keep it, or set updatePolicy: "replace" to replace without trying in place. ` +
           `(${(error as Error).message})`,
+        changed,
+        reason,
         { cause: error },
       );
     }

@@ -1,14 +1,14 @@
 /** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
-import type { Instance, VastClient } from "../../client";
+import { scrub, type Instance, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, deepEqual, jsonClean, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, deepEqual, jsonClean, userInputs } from "../kit";
 import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
 import { createInstance } from "./create";
 import { importInstance, rebuiltInputs } from "./adopt";
 import { diffInstance } from "./diff";
-import { applyTemplateUpdate, reflectTemplate } from "./inplace";
+import { InPlaceRefusedError, REFUSED_KEY, applyTemplateUpdate, reflectTemplate } from "./inplace";
 import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
@@ -87,8 +87,16 @@ export const provider: ProviderImpl = {
   async update(id, olds, news) {
     const client = getClient();
     const n = instanceNumber(id);
-    // First, so that a refusal leaves everything as it was (inplace.ts).
-    const recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
+    // First, so that a refusal leaves everything as it was (inplace.ts); the refusal is kept in
+    // state, so that the next diff falls back to a replacement for those inputs.
+    let recreated: boolean;
+    try {
+      recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
+    } catch (error) {
+      if (!(error instanceof InPlaceRefusedError)) throw error;
+      const refused = { keys: error.keys, reason: scrub(error.reason) };
+      throw new PartialFailure(error.message, id, olds, { [REFUSED_KEY]: refused, lastUpdate: `refused in place (${refused.reason}): the next up replaces` });
+    }
     const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated;
     await applySshKeys(client, n, olds, news);
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
