@@ -70,12 +70,15 @@ export interface FleetMember {
   machineId: number | null;
   country: string;
   offerId: number;
+  /** $/hour while running (the offer's price, disk included). */
   pricePerHour: number;
+  /** $/hour of its disk while stopped. */
   storagePerHour: number;
   status: string | null;
   sshHost: string | null;
   sshPort: number | null;
   marker: string;
+  /** Hash of the inputs it was made with: another hash rolls it. */
   spec: string;
 }
 

@@ -18,24 +18,10 @@ import { typedInputs } from "../instance/inputs";
 import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { release, type Candidate } from "./claims";
+import type { FleetMember } from "./index";
 
-/** One member as outputs and state hold it. */
-export interface Member {
-  id: number;
-  machineId: number | null;
-  country: string;
-  offerId: number;
-  /** $/hour while running (the offer's price, disk included). */
-  pricePerHour: number;
-  /** $/hour of its disk while stopped. */
-  storagePerHour: number;
-  status: string | null;
-  sshHost: string | null;
-  sshPort: number | null;
-  marker: string;
-  /** Hash of the inputs it was made with (inputs.ts SPEC_KEYS): another hash rolls it. */
-  spec: string;
-}
+/** One member as outputs and state hold it (declared once, beside the class). */
+export type Member = FleetMember;
 
 /** The fleet's key: from its identity (stable across generations), random without one. */
 export function fleetKeyOf(props: Props): string {
