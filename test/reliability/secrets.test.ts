@@ -32,6 +32,7 @@ const secrets: Secret[] = [
   { name: "env var value", value: SECRET_VALUES.envVarValue },
   { name: "updated env var value", value: SECRET_VALUES.envVarValueUpdated },
   { name: "template env value", value: SECRET_VALUES.templateEnvValue },
+  { name: "image login password", value: SECRET_VALUES.imageLoginPassword },
   { name: "private key", value: "rel-private-key-material-4e2a" },
 ];
 
@@ -259,6 +260,8 @@ it("sends a secret only in the body field meant for it", () => {
     ...["env var value", "updated env var value"].flatMap((secret) =>
       ["POST", "PUT"].map((method) => ({ secret, method, path: /^\/api\/v0\/secrets\/?$/, field: "value" })),
     ),
+    // A private-registry login goes to the instance creation, in its own field.
+    { secret: "image login password", method: "PUT", path: /^\/api\/v0\/asks\/\d+\/?$/, field: "image_login" },
   ];
   expect(requestLeaks(sent, secrets, allowed)).toEqual([]);
   print(

@@ -16,6 +16,8 @@ export const SECRET_VALUES = {
   envVarValueUpdated: "rel-envvar-value-updated-51aa",
   /** A secret among a Template's env values: it also travels in the `envFlags` output. */
   templateEnvValue: "rel-template-env-secret-0c4d7e",
+  /** The password inside an Instance's private-registry login (`imageLogin`). */
+  imageLoginPassword: "rel-image-login-pass-8e03a1",
 };
 
 export interface Target {
@@ -99,11 +101,15 @@ const template: Scenario = {
   ],
 };
 
+/** What every Instance row rents. */
+const instanceInputs = () => ({ offerId: SEED.offerIds[0], image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: "reliability-a" });
+
 const instance: Scenario = {
   name: "Instance",
   provider: driven("instance"),
-  inputs: () => ({ offerId: SEED.offerIds[0], image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: "reliability-a" }),
-  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image"]), label: "reliability-b" }),
+  // A private-registry login: its password must not reach any error, log or plain state.
+  inputs: () => ({ ...instanceInputs(), imageLogin: `-u bot -p ${SECRET_VALUES.imageLoginPassword} registry.example.com` }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "imageLogin"]), label: "reliability-b" }),
   targets: {
     create: { method: "PUT", path: "/api/v0/asks/*" },
     // A new process reads through the shared list walk, not per instance.
@@ -122,7 +128,7 @@ const instanceBid: Scenario = {
   ...instance,
   name: "Instance bid",
   ops: ["update"],
-  inputs: () => ({ ...instance.inputs({}), bidPricePerHour: 0.25 }),
+  inputs: () => ({ ...instanceInputs(), bidPricePerHour: 0.25 }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), bidPricePerHour: 0.3 }),
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/bid_price/*" } },
   compare: (live, entry) => differs("bid", live.view.bid_price, entry.outs.bidPricePerHour),
@@ -132,7 +138,7 @@ const instanceReboot: Scenario = {
   ...instance,
   name: "Instance reboot",
   ops: ["update"],
-  inputs: () => ({ ...instance.inputs({}), rebootTrigger: "1" }),
+  inputs: () => ({ ...instanceInputs(), rebootTrigger: "1" }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), rebootTrigger: "2" }),
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/reboot/*" } },
 };
@@ -140,7 +146,7 @@ const instanceReboot: Scenario = {
 const instanceRecycle: Scenario = {
   ...instanceReboot,
   name: "Instance recycle",
-  inputs: () => ({ ...instance.inputs({}), recycleTrigger: "1" }),
+  inputs: () => ({ ...instanceInputs(), recycleTrigger: "1" }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), recycleTrigger: "2" }),
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/recycle/*" } },
 };
@@ -149,7 +155,7 @@ const instancePrepay: Scenario = {
   ...instance,
   name: "Instance prepay",
   ops: ["create", "update"],
-  inputs: () => ({ ...instance.inputs({}), prepayAmount: 10 }),
+  inputs: () => ({ ...instanceInputs(), prepayAmount: 10 }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), prepayAmount: 15 }),
   // The create's prepayment and a later one: never paid twice, never lost from state.
   targets: { ...instance.targets, create: { method: "PUT", path: "/api/v0/instances/prepay/*" }, update: { method: "PUT", path: "/api/v0/instances/prepay/*" } },
@@ -161,6 +167,7 @@ const instanceUpdateTemplate: Scenario = {
   ...instance,
   name: "Instance update_template",
   ops: ["update"],
+  inputs: () => instanceInputs(),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "label"]), image: "nvidia/cuda:12.6.0-runtime-ubuntu22.04" }),
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
   compare: (live, entry) => differs("image", live.view.image_uuid, entry.outs.image),
@@ -177,7 +184,7 @@ const instanceSshAttach: Scenario = {
     const b = await client.sshKeys.create(ed25519PublicKey("reliability@attach-b"));
     return { a: a.id, b: b.id };
   },
-  inputs: (c) => ({ ...instance.inputs({}), sshKeyIds: [c.a] }),
+  inputs: (c) => ({ ...instanceInputs(), sshKeyIds: [c.a] }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), sshKeyIds: [...((outs.sshKeyIds as number[]) ?? []), ...extraKey(outs)] }),
   targets: { ...instance.targets, update: { method: "POST", path: "/api/v0/instances/*/ssh" } },
   compare: (live, entry) => attachedDiffers(live, entry),
@@ -186,7 +193,7 @@ const instanceSshAttach: Scenario = {
 const instanceSshDetach: Scenario = {
   ...instanceSshAttach,
   name: "Instance ssh detach",
-  inputs: (c) => ({ ...instance.inputs({}), sshKeyIds: [c.a, c.b] }),
+  inputs: (c) => ({ ...instanceInputs(), sshKeyIds: [c.a, c.b] }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label"]), sshKeyIds: ((outs.sshKeyIds as number[]) ?? []).slice(0, 1) }),
   targets: { ...instance.targets, update: { method: "DELETE", path: "/api/v0/instances/*/ssh/*" } },
 };
