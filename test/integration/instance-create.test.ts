@@ -125,16 +125,18 @@ it("sends a long onstart script encoded, and the instance holds the script", asy
 it("creates from a template by hash id, with env and ports merged over the template's", async () => {
   const template = h.sim.state().templates.find((t) => typeof t.env === "string" && (t.env as string).includes("MODEL="))!;
   const { outs } = await createChecked({
-    offerId: 700014,
+    // Volume offer 900005 is disk on the machine of GPU offer 700011: a new volume is made there.
+    offerId: 700011,
     templateHashId: template.hash_id,
     env: { MODEL: "mine", EXTRA: "1" },
     ports: ["9000:9000"],
-    volume: { createNew: true, volumeId: 5, size: 20, mountPath: "/data" },
+    volume: { createNew: true, volumeId: 900005, size: 20, mountPath: "/data" },
   });
   const [live] = liveInstancesOf(h);
   expect(live.template_hash_id).toBe(template.hash_id);
   expect(envOf(live)).toMatchObject({ MODEL: "mine", EXTRA: "1", "-p 8000:8000": "1", "-p 9000:9000": "1" });
-  expect(live.volume_info).toEqual({ create_new: true, volume_id: 5, size: 20, mount_path: "/data" });
+  expect(live.volume_info).toEqual({ create_new: true, volume_id: 900005, size: 20, mount_path: "/data" });
+  expect(h.sim.state().volumes).toEqual([expect.objectContaining({ disk_space: 20, instances: [expect.objectContaining({ id: live.id })] })]);
   const body = (await h.requests()).find((r) => CREATE_PATH.test(r.path))!.body as Props;
   expect(body).not.toHaveProperty("template_id");
   expect(outs.templateHashId).toBe(template.hash_id);
