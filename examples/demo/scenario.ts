@@ -1,7 +1,7 @@
 /**
  * The demo's story, the same whichever way it runs: deploy the quickstart stack, kill its
  * instance and watch the next `up` replace it, move the template to a new image tag (a new
- * hashId, so the instance follows), then destroy everything. Each step checks that it did what
+ * hashId: the instance follows in place, on the same machine), then destroy everything. Each step checks that it did what
  * it shows; a step that does not is a failure, not a quiet table.
  */
 import type { Simulator } from "pulumi-vastai/simulator";
@@ -73,7 +73,12 @@ export async function runScenario(driver: Driver, opts: ScenarioOptions): Promis
   const second = stackConfig(opts, SECOND_TAG);
   const up3 = await step(`3. template tag ${SECOND_TAG.split("-")[0]}, up`, () => driver.up(second.config, second.secretKeys));
   expectOutcome(up3.outcomes, "Template", "updated", "3");
-  opts.log(`  template edited in place (new hashId), instance now ${String(up3.outputs.instanceId)}`);
+  // The instance follows the new hashId in place: the container is recreated, the GPU kept.
+  expectOutcome(up3.outcomes, "Instance", "updated", "3");
+  if (up3.outputs.instanceId !== up2.outputs.instanceId) {
+    throw new Error(`step 3: the instance changed from ${String(up2.outputs.instanceId)} to ${String(up3.outputs.instanceId)}; expected an update in place`);
+  }
+  opts.log(`  template edited in place (new hashId), instance ${String(up3.outputs.instanceId)} updated in place on the same machine`);
 
   const down = await step("4. destroy", () => driver.destroy());
   for (const type of ["Instance", "Template", "SshKey"]) expectOutcome(down.outcomes, type, "deleted", "4");
