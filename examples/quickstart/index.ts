@@ -12,7 +12,7 @@ import { Instance, SshKey, Template } from "pulumi-vastai";
 const config = new pulumi.Config();
 /** Your OpenSSH public key (the line in ~/.ssh/id_ed25519.pub). */
 const sshPublicKey = config.require("sshPublicKey");
-/** pytorch/pytorch tag; a new tag edits the template (new hashId) and so replaces the instance. */
+/** pytorch/pytorch tag; a new tag edits the template (new hashId), and the instance follows in place. */
 const imageTag = config.get("imageTag") ?? "2.4.0-cuda12.4-cudnn9-runtime";
 const gpuName = config.get("gpuName") ?? "RTX 4090";
 /** $/hour for the whole offer. */
