@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Command line: `npm run simulator -- --port 18080 --api-key KEY [--boot-ms N]
- * [--rate-limits realistic|off] [--state FILE] [--latency-ms N]`. Prints the URLs and the key,
+ * [--rate-limits realistic|off] [--state FILE] [--latency-ms N] [--market-offers N]`. Prints the URLs and the key,
  * stops cleanly on SIGINT/SIGTERM.
  */
 import { Command, InvalidArgumentError } from "commander";
@@ -12,6 +12,7 @@ interface CliOptions {
   host: "127.0.0.1" | "::1" | "localhost";
   apiKey?: string;
   bootMs?: number;
+  marketOffers?: number;
   rateLimits: "off" | "realistic";
   state?: string;
   latencyMs?: number;
@@ -35,6 +36,7 @@ function program(): Command {
       if (v !== "off" && v !== "realistic") throw new InvalidArgumentError(`must be "off" or "realistic" (got "${v}").`);
       return v;
     }, "off")
+    .option("--market-offers <n>", "single-GPU offers added to the catalogue of 24 (0 to 2000)", nonNegativeInt("--market-offers"))
     .option("--state <file>", "keep state in this JSON file across restarts")
     .option("--latency-ms <ms>", "fixed delay added to every API response", nonNegativeInt("--latency-ms"));
 }
@@ -62,6 +64,7 @@ export async function main(argv: string[] = process.argv): Promise<Simulator> {
     host: opts.host,
     apiKey: opts.apiKey,
     bootMs: opts.bootMs,
+    marketOffers: opts.marketOffers,
     rateLimits: opts.rateLimits,
     stateFile: opts.state,
     latencyMs: opts.latencyMs,

@@ -11,6 +11,8 @@ export interface SimContext {
   now: () => number;
   /** Milliseconds from creation to the end of an instance's boot. */
   bootMs: number;
+  /** Offers of the bulk market shown beside the fixed catalogue (seed/offers.ts). */
+  marketOffers: number;
   faults: FaultRegistry;
   limiter: RateLimiter;
   log: RequestLog;

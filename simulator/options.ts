@@ -1,5 +1,6 @@
 /** Options of `startSimulator` and their defaults. */
 import { DEFAULT_API_KEY } from "./seed/seed";
+import { MAX_MARKET_OFFERS } from "./seed/offers";
 import type { RateLimitSetting } from "./http/rate-limit";
 
 export interface SimulatorOptions {
@@ -11,6 +12,11 @@ export interface SimulatorOptions {
   apiKey?: string;
   /** Milliseconds from instance creation to `running` (default 200; 0 = running on the first read). */
   bootMs?: number;
+  /**
+   * Single-GPU offers of a bulk market shown beside the fixed catalogue of 24 (default 0, at
+   * most 2000): enough distinct offers for a stack that rents many instances at once.
+   */
+  marketOffers?: number;
   /** `off` (default), `realistic` (REALISTIC_RATE_LIMITS), or a table of minimum intervals in ms. */
   rateLimits?: RateLimitSetting;
   /** Fixed delay added to every API response, ms (default 0). */
@@ -45,6 +51,7 @@ export interface ResolvedOptions {
   host: string;
   apiKey: string | undefined;
   bootMs: number;
+  marketOffers: number;
   rateLimits: RateLimitSetting;
   latencyMs: number;
   stateFile: string | undefined;
@@ -72,6 +79,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function marketSize(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_MARKET_OFFERS) {
+    throw new Error(`Simulator option marketOffers must be a whole number from 0 to ${MAX_MARKET_OFFERS} (got ${value})`);
+  }
+  return value;
+}
+
 export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   const host = opts.host ?? "127.0.0.1";
   if (!LOOPBACK.has(host)) {
@@ -88,6 +103,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     host: host === "localhost" ? "127.0.0.1" : host,
     apiKey: opts.apiKey,
     bootMs: nonNegative("bootMs", opts.bootMs, 200),
+    marketOffers: marketSize(opts.marketOffers),
     rateLimits: opts.rateLimits ?? "off",
     latencyMs: nonNegative("latencyMs", opts.latencyMs, 0),
     stateFile: opts.stateFile,

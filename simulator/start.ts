@@ -61,6 +61,7 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
     store,
     now: opts.now,
     bootMs: opts.bootMs,
+    marketOffers: opts.marketOffers,
     faults,
     limiter,
     log,

@@ -8,10 +8,7 @@
  */
 import type { Store } from "../store/store";
 import type { InstanceRecord } from "../store/types";
-import { OFFER_SEEDS } from "../seed/offers";
-
-// The seed directly (not offers.ts, which prices offers with this file).
-const offerSeed = (id: number) => OFFER_SEEDS.find((o) => o.id === id);
+import { seedOffer as offerSeed } from "../seed/offers";
 
 /** The floor bid of an offer: 60% of its on-demand price, as the search shows `min_bid`. */
 export function seedMinBid(offerId: number): number | undefined {

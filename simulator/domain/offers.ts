@@ -1,12 +1,24 @@
 /** Offers as the search shows them, and their availability (changed by `POST /_sim/offers/{id}`). */
 import { machineById } from "../seed/machines";
 import { minBidOf } from "./bids";
-import { OFFER_SEEDS, type OfferSeed } from "../seed/offers";
+import { MARKET_FIRST_OFFER_ID, OFFER_SEEDS, marketOffer, seedOffer, type OfferSeed } from "../seed/offers";
 import type { Store } from "../store/store";
 import type { OfferState } from "../store/types";
 
+/** An offer by id, for the records of instances that rented it. */
 export function offerSeed(id: number): OfferSeed | undefined {
-  return OFFER_SEEDS.find((o) => o.id === id);
+  return seedOffer(id);
+}
+
+/** The offers this simulator shows: the fixed catalogue and `marketOffers` of the bulk market. */
+export function catalogue(marketOffers: number): OfferSeed[] {
+  return [...OFFER_SEEDS, ...Array.from({ length: marketOffers }, (_, i) => marketOffer(i))];
+}
+
+/** The offer `id` when this simulator shows it. */
+export function catalogueOffer(marketOffers: number, id: number): OfferSeed | undefined {
+  const o = seedOffer(id);
+  return o && (id < MARKET_FIRST_OFFER_ID || id - MARKET_FIRST_OFFER_ID < marketOffers) ? o : undefined;
 }
 
 export function offerState(store: Store, id: number): OfferState {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
 import { setMarketPrice } from "../domain/bids";
-import { offerSeed } from "../domain/offers";
+import { catalogueOffer } from "../domain/offers";
 import { machineById } from "../seed/machines";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
@@ -34,7 +34,7 @@ function setInstanceStatus(ctx: SimContext, idText: string, raw: unknown) {
 
 function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
   const id = idParam(idText, "offer id");
-  if (!offerSeed(id)) throw notFound("no_such_ask", `No offer with id ${id} in the catalogue`);
+  if (!catalogueOffer(ctx.marketOffers, id)) throw notFound("no_such_ask", `No offer with id ${id} in the catalogue`);
   const state = bodyOf(raw).state;
   if (typeof state !== "string" || !OFFER_STATES.has(state)) {
     throw invalidArgs(`state must be "available", "unavailable" or "gone" (got ${show(state)})`);

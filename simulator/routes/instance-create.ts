@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { EnvFlagError, mergeEnv, parseEnvFlags } from "../domain/env-flags";
 import { minBidOf } from "../domain/bids";
-import { offerSeed, offerState } from "../domain/offers";
+import { catalogueOffer, offerSeed, offerState } from "../domain/offers";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optBool, optNumber, optObject, optString, type Body } from "../http/validate";
@@ -78,7 +78,7 @@ export function findTemplate(ctx: SimContext, body: Body): TemplateRecord | unde
 }
 
 function checkOffer(ctx: SimContext, offerId: number): void {
-  const state = offerSeed(offerId) ? offerState(ctx.store, offerId) : "gone";
+  const state = catalogueOffer(ctx.marketOffers, offerId) ? offerState(ctx.store, offerId) : "gone";
   if (state === "available") return;
   throw apiError(state === "gone" ? 404 : 410, "no_such_ask", `No ask by id ${offerId} is available.`);
 }

@@ -5,10 +5,9 @@
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
-import { countryCode, offerView } from "../domain/offers";
+import { catalogue, countryCode, offerView } from "../domain/offers";
 import { invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optNumber, type Body } from "../http/validate";
-import { OFFER_SEEDS } from "../seed/offers";
 
 // Query keys that are not field filters.
 const CONTROL_KEYS = new Set(["order", "type", "limit", "allocated_storage", "disable_bundling", "extra_ids"]);
@@ -54,7 +53,7 @@ function search(ctx: SimContext, raw: unknown): { offers: Record<string, unknown
   const order = orderOf(query);
   let offers: Record<string, unknown>[];
   try {
-    offers = OFFER_SEEDS.filter((o) => ctx.store.data.offerStates[String(o.id)] !== "gone")
+    offers = catalogue(ctx.marketOffers).filter((o) => ctx.store.data.offerStates[String(o.id)] !== "gone")
       .map((o) => offerView(ctx.store, o, storage))
       .filter((v) => matches(readerFor(v), filters));
   } catch (err) {

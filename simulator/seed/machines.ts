@@ -3,7 +3,7 @@
  * 100); the offered machines belong to the market account. Values are derived from the id so
  * they stay the same on every start.
  */
-import { OFFER_SEEDS } from "./offers";
+import { MARKET_FIRST_MACHINE_ID, MARKET_FIRST_OFFER_ID, OFFER_SEEDS, seedOffer } from "./offers";
 import { SEED } from "./seed";
 
 export interface MachineSeed {
@@ -65,7 +65,14 @@ const MACHINES: ReadonlyMap<number, MachineSeed> = new Map(
 );
 
 export function machineById(id: number): MachineSeed | undefined {
-  return MACHINES.get(id);
+  return MACHINES.get(id) ?? marketMachine(id);
+}
+
+/** The machine of a bulk-market offer (seed/offers.ts), derived from its id. */
+function marketMachine(id: number): MachineSeed | undefined {
+  const o = seedOffer(MARKET_FIRST_OFFER_ID + (id - MARKET_FIRST_MACHINE_ID));
+  if (!o || o.machineId !== id) return undefined;
+  return { id, ownerId: SEED.marketUserId, gpuName: o.gpuName, numGpus: o.numGpus, gpuRam: o.gpuRam, publicIp: ipFor(id), geolocation: o.geolocation, rentalsRunning: 1 };
 }
 
 export function machinesOwnedBy(userId: number): MachineSeed[] {

@@ -68,3 +68,48 @@ export const OFFER_SEEDS: readonly OfferSeed[] = ROWS.map((r, i) => ({
   diskSpace: r[9],
   inetDown: r[10],
 }));
+
+/**
+ * The bulk market: `marketOffers` (a simulator option, default 0) more single-GPU offers, one
+ * per machine, for stacks that rent many instances at once (a fleet of 100). Offer i (0-based)
+ * is id 800001 + i on machine 50001 + i, derived from i so every start shows the same market;
+ * they cost more than the cheapest seed offers, so searches that pick the cheapest keep their
+ * answer.
+ */
+export const MARKET_FIRST_OFFER_ID = 800_001;
+export const MARKET_FIRST_MACHINE_ID = 50_001;
+export const MAX_MARKET_OFFERS = 2_000;
+
+const MARKET_GPUS: [string, number, number][] = [
+  ["RTX 4070 Ti", 12282, 0.14],
+  ["RTX 3080", 10240, 0.12],
+  ["RTX 4080S", 16376, 0.2],
+  ["RTX A5000", 24564, 0.24],
+];
+const MARKET_PLACES = ["US", "Canada, CA", "Germany, DE", "Sweden, SE", "France, FR", "Poland, PL", "Japan, JP", "Texas, US"];
+
+export function marketOffer(index: number): OfferSeed {
+  const [gpuName, gpuRam, base] = MARKET_GPUS[index % MARKET_GPUS.length];
+  return {
+    id: MARKET_FIRST_OFFER_ID + index,
+    machineId: MARKET_FIRST_MACHINE_ID + index,
+    gpuName,
+    numGpus: 1,
+    gpuRam,
+    // Spread over 0.00-0.19 above the base, in thousandths.
+    dphTotal: Math.round((base + ((index * 37) % 191) / 1000) * 1000) / 1000,
+    reliability: 0.95 + ((index * 13) % 50) / 1000,
+    geolocation: MARKET_PLACES[index % MARKET_PLACES.length],
+    verified: index % 5 !== 4,
+    cudaMaxGood: 12.2,
+    diskSpace: 100,
+    inetDown: 500 + ((index * 97) % 1500),
+  };
+}
+
+/** Any offer by id: the fixed catalogue or the bulk market (whether this simulator shows it or not). */
+export function seedOffer(id: number): OfferSeed | undefined {
+  const index = id - MARKET_FIRST_OFFER_ID;
+  if (Number.isInteger(index) && index >= 0 && index < MAX_MARKET_OFFERS) return marketOffer(index);
+  return OFFER_SEEDS.find((o) => o.id === id);
+}

@@ -105,3 +105,31 @@ describe("PUT /api/v0/bundles/{id}", () => {
     expect(r.body).toMatchObject({ error: "invalid_args", msg: expect.stringContaining("price") });
   });
 });
+
+describe("the bulk market (option marketOffers)", () => {
+  const market = useSimulator({ start: openSimulator, simulator: { marketOffers: 120 } });
+
+  it("shows 120 more single-GPU offers on machines of their own, none cheaper than the cheapest seed offer", async () => {
+    const r = await market.call("POST", "/api/v0/bundles/", {});
+    const all: Offer[] = r.body.offers;
+    expect(all).toHaveLength(SEED.offerIds.length + 120);
+    const extra = all.filter((o) => !SEED.offerIds.includes(o.id));
+    expect(extra.every((o) => o.num_gpus === 1)).toBe(true);
+    expect(new Set(extra.map((o) => (o as Offer & { machine_id: number }).machine_id)).size).toBe(120);
+    expect(all[0].id).toBe((await offers({}))[0].id);
+  });
+
+  it("rents a market offer there, and answers 404 for it where the market is off", async () => {
+    const offerId = 800_001 + 119;
+    const made = await market.call("PUT", `/api/v0/asks/${offerId}/`, { image: "ubuntu:22.04", disk: 10 });
+    expect(made.status).toBe(200);
+    const shown = await market.call("GET", `/api/v0/instances/${made.body.new_contract}/`);
+    expect(shown.body.instances).toMatchObject({ machine_id: 50_001 + 119 });
+    const refused = await h.call("PUT", `/api/v0/asks/${offerId}/`, { image: "ubuntu:22.04", disk: 10 });
+    expect(refused.status).toBe(404);
+  });
+
+  it("refuses a market size outside 0 to 2000", async () => {
+    await expect(openSimulator({ marketOffers: 2001 })).rejects.toThrow("marketOffers must be a whole number from 0 to 2000 (got 2001)");
+  });
+});
