@@ -129,6 +129,49 @@ export async function waitForMembers(client: VastClient, members: Member[], time
   return members.map((m) => results.get(m.id) as BootResult);
 }
 
+/** Members listed by one call of the instance list (its page size). */
+const PAGE = 25;
+
+/**
+ * Confirms members while the rest of a batch is still being rented: each time a page's worth
+ * (25) of rented members waits, one list call looks at them, on the list endpoint's own rate
+ * limit, so the creates are not slowed. `finish` then waits only for those not yet running or
+ * dead: after the last create of a batch of 100, one call instead of four, with no page interval
+ * to wait out. A look that fails is ignored (`finish` reads those members again).
+ */
+export class BootWatch {
+  private waiting: Member[] = [];
+  private readonly settled = new Map<number, BootResult>();
+  private looks: Promise<void> = Promise.resolve();
+
+  constructor(private readonly client: VastClient) {}
+
+  add(member: Member): void {
+    this.waiting.push(member);
+    if (this.waiting.length < PAGE) return;
+    const page = this.waiting.splice(0, PAGE);
+    this.looks = this.looks.then(() => this.look(page)).catch(() => undefined);
+  }
+
+  private async look(page: Member[]): Promise<void> {
+    const live = await this.client.instances.listAll(PAGE, { filters: { id: { in: page.map((m) => m.id) } } });
+    for (const instance of live) {
+      const member = page.find((m) => m.id === instance.id);
+      if (!member) continue;
+      const kind = readStatus(instance.id, instance.actualStatus).kind;
+      if (kind === "running" || kind === "dead") this.settled.set(instance.id, { member: refreshed(member, instance), outcome: kind });
+    }
+  }
+
+  /** Every member of `members` ran, died, vanished or timed out (waitForMembers for the rest). */
+  async finish(members: Member[], timeoutMs: number): Promise<BootResult[]> {
+    await this.looks;
+    const rest = await waitForMembers(this.client, members.filter((m) => !this.settled.has(m.id)), timeoutMs);
+    const byId = new Map([...this.settled, ...rest.map((r): [number, BootResult] => [r.member.id, r])]);
+    return members.map((m) => byId.get(m.id) as BootResult);
+  }
+}
+
 /** Destroys a member; an instance already gone (in the service's own words) counts as destroyed. */
 export async function destroyMember(client: VastClient, id: number, offerId?: number): Promise<void> {
   try {

@@ -21,7 +21,7 @@ import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
 import { accountInstances, forgetListing } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
-import { type Member, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, rentMember, specOf, waitForMembers } from "./members";
+import { BootWatch, type Member, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, rentMember, specOf } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
 
 export class BudgetError extends Error {}
@@ -198,6 +198,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
   for (let attempt = 1; toRent > 0; attempt++) {
     // The rentals go out together: the client's pacer spaces them at the service's interval.
     const pending: Candidate[] = [];
+    const watch = new BootWatch(run.client);
     const rentSlot = async (): Promise<Member> => {
       for (;;) {
         const offer = nextOffer(run, pending);
@@ -207,6 +208,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
           const member = await rentMember(run.client, run.props, offer, `${run.prefix}${offer.id}`, run.spec);
           run.members.push(member);
           run.changed = true;
+          watch.add(member);
           return member;
         } catch (error) {
           pending.splice(pending.indexOf(offer), 1);
@@ -222,7 +224,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
     const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
-    const results = await waitForMembers(run.client, batch, run.inputs.runningTimeoutMinutes * 60_000);
+    const results = await watch.finish(batch, run.inputs.runningTimeoutMinutes * 60_000);
     toRent = 0;
     for (const r of results) {
       run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
