@@ -1,12 +1,13 @@
 /**
  * `npm run bench [-- --json] [--sizes 10,50,200] [--scale 0.5] [--latency-ms 25] [--parallel 10]
- * [--no-plugin] [--no-account]`: create, refresh, no-op diff and destroy of N instances through the provider
+ * [--no-plugin] [--no-account] [--no-fleet]`: create, refresh, no-op diff and destroy of N instances through the provider
  * and through a naive client, against the simulator under scaled realistic rate limits; then
  * the serialized provider sizes and the plugin's cold start. Prints a table (or JSON) and
  * exits 1 when a target is missed. See bench/README.md.
  */
 import { Command, InvalidArgumentError } from "commander";
 import { accountRows, mixedRow } from "./account-run";
+import { FleetRun, MARKET_OFFERS } from "./fleet-run";
 import { DEFAULTS, lowerBoundMs, refreshCallTarget, serviceLimits, type BenchSettings } from "./limits";
 import type { Cost } from "./measure";
 import { NaiveRun } from "./naive-run";
@@ -24,6 +25,7 @@ interface CliOptions {
   parallel: number;
   plugin: boolean;
   account: boolean;
+  fleet: boolean;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -45,6 +47,7 @@ function options(argv: string[]): CliOptions {
     .option("--parallel <n>", "resource operations at once", positive("--parallel", true), DEFAULTS.parallel)
     .option("--no-plugin", "skip the package install and the plugin cold start")
     .option("--no-account", "skip the shared-account scenarios (others' instances, mixed up)")
+    .option("--no-fleet", "skip the fleet scenarios (create 100, heal 10)")
     .parse(argv)
     .opts<CliOptions>();
 }
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
   const opts = options(process.argv);
   const settings: BenchSettings = { scale: opts.scale, latencyMs: opts.latencyMs, parallel: opts.parallel };
   const limits = serviceLimits(settings.scale);
-  const sim = await startSimProcess({ rateLimits: limits, latencyMs: settings.latencyMs });
+  const sim = await startSimProcess({ rateLimits: limits, latencyMs: settings.latencyMs, marketOffers: MARKET_OFFERS });
   const results: Results = {
     settings: {
       ...settings,
@@ -99,6 +102,12 @@ async function main(): Promise<void> {
     if (opts.account) {
       results.account = await accountRows(sim, settings, progress);
       results.mixed = await mixedRow(sim, settings, progress);
+    }
+    if (opts.fleet) {
+      await sim.reset();
+      const run = new FleetRun(sim, settings);
+      await run.warmUp();
+      results.fleet = await run.run(progress);
     }
     if (opts.plugin) {
       progress("packing and installing the package into a scratch project (reused while unchanged)");

@@ -1,5 +1,6 @@
 /** The benchmark's results: the table for people, the targets, and the JSON for machines. */
 import type { AccountRow, MixedRow } from "./account-run";
+import type { FleetRow } from "./fleet-run";
 import type { Operation } from "./limits";
 import type { Cost } from "./measure";
 import type { ColdStart } from "./plugin";
@@ -25,6 +26,8 @@ export interface Results {
   account?: AccountRow[];
   /** One up that diffs existing instances and creates new ones, interleaved. */
   mixed?: MixedRow;
+  /** A fleet of 100 created, then healed of 10 dead members in one up. */
+  fleet?: FleetRow;
   targets: Target[];
   serializedBytes: Record<string, number>;
   coldStart?: ColdStart;
@@ -77,6 +80,17 @@ function mixedLine(m: MixedRow): string {
   );
 }
 
+function fleetLines(f: FleetRow): string[] {
+  const c = f.create;
+  const h = f.heal;
+  return [
+    `fleet of ${f.members} created: ${c.calls} calls (${c.listCalls} list), ${c.refused} refused, ${f.offersLost} offers lost, ` +
+      `${f.distinctOffers} distinct offers, ${secs(c.timeMs)} = ${(c.timeMs / f.createBoundMs).toFixed(2)}x the bound (${secs(f.createBoundMs)})`,
+    `fleet heal of ${f.dead} dead of ${f.members} in one up (diff + update): ${h.listCalls} list calls (target <= ${f.healListTarget}), ` +
+      `${f.healCreates} creates, ${h.calls} calls, ${h.refused} refused, ${secs(h.timeMs)}`,
+  ];
+}
+
 export function formatResults(r: Results): string {
   const s = r.settings;
   const lines = [
@@ -90,6 +104,7 @@ export function formatResults(r: Results): string {
     "",
     ...(r.account ? ["a stack of 10 in a shared account (others: instances of other stacks, half made before, half after)", accountTable(r.account), ""] : []),
     ...(r.mixed ? [mixedLine(r.mixed), ""] : []),
+    ...(r.fleet ? [...fleetLines(r.fleet), ""] : []),
     "targets",
     ...r.targets.map((t) => `  ${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`),
     "",
@@ -107,7 +122,7 @@ export function formatResults(r: Results): string {
 }
 
 /** The targets, judged on the provider's rows and the shared-account scenarios. */
-export function judge(results: Pick<Results, "rows" | "account" | "mixed">, refreshTarget: (n: number) => number): Target[] {
+export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fleet">, refreshTarget: (n: number) => number): Target[] {
   const rows = results.rows;
   const of = (op: Operation) => rows.filter((r) => r.op === op);
   const refresh = of("refresh").map((r) => ({ r, limit: refreshTarget(r.n) }));
@@ -130,6 +145,7 @@ export function judge(results: Pick<Results, "rows" | "account" | "mixed">, refr
       detail: diff.map((r) => `N=${r.n}: ${r.provider.writes} writes`).join(", "),
     },
     ...accountTargets(results.account, results.mixed),
+    ...fleetTargets(results.fleet),
   ];
 }
 
@@ -151,4 +167,22 @@ function accountTargets(account: AccountRow[] | undefined, mixed: MixedRow | und
     });
   }
   return out;
+}
+
+function fleetTargets(f: FleetRow | undefined): Target[] {
+  if (!f) return [];
+  const c = f.create;
+  const h = f.heal;
+  return [
+    {
+      name: `a fleet of ${f.members} is created at <= 1.15x the bound, with 0 refused calls and 0 lost offers`,
+      pass: c.timeMs <= 1.15 * f.createBoundMs && c.refused === 0 && f.offersLost === 0 && f.distinctOffers === f.members,
+      detail: `${(c.timeMs / f.createBoundMs).toFixed(2)}x, ${c.refused} refused, ${f.offersLost} lost, ${f.distinctOffers} distinct offers`,
+    },
+    {
+      name: `healing ${f.dead} dead members of ${f.members} in one up costs <= ceil(${f.members}/25)+1 list calls and ${f.dead} creates`,
+      pass: h.listCalls <= f.healListTarget && f.healCreates === f.dead && h.refused === 0,
+      detail: `${h.listCalls} list calls, ${f.healCreates} creates, ${h.refused} refused`,
+    },
+  ];
 }

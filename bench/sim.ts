@@ -15,12 +15,16 @@ export interface SimProcess {
   reset(): Promise<void>;
   /** Puts `count` running instances on the account at once (the control API); their ids. */
   addInstances(count: number, label: string): Promise<number[]>;
+  /** Sets an instance's actual_status (the control API): it dies as a real one can. */
+  setStatus(id: number, status: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface SimSettings {
   rateLimits: RateLimitTable;
   latencyMs: number;
+  /** Offers of the bulk market beside the catalogue (the fleet scenario rents 100 distinct ones). */
+  marketOffers?: number;
 }
 
 export async function startSimProcess(settings: SimSettings): Promise<SimProcess> {
@@ -44,6 +48,9 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
     },
     reset: async () => {
       await control("POST", "/reset");
+    },
+    setStatus: async (id, status) => {
+      await control("POST", `/instances/${id}/status`, { actual_status: status });
     },
     addInstances: async (count, label) => ((await control("POST", "/instances", { count, label })) as { ids: number[] }).ids,
     close: () =>

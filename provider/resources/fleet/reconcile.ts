@@ -141,8 +141,11 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   // 4. the plan runs
   forgetListing(client);
   try {
-    for (const m of [...dead, ...excess]) await remove(run, m);
-    await grow(run, need);
+    // Removals and new rentals run at once: they use different endpoints, each paced on its own.
+    const first = (await Promise.allSettled([...[...dead, ...excess].map((m) => remove(run, m)), grow(run, need)])).find(
+      (r): r is PromiseRejectedResult => r.status === "rejected",
+    );
+    if (first) throw first.reason;
     await roll(run, stale);
     if (olds && !deepEqual(olds.label, news.label)) {
       for (const m of run.members) if (m.spec === run.spec) await client.instances.setLabel(m.id, typeof news.label === "string" ? news.label : "");
