@@ -3,7 +3,7 @@ import { PartialFailure } from "../../provider/resources/kit";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { decodeOnstart } from "../../provider/client/wire/onstart";
 import {
-  CREATE_PATH, ONE_PATH, Props, count, createChecked, liveInstancesOf, rejection,
+  CREATE_PATH, ONE_PATH, Props, count, createChecked, instance, liveInstancesOf, rejection,
 } from "./instance-support";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
@@ -44,6 +44,18 @@ it("rents the cheapest offer matching the filters", async () => {
   expect(outs).toMatchObject({ offerId: 700001, pricePerHour: 0.32, gpuName: "RTX 4090" });
   const search = (await h.requests()).find((r) => r.path.startsWith("/api/v0/bundles"));
   expect(search?.body).toMatchObject({ gpu_name: { eq: "RTX 4090" }, gpu_ram: { gte: 24000 }, order: [["dph_total", "asc"]] });
+});
+
+it("instances created at once from the same filters in one process rent different offers, none refused", async () => {
+  // RTX 4090 offers by price: 700001, 700002, 700003, 700004. Each create claims its offer first (kit/claims.ts).
+  const made = await Promise.all([0, 1, 2].map(() => createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" })));
+  expect(made.map((m) => m.outs.offerId).sort()).toEqual([700001, 700002, 700003]);
+  const creates = (await h.requests()).filter((r) => r.method === "PUT" && CREATE_PATH.test(r.path));
+  expect(creates.map((r) => r.status)).toEqual([200, 200, 200]);
+  // A deleted instance's offer is free again for the next create of the process.
+  const first = made.find((m) => m.outs.offerId === 700001)!;
+  await instance.delete(first.id, first.outs);
+  expect((await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" })).outs.offerId).toBe(700001);
 });
 
 it("tries the next match when the cheapest offer is gone (404) or cannot start (410)", async () => {

@@ -1,46 +1,16 @@
 /**
- * Offer claiming. Every create in one plugin process (the engine runs creates in parallel in
- * one process) takes offers through these claims, so two members, or two fleets, never race
- * for the same offer. Claims belong to the process's client (one per plugin process, as the
- * shared readers do); a claim is held while the offer's member lives (a rented offer is taken
- * anyway) and released when the member is destroyed or the offer was not used. The choice honours the price cap, the machines
+ * Choosing a fleet's offers through the process's offer claims (kit/claims.ts), so two members,
+ * two fleets, or a fleet and an Instance never race for the same offer. A claim is held while
+ * the offer's member lives (a rented offer is taken anyway) and released when the member is
+ * destroyed or the offer was not used. The choice honours the price cap, the machines
  * remembered as bad and the spread (at most `max` members per machine or per country).
  */
 import type { Offer, VastClient } from "../../client";
 import { offerQueryFor } from "../instance/offers";
+import { claim } from "../kit";
 import type { FleetInputs } from "./inputs";
 
-let claimsByClient = new WeakMap<VastClient, Set<number>>();
-
-function claimsOf(client: VastClient): Set<number> {
-  let claims = claimsByClient.get(client);
-  if (!claims) {
-    claims = new Set();
-    claimsByClient.set(client, claims);
-  }
-  return claims;
-}
-
-/** Claims `offerId` for this process; false when another create holds it. */
-export function claim(client: VastClient, offerId: number): boolean {
-  const claims = claimsOf(client);
-  if (claims.has(offerId)) return false;
-  claims.add(offerId);
-  return true;
-}
-
-export function release(client: VastClient, offerId: number): void {
-  claimsOf(client).delete(offerId);
-}
-
-export function isClaimed(client: VastClient, offerId: number): boolean {
-  return claimsOf(client).has(offerId);
-}
-
-/** Forgets every claim (tests). */
-export function resetClaims(): void {
-  claimsByClient = new WeakMap();
-}
+export { claim, isClaimed, release, resetClaims } from "../kit";
 
 /** The country of an offer's `geolocation`: "Sweden, SE" -> "SE", "US" -> "US". */
 export function countryOf(geolocation: string | null | undefined): string {

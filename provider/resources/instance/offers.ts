@@ -1,5 +1,6 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
 import type { OfferFilters, OfferSearch, VastClient } from "../../client";
+import { claimCount, isClaimed } from "../kit";
 import { withinBid } from "./bid";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
@@ -34,7 +35,8 @@ export async function candidateOffers(client: VastClient, inputs: InstanceInputs
 export async function candidateOfferList(client: VastClient, inputs: InstanceInputs): Promise<{ id: number; machineId?: number }[]> {
   if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
-  const query = offerQueryFor(filters, inputs.diskGb);
+  // Offers other creates of this process hold are skipped: ask for that many more.
+  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: MAX_OFFER_CANDIDATES + claimCount(client) };
   const bid = inputs.bidPricePerHour;
   // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
   const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
@@ -52,5 +54,12 @@ export async function candidateOfferList(client: VastClient, inputs: InstanceInp
   // Cheapest first even if the service ignored the order; ties keep the service's order.
   const ranked = offers.map((o, i) => ({ id: o.id, machineId: o.machineId, price: o.dphTotal ?? Infinity, i }));
   ranked.sort((a, b) => a.price - b.price || a.i - b.i);
-  return ranked.slice(0, MAX_OFFER_CANDIDATES).map((o) => ({ id: o.id, machineId: o.machineId }));
+  const free = ranked.filter((o) => !isClaimed(client, o.id));
+  if (free.length === 0) {
+    throw new Error(
+      `Instance: every offer matching the offer filters ${JSON.stringify(filters)} is being rented by other resources of this run ` +
+        `(${ranked.length} offer(s)); widen the filters`,
+    );
+  }
+  return free.slice(0, MAX_OFFER_CANDIDATES).map((o) => ({ id: o.id, machineId: o.machineId }));
 }

@@ -1,7 +1,7 @@
 /** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
 import { scrub, type Instance, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, ProviderImpl, Props, deepEqual, jsonClean, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, deepEqual, jsonClean, release, userInputs } from "../kit";
 import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
@@ -114,11 +114,14 @@ export const provider: ProviderImpl = {
     return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
   },
 
-  async delete(id) {
+  async delete(id, props) {
+    const client = getClient();
     try {
-      await getClient().instances.destroy(instanceNumber(id));
+      await client.instances.destroy(instanceNumber(id));
     } catch (error) {
       throw new Error(`Instance ${id}: destroying it failed: ${(error as Error).message}`, { cause: error });
     }
+    // Its offer is free again for the creates of this process (kit/claims.ts).
+    if (typeof props.offerId === "number") release(client, props.offerId);
   },
 };

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
-import { createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, type Props } from "../kit";
+import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { liveInstances } from "./live";
 
@@ -83,11 +83,20 @@ export async function rentFirstAvailable(
   log: CreateLog,
 ): Promise<Rented> {
   const gone: number[] = [];
+  const taken: number[] = [];
+  const byFilters = inputs.offerId === undefined;
   for (let i = start; i < offers.length; i++) {
+    // From filters, an offer another create of this process holds is left to it (kit/claims.ts).
+    if (byFilters && !claim(client, offers[i])) {
+      taken.push(offers[i]);
+      continue;
+    }
     try {
       return { ...(await rentOne(client, inputs, offers[i], log)), offerIndex: i };
     } catch (error) {
       const message = (error as Error).message;
+      // A gone offer stays claimed: nobody here can rent it.
+      if (byFilters && !isOfferGone(error)) release(client, offers[i]);
       if (!(error instanceof VastError)) throw error;
       if (!isOfferGone(error)) throw new Error(`Instance: renting offer ${offers[i]} failed: ${message}`, { cause: error });
       if (inputs.offerId !== undefined) {
@@ -98,7 +107,12 @@ export async function rentFirstAvailable(
       gone.push(offers[i]);
     }
   }
-  throw new Error(`Instance: every remaining matching offer was gone when rented (${gone.join(", ")}); run again or widen the offer filters`);
+  const why = [
+    gone.length > 0 ? `gone when rented (${gone.join(", ")})` : "",
+    taken.length > 0 ? `being rented by other resources of this run (${taken.join(", ")})` : "",
+  ].filter((s) => s !== "");
+  if (why.length === 0) throw new Error("Instance: no matching offer was left to try; run again or widen the offer filters");
+  throw new Error(`Instance: every remaining matching offer was ${why.join(" or ")}; run again or widen the offer filters`);
 }
 
 async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {

@@ -7,6 +7,7 @@ export * from "./provider";
 export * from "./names";
 export * from "./warn";
 export * from "./create-once";
+export * from "./claims";
 export * from "./import";
 export * from "./settings";
 export { SharedList, type SharedListSource, type SharedListStats } from "./live/shared-list";
