@@ -232,6 +232,8 @@ describe("readiness and in-place rolls", () => {
   const instanceOf = (id: number) => h.sim.state().instances.find((i: Props) => Number(i.id) === id) as Props;
   const UPDATE_PATH = /^\/api\/v0\/instances\/update_template\/(\d+)\/?$/;
 
+  /** A list of instances filtered by id: the wait for members to run (members.ts). */
+  const byId = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "id" in (JSON.parse(query.select_filters) as object);
   /** The roll's steps from the request log: `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id). */
   async function steps(): Promise<string[]> {
     const out: string[] = [];
@@ -240,7 +242,7 @@ describe("readiness and in-place rolls", () => {
       if (update && r.method === "PUT") out.push(`update ${update[1]}`);
       else if (r.method === "PUT" && CREATE_PATH.test(r.path)) out.push("create");
       else if (r.method === "DELETE") out.push(`destroy ${r.path.split("/").filter(Boolean).pop()}`);
-      else if (r.method === "GET" && PAGE_PATH.test(r.path) && JSON.stringify(r.query).includes('\\"id\\"') && out[out.length - 1] !== "wait") out.push("wait");
+      else if (r.method === "GET" && PAGE_PATH.test(r.path) && byId(r.query) && out[out.length - 1] !== "wait") out.push("wait");
     }
     return out;
   }
@@ -362,6 +364,20 @@ describe("readiness and in-place rolls", () => {
     // A refusing machine is not a bad host.
     expect((rolled as Props).badHosts).toEqual({});
     expect(warnings).toEqual([expect.stringMatching(new RegExp(`machine ${refusing.machineId} refused the in-place update of member ${refusing.id} \\(no room for the new image\\); it is replaced`))]);
+  });
+
+  it("a member an unfinished roll left with other inputs is seen by diff and replaced, not updated in place", async () => {
+    const { id, outs } = await created({ ...base, count: 2, minHealthy: 1 });
+    const [left, fine] = membersOf(outs);
+    const unfinished = { ...outs, members: [{ ...left, spec: "earlier" }, fine] };
+    const news = await checked({ ...base, count: 2, minHealthy: 1 }, outs);
+    expect(await fleet.diff(id, unfinished, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs: after } = await fleet.update(id, unfinished, news);
+    const members = membersOf(after as Props);
+    expect(members[0].id).toBe(fine.id);
+    expect(members[1].id).not.toBe(left.id);
+    expect(members.every((m) => m.spec === specOf(news, SPEC_KEYS))).toBe(true);
+    expect(liveIds()).not.toContain(left.id);
   });
 
   it("a change of an input Instance cannot update in place (diskGb) still rolls by replacement", async () => {

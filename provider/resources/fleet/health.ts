@@ -39,16 +39,12 @@ async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
   return out;
 }
 
-function readinessOf(inputs: ReadinessInputs): Readiness | undefined {
-  return inputs.readiness ?? undefined;
-}
-
 /**
  * `ready` of each member from one probe of its live record (no wait): null without readiness,
  * false when it does not run or has no record.
  */
 export async function probeMembers(members: readonly Member[], records: ReadonlyMap<number, Instance>, inputs: ReadinessInputs): Promise<Member[]> {
-  const readiness = readinessOf(inputs);
+  const readiness: Readiness | undefined = inputs.readiness;
   if (!readiness) return members.map((m) => ({ ...m, ready: null }));
   const port = probedPort(readiness, inputs.ports);
   return mapLimited(members, async (m) => {
@@ -67,7 +63,7 @@ export async function settleReadiness(
   members: readonly Member[],
   inputs: ReadinessInputs,
 ): Promise<{ kept: Member[]; unready: { member: Member; why: string }[] }> {
-  const readiness = readinessOf(inputs);
+  const readiness: Readiness | undefined = inputs.readiness;
   const suspects = readiness ? members.filter((m) => m.status === "running" && m.ready === false) : [];
   if (!readiness || suspects.length === 0) return { kept: [...members], unready: [] };
   const whys = await mapLimited(suspects, (m) => notReadyReason(client, m.id, readiness, inputs.ports));
@@ -86,7 +82,7 @@ export type HealthResult = { member: Member; outcome: BootResult["outcome"] | "u
  */
 export async function waitUntilReady(client: VastClient, members: Member[], inputs: ReadinessInputs & Pick<FleetInputs, "runningTimeoutMinutes">): Promise<HealthResult[]> {
   const booted = await waitForMembers(client, members, inputs.runningTimeoutMinutes * 60_000);
-  const readiness = readinessOf(inputs);
+  const readiness: Readiness | undefined = inputs.readiness;
   return mapLimited(booted, async (r): Promise<HealthResult> => {
     if (!readiness) return { ...r, member: { ...r.member, ready: null } };
     if (r.outcome !== "running") return { ...r, member: { ...r.member, ready: false } };
