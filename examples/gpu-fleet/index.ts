@@ -50,7 +50,7 @@ const fleet = new Fleet("workers", {
   spread: { by: "machine", max: 1 },
   maxPricePerHour,
   maxHourlyCost,
-  // A template change rolls through the fleet keeping all but one worker serving.
+  // A template change rolls through the fleet in place, one worker at a time, keeping all but one serving.
   minHealthy: Math.max(0, workers - 1),
 });
 

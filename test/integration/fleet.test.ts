@@ -1,7 +1,17 @@
-/** Fleet through its provider against the simulator over HTTP: claims, heal, scale, roll, budget, spread, adoption, delete. */
+/**
+ * Fleet through its provider against the simulator over HTTP: claims, heal, scale, roll, budget,
+ * spread, adoption, delete; readiness (the simulator publishes a machine's container port on a
+ * loopback listener of this test, `POST /_sim/machines/{id}/ports`) and in-place rolls (refusals
+ * caused with `POST /_sim/machines/{id}/refuse-updates`).
+ */
+import * as http from "node:http";
+import * as net from "node:net";
 import { drive } from "./account-resources-support";
 import { providers } from "../../provider/providers";
 import { resetClaims } from "../../provider/resources/fleet/claims";
+import { SPEC_KEYS } from "../../provider/resources/fleet/inputs";
+import { specOf } from "../../provider/resources/fleet/members";
+import { setTiming, setWarningSink, type Timing, type WarningSink } from "../../provider/resources/kit";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
@@ -131,9 +141,9 @@ it("scales down by removing the most expensive members first, and up again", asy
   expect(membersOf(up as Props).map((m) => m.offerId)).toEqual([700005, 700001]);
 });
 
-it("rolls an image change through the fleet member by member, never below minHealthy running", async () => {
+it("rolls an image change by replacement under updatePolicy replace, member by member, never below minHealthy running", async () => {
   const { id, outs } = await created({ ...base, count: 3 });
-  const news = await checked({ ...base, count: 3, image: "vllm/vllm-openai:latest", minHealthy: 2 }, outs);
+  const news = await checked({ ...base, count: 3, image: "vllm/vllm-openai:latest", minHealthy: 2, updatePolicy: "replace" }, outs);
   await h.clearRequests();
   const { outs: rolled } = await fleet.update(id, outs, news);
   const members = membersOf(rolled as Props);
@@ -174,4 +184,208 @@ it("delete destroys every member, also one a run made but never recorded", async
   await fleet.delete(id, unrecorded);
   expect(liveIds()).toEqual([]);
   await fleet.delete(id, outs);
+});
+
+describe("readiness and in-place rolls", () => {
+  let server: http.Server;
+  let readyPort: number;
+  let previous: Timing;
+  let clock = 0;
+  let warnings: string[] = [];
+  let previousSink: WarningSink;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      res.statusCode = req.url === "/health" ? 200 : 503;
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    readyPort = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    clock = 0;
+    warnings = [];
+    // Each sleep moves the clock 30 s: a one-minute readiness deadline is a few probes, no real wait.
+    previous = setTiming({ now: () => clock, sleep: async (ms: number) => void (clock += Math.max(ms, 30_000)) });
+    previousSink = setWarningSink((m) => warnings.push(m));
+  });
+  afterEach(() => {
+    setTiming(previous);
+    setWarningSink(previousSink);
+  });
+
+  /** A port nobody listens on: bound, then closed. */
+  async function closedPort(): Promise<number> {
+    const s = net.createServer();
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    const port = (s.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+    return port;
+  }
+  /** Container port 8000 of every instance on `machines` is published at `port` on loopback. */
+  async function publish(machines: number[], port: number): Promise<void> {
+    for (const m of machines) await h.control("POST", `/machines/${m}/ports`, { ports: { "8000/tcp": port } });
+  }
+  const MACHINES = [30001, 30005, 30017, 30021, 30024];
+  const served = { ...base, ports: ["8000:8000"], readiness: { httpPath: "/health", timeoutMinutes: 1 } };
+  const instanceOf = (id: number) => h.sim.state().instances.find((i: Props) => Number(i.id) === id) as Props;
+  const UPDATE_PATH = /^\/api\/v0\/instances\/update_template\/(\d+)\/?$/;
+
+  /** A list of instances filtered by id: the wait for members to run (members.ts). */
+  const byId = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "id" in (JSON.parse(query.select_filters) as object);
+  /** The roll's steps from the request log: `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id). */
+  async function steps(): Promise<string[]> {
+    const out: string[] = [];
+    for (const r of await h.requests()) {
+      const update = UPDATE_PATH.exec(r.path);
+      if (update && r.method === "PUT") out.push(`update ${update[1]}`);
+      else if (r.method === "PUT" && CREATE_PATH.test(r.path)) out.push("create");
+      else if (r.method === "DELETE") out.push(`destroy ${r.path.split("/").filter(Boolean).pop()}`);
+      else if (r.method === "GET" && PAGE_PATH.test(r.path) && byId(r.query) && out[out.length - 1] !== "wait") out.push("wait");
+    }
+    return out;
+  }
+
+  it("waits for new members until ready: one never ready is destroyed, its machine avoided, another offer rented", async () => {
+    await publish(MACHINES, readyPort);
+    await publish([30005], await closedPort());
+    const { outs } = await created({ ...served, count: 2 });
+    const members = membersOf(outs);
+    expect(members.map((m) => m.offerId)).toEqual([700001, 700017]);
+    expect(members.map((m) => (m as Props).ready)).toEqual([true, true]);
+    expect(outs).toMatchObject({ healthy: 2 });
+    expect(Object.keys(outs.badHosts as object)).toEqual(["30005"]);
+    expect(liveIds()).toEqual(members.map((m) => m.id).sort((a, b) => a - b));
+    expect(count(await h.requests(), "PUT", CREATE_PATH)).toBe(3);
+  });
+
+  it("a member that stops passing readiness is seen by diff, replaced by update after the deadline, its machine remembered", async () => {
+    await publish(MACHINES, readyPort);
+    const { id, outs } = await created({ ...served, count: 2 });
+    const [failing, fine] = membersOf(outs);
+    expect(failing.machineId).toBe(30005);
+    await publish([failing.machineId], await closedPort());
+    const news = await checked({ ...served, count: 2 }, outs);
+    expect(await fleet.diff(id, outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const before = clock;
+    const { outs: healed } = await fleet.update(id, outs, news);
+    // Probed again until the one-minute deadline before it was given up.
+    expect(clock - before).toBeGreaterThanOrEqual(60_000);
+    const members = membersOf(healed as Props);
+    expect(members.map((m) => m.id)).toEqual([fine.id, expect.any(Number)]);
+    expect(members[1].machineId).not.toBe(failing.machineId);
+    expect(members.map((m) => (m as Props).ready)).toEqual([true, true]);
+    expect(healed).toMatchObject({ healthy: 2 });
+    expect(Object.keys((healed as Props).badHosts as object)).toEqual([String(failing.machineId)]);
+    expect(liveIds()).not.toContain(failing.id);
+    expect(await fleet.diff(id, healed as Props, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("a member unready for a moment is kept when it answers again before the deadline", async () => {
+    await publish(MACHINES, readyPort);
+    const { id, outs } = await created({ ...served, count: 1 });
+    const [member] = membersOf(outs);
+    await publish([member.machineId], await closedPort());
+    const news = await checked({ ...served, count: 1 }, outs);
+    expect((await fleet.diff(id, outs, news)).changes).toBe(true);
+    // It answers again by the update's second probe.
+    let slept = 0;
+    setTiming({
+      now: () => clock,
+      sleep: async (ms: number) => {
+        clock += Math.max(ms, 30_000);
+        if (++slept === 1) await publish([member.machineId], readyPort);
+      },
+    });
+    const { outs: after } = await fleet.update(id, outs, news);
+    expect(membersOf(after as Props).map((m) => [m.id, (m as Props).ready])).toEqual([[member.id, true]]);
+    expect((after as Props).badHosts).toEqual({});
+  });
+
+  it("without readiness members report ready null and healthy counts running ones", async () => {
+    const { outs } = await created({ ...base, count: 1 });
+    expect(membersOf(outs).map((m) => (m as Props).ready)).toEqual([null]);
+    expect(outs.healthy).toBe(1);
+  });
+
+  it("an image change rolls in place: same instances and machines, new image, at most count - minHealthy updating at once", async () => {
+    const { id, outs } = await created({ ...base, count: 3, minHealthy: 1 });
+    const before = membersOf(outs);
+    await h.clearRequests();
+    const news = await checked({ ...base, count: 3, minHealthy: 1, image: "vllm/vllm-openai:latest", env: { MODE: "serve" } }, outs);
+    const { outs: rolled } = await fleet.update(id, outs, news);
+    const members = membersOf(rolled as Props);
+    expect(members.map((m) => [m.id, m.machineId])).toEqual(before.map((m) => [m.id, m.machineId]));
+    expect(new Set(members.map((m) => m.spec))).toEqual(new Set([specOf(news, SPEC_KEYS)]));
+    for (const m of members) {
+      const live = instanceOf(m.id);
+      expect(live).toMatchObject({ image_uuid: "vllm/vllm-openai:latest", template_updates: 1 });
+      // The member keeps its marker beside the new env.
+      expect(live.extra_env).toEqual(expect.arrayContaining([["MODE", "serve"], ["PULUMI_VASTAI_MARKER", m.marker]]));
+    }
+    // Room for two at once (3 healthy, minHealthy 1): two updates, a wait, the third.
+    const [a, b, c] = before.map((m) => m.id);
+    expect(await steps()).toEqual([`update ${a}`, `update ${b}`, "wait", `update ${c}`, "wait"]);
+    expect(await fleet.diff(id, rolled as Props, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("with minHealthy = count an in-place roll makes one member first, updates the others one at a time, and destroys the last", async () => {
+    const { id, outs } = await created({ ...base, count: 3 });
+    const [a, b, c] = membersOf(outs).map((m) => m.id);
+    await h.clearRequests();
+    const news = await checked({ ...base, count: 3, image: "vllm/vllm-openai:latest" }, outs);
+    const { outs: rolled } = await fleet.update(id, outs, news);
+    // Never fewer than 3 running: a new member runs before each update, and the extra goes last.
+    expect(await steps()).toEqual(["create", "wait", `update ${a}`, "wait", `update ${b}`, "wait", `destroy ${c}`]);
+    const members = membersOf(rolled as Props);
+    expect(members.map((m) => m.id)).toEqual([a, b, expect.any(Number)]);
+    expect(liveIds()).not.toContain(c);
+    expect(h.sim.state().instances.map((i: Props) => i.image_uuid)).toEqual(Array(3).fill("vllm/vllm-openai:latest"));
+    expect(rolled).toMatchObject({ healthy: 3 });
+  });
+
+  it("a member whose machine refuses the in-place update is replaced while the others are updated in place", async () => {
+    const { id, outs } = await created({ ...base, count: 3, minHealthy: 2 });
+    const [a, refusing, c] = membersOf(outs);
+    await h.control("POST", `/machines/${refusing.machineId}/refuse-updates`, { reason: "no room for the new image" });
+    await h.clearRequests();
+    const news = await checked({ ...base, count: 3, minHealthy: 2, image: "vllm/vllm-openai:latest" }, outs);
+    const { outs: rolled } = await fleet.update(id, outs, news);
+    const members = membersOf(rolled as Props);
+    expect(members.map((m) => m.id).slice(0, 2)).toEqual([a.id, c.id]);
+    expect(members[2].id).not.toBe(refusing.id);
+    expect(members[2].machineId).not.toBe(refusing.machineId);
+    expect([a.id, c.id].map((i) => instanceOf(i).template_updates)).toEqual([1, 1]);
+    expect(h.sim.state().instances.map((i: Props) => i.image_uuid)).toEqual(Array(3).fill("vllm/vllm-openai:latest"));
+    expect(liveIds()).not.toContain(refusing.id);
+    // One at a time (minHealthy 2 of 3); the refused member is replaced after the in-place updates.
+    expect(await steps()).toEqual([`update ${a.id}`, "wait", `update ${refusing.id}`, `update ${c.id}`, "wait", `destroy ${refusing.id}`, "create", "wait"]);
+    // A refusing machine is not a bad host.
+    expect((rolled as Props).badHosts).toEqual({});
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`machine ${refusing.machineId} refused the in-place update of member ${refusing.id} \\(no room for the new image\\); it is replaced`))]);
+  });
+
+  it("a member an unfinished roll left with other inputs is seen by diff and replaced, not updated in place", async () => {
+    const { id, outs } = await created({ ...base, count: 2, minHealthy: 1 });
+    const [left, fine] = membersOf(outs);
+    const unfinished = { ...outs, members: [{ ...left, spec: "earlier" }, fine] };
+    const news = await checked({ ...base, count: 2, minHealthy: 1 }, outs);
+    expect(await fleet.diff(id, unfinished, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs: after } = await fleet.update(id, unfinished, news);
+    const members = membersOf(after as Props);
+    expect(members[0].id).toBe(fine.id);
+    expect(members[1].id).not.toBe(left.id);
+    expect(members.every((m) => m.spec === specOf(news, SPEC_KEYS))).toBe(true);
+    expect(liveIds()).not.toContain(left.id);
+  });
+
+  it("a change of an input Instance cannot update in place (diskGb) still rolls by replacement", async () => {
+    const { id, outs } = await created({ ...base, count: 2, minHealthy: 1 });
+    const before = membersOf(outs).map((m) => m.id);
+    await h.clearRequests();
+    const { outs: rolled } = await fleet.update(id, outs, await checked({ ...base, count: 2, minHealthy: 1, image: "vllm/vllm-openai:latest", diskGb: 20 }, outs));
+    expect(membersOf(rolled as Props).some((m) => before.includes(m.id))).toBe(false);
+    expect((await h.requests()).some((r) => UPDATE_PATH.test(r.path))).toBe(false);
+  });
 });

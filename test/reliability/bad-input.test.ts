@@ -197,6 +197,7 @@ const RULES: Rule[] = [
   { rule: "fleet maxHourlyCost positive", kind: "fleet", inputs: { ...fleet, maxHourlyCost: 0 }, property: "maxHourlyCost", says: /must be greater than 0 \(\$\/hour for the whole fleet/ },
   { rule: "fleet badHostMinutes at most 30 days", kind: "fleet", inputs: { ...fleet, badHostMinutes: 50_000 }, property: "badHostMinutes", says: /must be at most 43200/ },
   { rule: "fleet env does not set the marker", kind: "fleet", inputs: { ...fleet, env: { [MARKER_ENV]: "x" } }, property: "env.PULUMI_VASTAI_MARKER", says: /is reserved/ },
+  { rule: "fleet readiness needs a TCP port, as Instance's", kind: "fleet", inputs: { ...fleet, readiness: { timeoutMinutes: 1 } }, property: "readiness.tcpPort", says: /is required when ports has no TCP mapping to probe/ },
   { rule: "fleet properties are known ones", kind: "fleet", inputs: { ...fleet, minHealty: 1 }, property: "minHealty", says: /is not a Fleet property; did you mean minHealthy\?/ },
 ];
 

@@ -1,10 +1,11 @@
 /** Fleet: input rules, offer choice (claims, spread, bad hosts), the budget projection, costs. */
 import { createClient } from "../../provider/client";
 import { type Candidate, claim, countryOf, isClaimed, pickOffers, release, resetClaims } from "../../provider/resources/fleet/claims";
-import { checkFleetInputs, minHealthyOf, typedFleetInputs } from "../../provider/resources/fleet/inputs";
+import { SPEC_KEYS, checkFleetInputs, minHealthyOf, typedFleetInputs } from "../../provider/resources/fleet/inputs";
+import { inPlaceBatch, updatableInPlace } from "../../provider/resources/fleet/inplace";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, memberCost } from "../../provider/resources/fleet/outputs";
 import { projection } from "../../provider/resources/fleet/reconcile";
-import { specOf } from "../../provider/resources/fleet/members";
+import { specOf, type Member } from "../../provider/resources/fleet/members";
 
 beforeEach(() => resetClaims());
 
@@ -43,6 +44,24 @@ describe("inputs", () => {
     const all = reasons({ ...base, env: { PULUMI_VASTAI_MARKER: "hunter2-secret" } }).join("\n");
     expect(all).toMatch(/PULUMI_VASTAI_MARKER is reserved/);
     expect(all).not.toContain("hunter2-secret");
+  });
+
+  it("takes Instance's readiness and updatePolicy with Instance's rules", () => {
+    expect(reasons({ ...base, ports: ["8000:8000"], readiness: { httpPath: "/health", timeoutMinutes: 2 }, updatePolicy: "replace" })).toEqual([]);
+    expect(reasons({ ...base, readiness: { timeoutMinutes: 1 } })).toEqual(["readiness.tcpPort: is required when ports has no TCP mapping to probe"]);
+    expect(reasons({ ...base, readiness: { tcpPort: 8000, timeoutMinutes: 0 } })).toEqual([expect.stringMatching(/^readiness\.timeoutMinutes: must be greater than 0/)]);
+    expect(reasons({ ...base, updatePolicy: "later" })).toEqual([expect.stringMatching(/^updatePolicy: must be one of "in-place", "replace"/)]);
+  });
+
+  it("updates a member in place only when it was made with the inputs in state and only template inputs changed", () => {
+    const olds = { ...base, image: "a", env: { A: "1" } };
+    const member = { spec: specOf(olds, SPEC_KEYS) } as Member;
+    expect(updatableInPlace(member, olds, { ...olds, image: "b", env: { A: "2" } })).toBe(true);
+    expect(updatableInPlace(member, olds, { ...olds, image: "b", diskGb: 20 })).toBe(false);
+    expect(updatableInPlace(member, olds, { ...olds, image: "b", updatePolicy: "replace" })).toBe(false);
+    expect(updatableInPlace({ ...member, spec: "older" }, olds, { ...olds, image: "b" })).toBe(false);
+    expect(updatableInPlace(member, undefined, { ...olds, image: "b" })).toBe(false);
+    expect([inPlaceBatch(3, 3, 3), inPlaceBatch(4, 3, 3), inPlaceBatch(5, 2, 2), inPlaceBatch(2, 3, 1)]).toEqual([0, 1, 2, 0]);
   });
 
   it("rolls on the template inputs only", () => {
@@ -106,8 +125,11 @@ describe("costs", () => {
   });
 
   it("outputs the members, their cost and how many run; expired bad hosts are forgotten", () => {
-    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s" };
+    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", ready: null, sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s" };
     expect(fleetOutputs("k", [m, { ...m, id: 2, status: "loading" }], {})).toMatchObject({ fleetKey: "k", hourlyCost: 1, healthy: 1 });
+    // With readiness, a running member that is not ready is not healthy.
+    const ready = { ...m, ready: true };
+    expect(fleetOutputs("k", [ready, { ...ready, id: 2, ready: false }], {})).toMatchObject({ hourlyCost: 1, healthy: 1 });
     expect(liveBadHosts({ "1": 50, "2": 150, "3": "x" }, 100)).toEqual({ "2": 150 });
   });
 });

@@ -12,14 +12,16 @@
  *   export const healthy = fleet.healthy;
  *
  * Offers are claimed inside the plugin process, so members (and other fleets) never race for
- * the same offer. Each `pulumi up` heals the fleet: dead members are replaced, `count` scales
- * it, a change of the template inputs rolls through it keeping `minHealthy` running. Machines
- * whose instance died are avoided for `badHostMinutes`. The projected $/hour is checked against
+ * the same offer. Each `pulumi up` heals the fleet: dead members (and, with `readiness`, members
+ * that stay unready past its deadline) are replaced, `count` scales it, a change of the template
+ * inputs rolls through it keeping `minHealthy` running, in place where Instance updates in place
+ * (health.ts, inplace.ts). Machines whose instance died or never became ready are avoided for
+ * `badHostMinutes`. The projected $/hour is checked against
  * `maxHourlyCost` before anything is rented.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource, possiblySecret } from "../kit/resource";
-import type { InstanceOfferFilters } from "../instance";
+import type { InstanceOfferFilters, InstanceReadiness } from "../instance";
 
 export interface FleetSpread {
   /** Count members per machine or per country (the last part of the offer's geolocation). */
@@ -33,12 +35,13 @@ export interface FleetArgs {
   count: pulumi.Input<number>;
   /** Offer filters, as Instance's `offer`; the cheapest matches are rented. A change rolls the fleet. */
   offer: pulumi.Input<InstanceOfferFilters>;
-  /** As Instance; a change rolls the fleet (member by member). */
+  /** As Instance; a change rolls the fleet, updating members in place (same instance and machine). */
   templateHashId?: pulumi.Input<string>;
-  /** As Instance; required without templateHashId. A change rolls the fleet. */
+  /** As Instance; required without templateHashId. A change rolls the fleet in place. */
   image?: pulumi.Input<string>;
-  /** As Instance; a change rolls the fleet. */
+  /** As Instance; a change rolls the fleet in place (env, onstart and argsStr as image). */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** As Instance; a change rolls the fleet by replacement (ports, diskGb and runtype alike). */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
   onstart?: pulumi.Input<string>;
   diskGb?: pulumi.Input<number>;
@@ -48,8 +51,27 @@ export interface FleetArgs {
   label?: pulumi.Input<string>;
   /** SSH keys that must exist before the members (pass `sshKey.id`s); recorded, no call. */
   sshKeyIds?: pulumi.Input<pulumi.Input<number | string>[]>;
-  /** Running members a roll keeps (default: count, so a roll adds one before it removes one). */
+  /**
+   * Healthy members a roll keeps (default: count). A replacement adds one member before it
+   * removes one; an in-place roll updates at most (healthy - minHealthy) members at once, and
+   * with minHealthy = count it first makes one new member and destroys the last old one at the
+   * end (so one member moves machine; minHealthy = count - 1 keeps every machine).
+   */
   minHealthy?: pulumi.Input<number>;
+  /**
+   * As Instance's: a member is healthy only once its published port answers (TCP, or a GET
+   * answered 2xx/3xx with `httpPath`). New and updated members are waited for until ready
+   * (`timeoutMinutes` after they run); a new one never ready is destroyed, its machine avoided,
+   * and another offer rented (counts toward maxCreateAttempts). A member that stops answering is
+   * probed again for `timeoutMinutes` by the next up, then replaced. A change is recorded only.
+   */
+  readiness?: pulumi.Input<InstanceReadiness>;
+  /**
+   * "in-place" (default): a change of templateHashId, image, env, onstart or argsStr recreates
+   * each member's container on its machine; a member whose machine refuses is replaced.
+   * "replace": such changes replace members too. A change is recorded only.
+   */
+  updatePolicy?: pulumi.Input<"in-place" | "replace">;
   /** At most `max` members per machine or per country. */
   spread?: pulumi.Input<FleetSpread>;
   /** Most a member may cost, $/hour (disk included). */
@@ -58,9 +80,9 @@ export interface FleetArgs {
   maxHourlyCost?: pulumi.Input<number>;
   /** How long a machine whose instance died is avoided, minutes (default 60; 0: never avoided). */
   badHostMinutes?: pulumi.Input<number>;
-  /** Deadline of the wait for new members to run, minutes (default 10). */
+  /** Deadline of the wait for new and updated members to run, minutes (default 10). */
   runningTimeoutMinutes?: pulumi.Input<number>;
-  /** Rounds of renting when members die while booting (default 3). */
+  /** Rounds of renting when members die, or never become ready, while booting (default 3). */
   maxCreateAttempts?: pulumi.Input<number>;
 }
 
@@ -75,6 +97,8 @@ export interface FleetMember {
   /** $/hour of its disk while stopped. */
   storagePerHour: number;
   status: string | null;
+  /** Passed the readiness probe: true or false with `readiness`, null without. */
+  ready: boolean | null;
   sshHost: string | null;
   sshPort: number | null;
   marker: string;
@@ -90,7 +114,7 @@ export class Fleet extends VastResource {
   declare readonly members: pulumi.Output<FleetMember[]>;
   /** $/hour of the members now (stopped ones: their disk). */
   declare readonly hourlyCost: pulumi.Output<number>;
-  /** Members running. */
+  /** Members running (and ready, with `readiness`). */
   declare readonly healthy: pulumi.Output<number>;
   /** Machine id -> until when (ms since the epoch) it is avoided. */
   declare readonly badHosts: pulumi.Output<Record<string, number>>;

@@ -6,7 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
+import { INPLACE_INPUTS } from "../instance/inplace";
 import { inputSchema as instanceInputs } from "../instance/inputs";
+import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;
@@ -41,6 +43,10 @@ export const fleetSchema = z.strictObject({
   badHostMinutes: z.number({ error: "must be a number (minutes)" }).min(0, "must be at least 0 (minutes)").max(30 * 24 * 60, "must be at most 43200 (minutes)").optional(),
   runningTimeoutMinutes: shape.runningTimeoutMinutes,
   maxCreateAttempts: shape.maxCreateAttempts,
+  // Instance's readiness probe (instance/readiness.ts): a member is healthy only once it passes.
+  ...READINESS_INPUTS,
+  // Template changes update members in place unless "replace" (fleet/inplace.ts).
+  ...INPLACE_INPUTS,
 });
 
 export type FleetInputs = Omit<z.infer<typeof fleetSchema>, "badHostMinutes" | "runningTimeoutMinutes" | "maxCreateAttempts"> & {
@@ -53,7 +59,10 @@ export const FLEET_DEFAULTS = { badHostMinutes: 60, runningTimeoutMinutes: 10, m
 
 export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape);
 
-/** Inputs whose change rolls through the members (each is replaced by one made with the new values). */
+/**
+ * Inputs whose change rolls through the members: those of Instance's TEMPLATE_KEYS update a
+ * member in place (fleet/inplace.ts), the others replace it with one made with the new values.
+ */
 export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr"];
 
 const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
@@ -66,6 +75,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (known(news, "minHealthy") && known(news, "count") && Number(news.minHealthy) > Number(news.count)) {
     fail("minHealthy", `must be at most count (${String(news.count)}), got ${String(news.minHealthy)}`);
   }
+  failures.push(...readinessFailures(news));
   return failures;
 }
 

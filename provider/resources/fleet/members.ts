@@ -61,7 +61,7 @@ export function adoptedMember(instance: Instance, prefix: string, spec: string):
   // The marker ends with the offer rented (members.ts: `<prefix><offer id>`).
   const offerId = Number((markerValue(instance) ?? "").slice(prefix.length)) || 0;
   return refreshed(
-    { id: instance.id, machineId: null, country: "?", offerId, pricePerHour: 0, storagePerHour: 0, status: null, sshHost: null, sshPort: null, marker: markerValue(instance) ?? "", spec },
+    { id: instance.id, machineId: null, country: "?", offerId, pricePerHour: 0, storagePerHour: 0, status: null, ready: null, sshHost: null, sshPort: null, marker: markerValue(instance) ?? "", spec },
     instance,
   );
 }
@@ -75,7 +75,7 @@ export async function rentMember(client: VastClient, props: Props, offer: Candid
   const body = createBody(typedInputs({ ...props, offer: undefined, offerId: offer.id }), marker);
   const made = (id: number): Member => ({
     id, machineId: offer.machineId, country: offer.country, offerId: offer.id, pricePerHour: offer.pricePerHour,
-    storagePerHour: offer.storagePerHour, status: null, sshHost: null, sshPort: null, marker, spec,
+    storagePerHour: offer.storagePerHour, status: null, ready: null, sshHost: null, sshPort: null, marker, spec,
   });
   return createAtMostOnce<Member>({
     isAmbiguous: isAmbiguousResponse,

@@ -1,5 +1,6 @@
-/** Outputs of the Fleet resource: the members, what they cost, how many run, the machines avoided. */
+/** Outputs of the Fleet resource: the members, what they cost, how many are healthy, the machines avoided. */
 import { Props } from "../kit";
+import { isHealthy } from "./health";
 import type { Member } from "./members";
 
 export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts"];
@@ -27,9 +28,10 @@ export function liveBadHosts(stored: unknown, now: number): Record<string, numbe
 export function fleetOutputs(fleetKey: string, members: readonly Member[], badHosts: Record<string, number>): Props {
   return {
     fleetKey,
-    members: members.map((m) => ({ ...m })),
+    // State written before readiness existed has no `ready`: null, as without readiness.
+    members: members.map((m) => ({ ...m, ready: m.ready ?? null })),
     hourlyCost: round6(members.reduce((sum, m) => sum + memberCost(m), 0)),
-    healthy: members.filter((m) => m.status === "running").length,
+    healthy: members.filter(isHealthy).length,
     badHosts,
   };
 }

@@ -4,14 +4,18 @@ import { getClient } from "../../context";
 import { ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
 import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
-import { FLEET_INPUT_KEYS, checkFleetInputs, typedFleetInputs } from "./inputs";
-import { destroyMember, fleetKeyOf, markerValue, refreshed, type Member } from "./members";
+import { FLEET_INPUT_KEYS, SPEC_KEYS, checkFleetInputs, typedFleetInputs, type FleetInputs } from "./inputs";
+import { destroyMember, fleetKeyOf, markerValue, refreshed, specOf, type Member } from "./members";
+import { probeMembers } from "./health";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
 import { accountInstances, forgetListing } from "./listing";
 import { reconcile } from "./reconcile";
 
-/** Members as the process's listing of the account sees them (listing.ts); gone ones are dropped. */
-async function liveMembers(members: Member[]): Promise<{ members: Member[]; dead: number; gone: number }> {
+/**
+ * Members as the process's listing of the account sees them (listing.ts), each probed once
+ * with readiness (health.ts); gone ones are dropped.
+ */
+async function liveMembers(members: Member[], inputs: FleetInputs): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
   const client = getClient();
   const byId = new Map((await accountInstances(client)).map((i) => [i.id, i]));
   let dead = 0;
@@ -24,9 +28,12 @@ async function liveMembers(members: Member[]): Promise<{ members: Member[]; dead
       continue;
     }
     if (readStatus(m.id, live.actualStatus).kind === "dead") dead++;
+    byId.set(m.id, live);
     out.push(refreshed(m, live));
   }
-  return { members: out, dead, gone };
+  const probed = await probeMembers(out, byId, inputs);
+  const unready = probed.filter((m) => m.status === "running" && m.ready === false).length;
+  return { members: probed, dead, gone, unready };
 }
 
 function storedInputs(props: Props): Props {
@@ -44,15 +51,20 @@ export const provider: ProviderImpl = {
     const changed = FLEET_INPUT_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
     if (changed.length > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
     const members = storedMembers(olds);
-    if (members.length !== typedFleetInputs(news).count) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    const inputs = typedFleetInputs(news);
+    if (members.length !== inputs.count) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    // Members an unfinished roll left with other inputs are rolled by the next update.
+    const spec = specOf(news, SPEC_KEYS);
+    if (members.some((m) => m.spec !== spec)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     let live;
     try {
-      live = await liveMembers(members);
+      live = await liveMembers(members, inputs);
     } catch (error) {
       throw new Error(`Fleet ${id}: the diff could not read the members' status: ${(error as Error).message}`, { cause: error });
     }
-    // A dead or vanished member is healed by the update.
-    return { changes: live.dead + live.gone > 0, replaces: [], deleteBeforeReplace: false };
+    // A dead or vanished member is healed by the update; an unready one is probed again there
+    // until the readiness deadline, then replaced (health.ts).
+    return { changes: live.dead + live.gone + live.unready > 0, replaces: [], deleteBeforeReplace: false };
   },
 
   async create(inputs) {
@@ -62,7 +74,7 @@ export const provider: ProviderImpl = {
   },
 
   async read(id, props) {
-    const { members } = await liveMembers(storedMembers(props));
+    const { members } = await liveMembers(storedMembers(props), typedFleetInputs(props));
     const outs = fleetOutputs(id, members, liveBadHosts(props.badHosts, currentTiming().now()));
     const all = jsonClean({ ...props, ...outs }) as Props;
     return { id, props: all, inputs: storedInputs(all) };

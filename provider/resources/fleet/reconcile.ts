@@ -3,22 +3,26 @@
  *
  * 1. one fresh listing of the account's instances: live status of every member, and the
  *    members a killed run of this operation left (found by marker, adopted);
- * 2. the plan: dead members (exited, unknown, offline) and vanished ones go, their machines are
+ * 2. the plan: dead members (exited, unknown, offline), vanished ones, and with `readiness`
+ *    running ones still unready after its deadline (health.ts) go, their machines are
  *    remembered as bad for `badHostMinutes`; members beyond `count` go, least healthy and then
- *    most expensive first; members made with other template inputs are rolled;
+ *    most expensive first; members made with other template inputs are rolled, in place when
+ *    only inputs Instance updates in place changed (inplace.ts), else by replacement;
  * 3. offers for the new members are chosen and claimed (claims.ts), and the projected $/hour is
  *    checked against `maxHourlyCost` before anything is rented or destroyed;
- * 4. the plan runs: removals, new members (waited for together; one that dies while booting is
- *    destroyed, its machine avoided, another offer rented), then the roll, member by member,
- *    keeping at least `minHealthy` running.
+ * 4. the plan runs: removals, new members (waited for together until they run and are ready;
+ *    one that dies or never becomes ready while booting is destroyed, its machine avoided,
+ *    another offer rented), then the roll, keeping at least `minHealthy` healthy.
  *
  * A failure after anything changed is a partial failure carrying the members as they are, so
  * state never loses an instance.
  */
-import type { Instance, VastClient } from "../../client";
-import { PartialFailure, Props, currentTiming, deepEqual } from "../kit";
+import { scrub, type Instance, type VastClient } from "../../client";
+import { PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
 import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
+import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilReady } from "./health";
+import { inPlaceBatch, updatableInPlace, updateMember } from "./inplace";
 import { accountInstances, forgetListing } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
 import { BootWatch, type Member, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, rentMember, specOf } from "./members";
@@ -30,6 +34,8 @@ interface Run {
   client: VastClient;
   inputs: FleetInputs;
   props: Props;
+  /** The state entry (undefined on create): the inputs the members were made with. */
+  olds?: Props;
   fleetKey: string;
   prefix: string;
   spec: string;
@@ -38,10 +44,10 @@ interface Run {
   candidates: Candidate[];
   reserved: Candidate[];
   tried: Set<number>;
+  /** Members updated in place: they keep their machine, so the spread counts them. */
+  staying: Set<number>;
   changed: boolean;
 }
-
-const isHealthy = (m: Member) => m.status === "running";
 
 /** Removal order: not running first, then the most expensive. */
 function removalOrder(a: Member, b: Member): number {
@@ -75,8 +81,8 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const inputs = typedFleetInputs(news);
   const now = currentTiming().now();
   const run: Run = {
-    client, inputs, props: news, fleetKey, prefix: operationPrefix(fleetKey, news), spec: specOf(news, SPEC_KEYS),
-    members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), changed: false,
+    client, inputs, props: news, olds, fleetKey, prefix: operationPrefix(fleetKey, news), spec: specOf(news, SPEC_KEYS),
+    members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), staying: new Set(), changed: false,
   };
   // 1. one listing (the diff's, when recent): the members' status, and what a killed run of this operation left
   const all = await accountInstances(client);
@@ -89,6 +95,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
       run.changed = true;
       continue;
     }
+    byId.set(m.id, live);
     const member = refreshed(m, live);
     if (readStatus(m.id, live.actualStatus).kind === "dead") dead.push(member);
     else run.members.push(member);
@@ -103,20 +110,33 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
       run.changed = true;
     }
   }
+  // With readiness: a running member that fails its probe is probed until the deadline; still
+  // unready, it goes as a dead one does (health.ts). Nothing has changed yet.
+  const health = await settleReadiness(client, await probeMembers(run.members, byId, inputs), inputs);
+  run.members = health.kept;
+  dead.push(...health.unready.map((u) => u.member));
   // 2. the plan
   const excess = [...run.members].sort(removalOrder).slice(0, Math.max(0, run.members.length - inputs.count));
   const kept = run.members.filter((m) => !excess.includes(m));
   const stale = kept.filter((m) => m.spec !== run.spec);
+  const inPlace = stale.filter((m) => isHealthy(m) && updatableInPlace(m, olds, news));
+  const replaced = stale.filter((m) => !inPlace.includes(m));
   const current = kept.filter((m) => m.spec === run.spec);
   const need = inputs.count - kept.length;
+  inPlace.forEach((m) => run.staying.add(m.id));
   for (const m of dead) remember(run, m.machineId);
   // 3. offers and the budget, before anything is rented or destroyed
-  const wanted = need + stale.length;
-  if (wanted > 0) {
+  // With minHealthy = count an in-place roll makes one spare member first (inplace.ts); it takes
+  // the place of the last member, which is destroyed instead of updated.
+  const spare = inPlace.length > 0 && minHealthyOf(inputs) >= inputs.count ? 1 : 0;
+  const wanted = need + replaced.length + spare;
+  const updatedKept = inPlace.slice(0, inPlace.length - spare);
+  if (wanted > 0 || inPlace.length > 0) {
     // Offers the members hold are taken even when this process never claimed them (an earlier run).
     const held = new Set([...run.members, ...dead].map((m) => m.offerId));
-    run.candidates = (await searchCandidates(client, inputs, wanted + held.size)).filter((c) => !held.has(c.id));
-    run.reserved = pickOffers(client, inputs, run.candidates, wanted, current, badSet(run));
+    // Enough candidates to replace every in-place member whose machine refuses the update.
+    run.candidates = (await searchCandidates(client, inputs, wanted + inPlace.length + held.size)).filter((c) => !held.has(c.id));
+    run.reserved = pickOffers(client, inputs, run.candidates, wanted, [...current, ...inPlace], badSet(run));
     run.reserved.forEach((c) => run.tried.add(c.id));
     if (run.reserved.length < wanted) {
       const found = run.reserved.length;
@@ -130,7 +150,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   }
   if (inputs.maxHourlyCost !== undefined) {
-    const p = projection(current, run.reserved);
+    const p = projection([...current, ...updatedKept], run.reserved);
     if (p.total > inputs.maxHourlyCost + 1e-9) {
       releaseReserved(run);
       throw new BudgetError(
@@ -146,7 +166,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
       (r): r is PromiseRejectedResult => r.status === "rejected",
     );
     if (first) throw first.reason;
-    await roll(run, stale);
+    await roll(run, replaced, inPlace);
     if (olds && !deepEqual(olds.label, news.label)) {
       for (const m of run.members) if (m.spec === run.spec) await client.instances.setLabel(m.id, typeof news.label === "string" ? news.label : "");
     }
@@ -159,7 +179,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   releaseReserved(run);
   const outs = fleetOutputs(fleetKey, run.members, run.badHosts);
   const late = run.members.filter((m) => !isHealthy(m));
-  if (late.length > 0 && wanted > 0) {
+  if (late.length > 0 && (wanted > 0 || inPlace.length > 0)) {
     throw new PartialFailure(
       `Fleet: member(s) ${late.map((m) => `${m.id} (${m.status ?? "no status"})`).join(", ")} were not running after ` +
         `${inputs.runningTimeoutMinutes} minutes (runningTimeoutMinutes); the next \`pulumi up\` replaces them if they die`,
@@ -188,7 +208,7 @@ async function remove(run: Run, member: Member): Promise<void> {
 function nextOffer(run: Run, placedBesides: readonly Placement[]): Candidate | undefined {
   const reserved = run.reserved.shift();
   if (reserved) return reserved;
-  const placed = [...run.members.filter((m) => m.spec === run.spec), ...placedBesides];
+  const placed = [...run.members.filter((m) => m.spec === run.spec || run.staying.has(m.id)), ...placedBesides];
   const [more] = pickOffers(run.client, run.inputs, run.candidates.filter((c) => !run.tried.has(c.id)), 1, placed, badSet(run));
   if (more) run.tried.add(more.id);
   return more;
@@ -227,7 +247,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
     const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
-    const results = await watch.finish(batch, run.inputs.runningTimeoutMinutes * 60_000);
+    const results = await waitUntilReady(run.client, batch, run.inputs, watch);
     toRent = 0;
     for (const r of results) {
       run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
@@ -236,30 +256,40 @@ async function grow(run: Run, n: number): Promise<Member[]> {
         continue;
       }
       remember(run, r.member.machineId);
-      if (r.outcome === "dead") await destroyMember(run.client, r.member.id, r.member.offerId);
+      // Dead, or running but never ready (health.ts): destroyed; gone needs nothing.
+      if (r.outcome === "dead" || r.outcome === "unready") await destroyMember(run.client, r.member.id, r.member.offerId);
       run.members = run.members.filter((m) => m.id !== r.member.id);
       toRent++;
     }
     if (toRent > 0 && attempt >= run.inputs.maxCreateAttempts) {
-      throw new Error(`${toRent} member(s) died while booting in each of ${attempt} attempt(s) (maxCreateAttempts); their machines are avoided (badHosts)`);
+      throw new Error(
+        `${toRent} member(s) died or never became ready while booting in each of ${attempt} attempt(s) (maxCreateAttempts); their machines are avoided (badHosts)`,
+      );
     }
   }
   return ready;
 }
 
 /**
- * Replaces members made with other inputs, keeping at least `minHealthy` running: members
- * beyond `minHealthy` are replaced in one batch (destroyed first), else one new member is made
- * before one old is destroyed.
+ * Rolls members made with other inputs, keeping at least `minHealthy` healthy. Those that are
+ * not healthy count for nothing: they are replaced first. Then `inPlace` members are updated in
+ * place (rollInPlace); one whose machine refuses is replaced with the rest of `replaced`.
  */
-async function roll(run: Run, stale: Member[]): Promise<void> {
+async function roll(run: Run, replaced: Member[], inPlace: Member[]): Promise<void> {
   const min = minHealthyOf(run.inputs);
+  const down = replaced.filter((m) => !isHealthy(m));
+  for (const m of down) await remove(run, m);
+  if (down.length > 0) await grow(run, down.length);
+  const refused = await rollInPlace(run, inPlace, min);
+  await rollByReplacement(run, [...replaced.filter(isHealthy), ...refused], min);
+}
+
+/**
+ * Replaces members keeping at least `min` healthy: members beyond `min` are replaced in one
+ * batch (destroyed first), else one new member is made before one old is destroyed.
+ */
+async function rollByReplacement(run: Run, stale: Member[], min: number): Promise<void> {
   let left = [...stale];
-  // Old members that do not run count for nothing: they go first.
-  for (const m of left.filter((s) => !isHealthy(s))) await remove(run, m);
-  const replaceFirst = left.length - left.filter(isHealthy).length;
-  left = left.filter(isHealthy);
-  if (replaceFirst > 0) await grow(run, replaceFirst);
   while (left.length > 0) {
     const healthy = run.members.filter(isHealthy).length;
     const batch = Math.min(left.length, healthy - min);
@@ -274,4 +304,71 @@ async function roll(run: Run, stale: Member[]): Promise<void> {
       left = left.slice(1);
     }
   }
+}
+
+/**
+ * Updates `members` in place, at most (healthy - min) at once, each batch waited for until it
+ * runs and is ready again. Without that room (min = count) one spare member is made first and
+ * the last member is destroyed at the end instead of updated (inplace.ts says why). Returns the
+ * members whose machine refused the update (unchanged, still running).
+ */
+async function rollInPlace(run: Run, members: Member[], min: number): Promise<Member[]> {
+  const refused: Member[] = [];
+  const healthy = () => run.members.filter(isHealthy).length;
+  let left = [...members];
+  let spared: Member | undefined;
+  while (left.length > 0) {
+    if (inPlaceBatch(healthy(), min, left.length) === 0 && !spared) {
+      spared = left.pop();
+      await grow(run, 1);
+      if (left.length === 0) break;
+    }
+    const n = inPlaceBatch(healthy(), min, left.length);
+    if (n === 0) {
+      throw new Error(
+        `the in-place roll stopped: updating a member needs more than minHealthy (${min}) healthy members and ${healthy()} are; ` +
+          `members ${left.map((m) => m.id).join(", ")} keep the old inputs until the next \`pulumi up\``,
+      );
+    }
+    const batch = left.slice(0, n);
+    left = left.slice(n);
+    const sent: Member[] = [];
+    for (const m of batch) {
+      const outcome = await updateMember(run.client, m, run.olds ?? {}, run.props);
+      if (outcome === "sent") {
+        run.changed = true;
+        sent.push(m);
+        continue;
+      }
+      warnOnce(
+        `fleet-refused-${m.id}`,
+        `Fleet ${run.fleetKey}: machine ${m.machineId ?? "?"} refused the in-place update of member ${m.id} (${scrub(outcome.refused)}); it is replaced by a new rental`,
+      );
+      run.staying.delete(m.id);
+      refused.push(m);
+    }
+    await settleUpdated(run, sent);
+  }
+  if (spared) await remove(run, spared);
+  return refused;
+}
+
+/** Waits for members updated in place; one that dies or never becomes ready is handled as a dead boot. */
+async function settleUpdated(run: Run, sent: Member[]): Promise<void> {
+  if (sent.length === 0) return;
+  const results: HealthResult[] = await waitUntilReady(run.client, sent, run.inputs);
+  let lost = 0;
+  for (const r of results) {
+    const member = { ...r.member, spec: run.spec };
+    if (r.outcome === "running" || r.outcome === "timeout") {
+      run.members = run.members.map((m) => (m.id === member.id ? member : m));
+      continue;
+    }
+    remember(run, member.machineId);
+    if (r.outcome !== "gone") await destroyMember(run.client, member.id, member.offerId);
+    run.members = run.members.filter((m) => m.id !== member.id);
+    run.staying.delete(member.id);
+    lost++;
+  }
+  if (lost > 0) await grow(run, lost);
 }

@@ -67,6 +67,13 @@ export function publishedPort(instance: Instance, containerPort: number): { host
   return { host, port: hostPort };
 }
 
+/** One probe of `containerPort` as `instance` publishes it: undefined when ready, else why not. */
+export async function probeOnce(instance: Instance, readiness: Readiness, containerPort: number): Promise<string | undefined> {
+  const target = publishedPort(instance, containerPort);
+  if (typeof target === "string") return target;
+  return readiness.httpPath === undefined ? probeTcp(target.host, target.port) : probeHttp(target.host, target.port, readiness.httpPath);
+}
+
 /**
  * Probes instance `id` until ready or `timeoutMinutes` pass. Undefined when ready, else why
  * not (the last probe's answer).
@@ -80,14 +87,9 @@ export async function notReadyReason(client: VastClient, id: number, readiness: 
   for (;;) {
     const instance = await client.instances.get(id);
     if (!instance) return "it disappeared before it was ready";
-    const target = publishedPort(instance, containerPort);
-    if (typeof target === "string") why = target;
-    else {
-      const failed =
-        readiness.httpPath === undefined ? await probeTcp(target.host, target.port) : await probeHttp(target.host, target.port, readiness.httpPath);
-      if (failed === undefined) return undefined;
-      why = failed;
-    }
+    const failed = await probeOnce(instance, readiness, containerPort);
+    if (failed === undefined) return undefined;
+    why = failed;
     const left = deadline - now();
     if (left <= 0) {
       const minutes = Number(readiness.timeoutMinutes.toPrecision(3));

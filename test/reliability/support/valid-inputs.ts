@@ -264,7 +264,10 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
-  fleet: ["count", "offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes"],
+  fleet: [
+    "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
+    "readiness", "updatePolicy",
+  ],
 };
 
 /** Any value, sometimes the preview's unknown marker. */
