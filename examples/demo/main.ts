@@ -67,14 +67,22 @@ function reason(err: unknown): string {
   return String(err);
 }
 
-// The reason, never a stack trace; a stray rejection inside the SDK counts as a failure too.
+// The reason, never a stack trace. A stray rejection inside the SDK counts as a failure too,
+// but the run's own failure, when there is one, is the reason given: a resource that failed
+// offline leaves its outputs empty, and a program's apply over them (say `members.map`) then
+// throws where the Pulumi CLI would never have run it.
+let stray: unknown;
+let strayCount = 0;
 process.on("unhandledRejection", (err) => {
-  process.stderr.write(`demo failed: ${reason(err)}\n`);
-  process.exit(1);
+  if (strayCount++ === 0) stray = err;
 });
 
 main().then(
-  () => process.exit(0),
+  () => {
+    if (strayCount === 0) process.exit(0);
+    process.stderr.write(`demo failed: ${reason(stray)}\n`);
+    process.exit(1);
+  },
   (err) => {
     process.stderr.write(`demo failed: ${reason(err)}\n`);
     process.exit(1);

@@ -1,13 +1,14 @@
 /**
  * Quickstart: an SSH key, a template, and one GPU instance rented from offer filters using
- * both. Exports the command to log in.
+ * both. Exports the command to log in. With `fleetSize` above 0, also a Fleet of that many
+ * cheap single-GPU instances, one per machine, that each `pulumi up` heals.
  *
  *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"
  *   pulumi config set --secret vastai:apiKey <your key>
  *   pulumi up
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Instance, SshKey, Template } from "pulumi-vastai";
+import { Fleet, Instance, SshKey, Template } from "pulumi-vastai";
 
 const config = new pulumi.Config();
 /** Your OpenSSH public key (the line in ~/.ssh/id_ed25519.pub). */
@@ -17,6 +18,10 @@ const imageTag = config.get("imageTag") ?? "2.4.0-cuda12.4-cudnn9-runtime";
 const gpuName = config.get("gpuName") ?? "RTX 4090";
 /** $/hour for the whole offer. */
 const maxPricePerHour = config.getNumber("maxPricePerHour") ?? 0.5;
+/** Members of the optional fleet; 0 (the default) rents none. */
+const fleetSize = config.getNumber("fleetSize", { min: 0 }) ?? 0;
+/** Most a fleet member may cost, $/hour (disk included); the cheapest matching offers are rented. */
+const FLEET_MEMBER_MAX_PRICE = 0.8;
 
 const key = new SshKey("laptop", { publicKey: sshPublicKey });
 
@@ -40,7 +45,29 @@ const gpu = new Instance("gpu", {
   label: "quickstart",
 });
 
+// Its own image, not the template: a new imageTag leaves the fleet as it is.
+const fleet =
+  fleetSize > 0
+    ? new Fleet("workers", {
+        count: fleetSize,
+        offer: { numGpus: 1, maxPricePerHour: FLEET_MEMBER_MAX_PRICE, minReliability: 0.95 },
+        image: "nvidia/cuda:12.4.1-base-ubuntu22.04",
+        runtype: "ssh",
+        sshKeyIds: [key.keyId],
+        diskGb: 16,
+        label: "quickstart-fleet",
+        // At most one member per machine: one host going down takes one member with it.
+        spread: { by: "machine", max: 1 },
+        maxPricePerHour: FLEET_MEMBER_MAX_PRICE,
+        maxHourlyCost: Math.round(fleetSize * FLEET_MEMBER_MAX_PRICE * 100) / 100,
+      })
+    : undefined;
+
 export const instanceId = gpu.instanceId;
 export const templateHashId = template.hashId;
 export const pricePerHour = gpu.pricePerHour;
 export const sshCommand = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
+/** The fleet's instance ids (only with fleetSize > 0). */
+export const fleetMembers = fleet?.members.apply((members) => members.map((m) => m.id));
+/** Fleet members running (only with fleetSize > 0). */
+export const fleetHealthy = fleet?.healthy;

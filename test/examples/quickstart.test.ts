@@ -11,8 +11,10 @@ beforeAll(async () => {
   });
 });
 
-test("registers an SSH key, a template and one instance", () => {
+test("by default registers an SSH key, a template and one instance, and no fleet", () => {
   expect(run.registrations.map((r) => `${r.type} ${r.name}`).sort()).toEqual(["Instance gpu", "SshKey laptop", "Template pytorch"]);
+  expect(run.outputs.fleetMembers).toBeUndefined();
+  expect(run.outputs.fleetHealthy).toBeUndefined();
   expect(run.get("SshKey", "laptop").inputs.publicKey).toBe(DEMO_PUBLIC_KEY);
 });
 
