@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   const root = repoRoot();
   const project = readProject(root);
   const version = await pulumiVersion();
-  const sim = await startSimulator({ port: 0, bootMs: 300 });
+  // 16 more single-GPU offers (the bulk market), so the fleet has machines of its own to rent and heal onto.
+  const sim = await startSimulator({ port: 0, bootMs: 300, marketOffers: 16 });
   let driver: Driver | undefined;
   let usingCli = false;
   try {

@@ -21,7 +21,7 @@ const maxPricePerHour = config.getNumber("maxPricePerHour") ?? 0.5;
 /** Members of the optional fleet; 0 (the default) rents none. */
 const fleetSize = config.getNumber("fleetSize", { min: 0 }) ?? 0;
 /** Most a fleet member may cost, $/hour (disk included); the cheapest matching offers are rented. */
-const FLEET_MEMBER_MAX_PRICE = 0.8;
+const FLEET_MEMBER_MAX_PRICE = 0.3;
 
 const key = new SshKey("laptop", { publicKey: sshPublicKey });
 

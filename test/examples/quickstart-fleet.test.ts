@@ -22,10 +22,10 @@ test("registers a fleet of fleetSize members beside the key, the template and th
 
 test("the fleet rents cheap single-GPU offers, one member per machine, under a per-member and a fleet budget", () => {
   expect(run.get("Fleet", "workers").inputs).toMatchObject({
-    offer: { numGpus: 1, maxPricePerHour: 0.8, minReliability: 0.95 },
+    offer: { numGpus: 1, maxPricePerHour: 0.3, minReliability: 0.95 },
     spread: { by: "machine", max: 1 },
-    maxPricePerHour: 0.8,
-    maxHourlyCost: 2.4,
+    maxPricePerHour: 0.3,
+    maxHourlyCost: 0.9,
     sshKeyIds: [run.get("SshKey", "laptop").outputs.keyId],
   });
 });
