@@ -106,7 +106,7 @@ describe("costs", () => {
   });
 
   it("outputs the members, their cost and how many run; expired bad hosts are forgotten", () => {
-    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s" };
+    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s", volumeId: null, volumePerHour: 0 };
     expect(fleetOutputs("k", [m, { ...m, id: 2, status: "loading" }], {})).toMatchObject({ fleetKey: "k", hourlyCost: 1, healthy: 1 });
     expect(liveBadHosts({ "1": 50, "2": 150, "3": "x" }, 100)).toEqual({ "2": 150 });
   });

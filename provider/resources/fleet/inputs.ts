@@ -1,12 +1,13 @@
 /**
  * Inputs of the Fleet resource. The offer filters and the container's properties (template,
- * image, env, ports, onstart, disk, run type, label) use Instance's own rules by import, so a
- * fleet refuses exactly what an instance refuses. `check` never throws and never calls the API.
+ * image, env, ports, onstart, volume, disk, run type, label) use Instance's own rules by import,
+ * so a fleet refuses what an instance refuses; the volume has rules of its own on top (one new
+ * volume per member). `check` never throws and never calls the API.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
-import { inputSchema as instanceInputs } from "../instance/inputs";
+import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/inputs";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;
@@ -21,6 +22,35 @@ const spread = z.strictObject({
   max: wholeAtLeast(1).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
 });
 
+/**
+ * Instance's volume rules (createNew, size, mountPath), with the fleet's own: every member gets a
+ * new volume of its own, rented from a volume offer on that member's machine. A volume lives on
+ * one machine and cannot be shared, so neither one existing volume (`createNew: false`) nor one
+ * volume offer (`volumeId` with `createNew: true`) can serve N members.
+ */
+const volumeFields = shape.volume.unwrap().shape;
+const fleetVolume = z
+  .strictObject({ ...volumeFields, volumeId: volumeFields.volumeId.optional() })
+  .superRefine(volumeSizeRule)
+  .superRefine((v, ctx) => {
+    if (v.createNew === false) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["createNew"],
+        message: "must be true: a fleet makes one new volume per member (a volume lives on one machine and cannot be shared by N members)",
+      });
+    }
+    if (v.volumeId !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["volumeId"],
+        message: v.createNew
+          ? "is not accepted on a fleet: each member's volume is rented from a volume offer on that member's machine; leave volumeId out"
+          : "a fleet cannot link one existing volume to N members; use createNew: true with size, or an Instance to link it",
+      });
+    }
+  });
+
 export const fleetSchema = z.strictObject({
   count: wholeAtLeast(0).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
   offer: shape.offer.unwrap(),
@@ -29,6 +59,7 @@ export const fleetSchema = z.strictObject({
   env: shape.env,
   ports: shape.ports,
   onstart: shape.onstart,
+  volume: fleetVolume.optional(),
   diskGb: shape.diskGb,
   runtype: shape.runtype,
   argsStr: shape.argsStr,
@@ -54,7 +85,13 @@ export const FLEET_DEFAULTS = { badHostMinutes: 60, runningTimeoutMinutes: 10, m
 export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape);
 
 /** Inputs whose change rolls through the members (each is replaced by one made with the new values). */
-export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr"];
+export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume"];
+
+/**
+ * Spec keys added after fleets already existed: they count in a member's spec only when set, so
+ * members made before them keep their spec (and are not rolled by an upgrade of the package).
+ */
+export const LATER_SPEC_KEYS: readonly string[] = ["volume"];
 
 const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
 
