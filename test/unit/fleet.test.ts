@@ -1,7 +1,7 @@
 /** Fleet: input rules, offer choice (claims, spread, bad hosts), the budget projection, costs. */
 import { createClient } from "../../provider/client";
 import { type Candidate, claim, countryOf, isClaimed, pickOffers, release, resetClaims } from "../../provider/resources/fleet/claims";
-import { checkFleetInputs, minHealthyOf, typedFleetInputs } from "../../provider/resources/fleet/inputs";
+import { SPEC_KEYS, checkFleetInputs, minHealthyOf, typedFleetInputs } from "../../provider/resources/fleet/inputs";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, memberCost } from "../../provider/resources/fleet/outputs";
 import { projection } from "../../provider/resources/fleet/reconcile";
 import { specOf } from "../../provider/resources/fleet/members";
@@ -43,6 +43,26 @@ describe("inputs", () => {
     const all = reasons({ ...base, env: { PULUMI_VASTAI_MARKER: "hunter2-secret" } }).join("\n");
     expect(all).toMatch(/PULUMI_VASTAI_MARKER is reserved/);
     expect(all).not.toContain("hunter2-secret");
+  });
+
+  it("takes a new volume per member by Instance's rules, and refuses a link or a volume offer id", () => {
+    const volume = { createNew: true, size: 20, mountPath: "/data" };
+    expect(reasons({ ...base, volume })).toEqual([]);
+    expect(reasons({ ...base, volume: { createNew: true, mountPath: "/data" } })).toEqual(["volume.size: is required (GB) when createNew is true"]);
+    expect(reasons({ ...base, volume: { ...volume, mountPath: "data" } })).toEqual([expect.stringMatching(/^volume\.mountPath: must be an absolute path/)]);
+    expect(reasons({ ...base, volume: { createNew: false, volumeId: 7, mountPath: "/data" } })).toEqual([
+      expect.stringMatching(/^volume\.createNew: must be true: .*cannot be shared by N members\) \(got false\)$/),
+      "volume.volumeId: a fleet cannot link one existing volume to N members; use createNew: true with size, or an Instance to link it (got 7)",
+    ]);
+    expect(reasons({ ...base, volume: { ...volume, volumeId: 900001 } })).toEqual([expect.stringMatching(/^volume\.volumeId: is not accepted on a fleet: .*\(got 900001\)$/)]);
+  });
+
+  it("a volume rolls the fleet, and members made before volumes existed keep their spec", () => {
+    expect(specOf({ image: "a" }, SPEC_KEYS)).toBe(specOf({ image: "a" }, SPEC_KEYS.filter((k) => k !== "volume")));
+    expect(specOf({ image: "a", volume: { createNew: true, size: 20, mountPath: "/d" } }, SPEC_KEYS)).not.toBe(specOf({ image: "a" }, SPEC_KEYS));
+    expect(specOf({ image: "a", volume: { createNew: true, size: 20, mountPath: "/d" } }, SPEC_KEYS)).not.toBe(
+      specOf({ image: "a", volume: { createNew: true, size: 30, mountPath: "/d" } }, SPEC_KEYS),
+    );
   });
 
   it("rolls on the template inputs only", () => {
@@ -97,6 +117,15 @@ describe("costs", () => {
     const p = projection(kept, [offer(7, 1, "US", 0.25)]);
     expect(p.total).toBeCloseTo(0.77, 6);
     expect(p.breakdown).toBe("1 new member(s) 0.25 (offer 7 0.25) + 1 kept member(s) 0.5 + storage of 1 stopped member(s) 0.02");
+  });
+
+  it("counts a member's volume in every state, and a new member's volume in the projection", () => {
+    expect(memberCost({ ...member("running", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.51, 9);
+    expect(memberCost({ ...member("stopped", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.03, 9);
+    expect(memberCost({ ...member("gone", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.01, 9);
+    const p = projection([], [{ ...offer(7, 1, "US", 0.25), volumeOfferId: 9, volumePerHour: 0.005 }]);
+    expect(p.total).toBeCloseTo(0.255, 9);
+    expect(p.breakdown).toBe("1 new member(s) 0.255 (offer 7 0.25 + volume 0.005) + 0 kept member(s) 0 + storage of 0 stopped member(s) 0");
   });
 
   it("costs a stopped member its disk, a dead one nothing", () => {

@@ -103,7 +103,7 @@ export const provider: ProviderImpl = {
         await deleteMemberVolume(client, volume, instanceId);
         volumeFailures.delete(volume);
       } catch (error) {
-        volumeFailures.set(volume, `Fleet: ${(error as Error).message}`);
+        volumeFailures.set(volume, (error as Error).message);
       }
     };
     forgetListing(client);

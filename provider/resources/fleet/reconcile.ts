@@ -187,7 +187,7 @@ function outputsOf(run: Run): Props {
 
 function volumesLeftText(run: Run): string {
   return (
-    `${run.volumesLeft.map((l) => l.error.message).join("; ")}. Those members' instances are destroyed; the members stay ` +
+    `${run.volumesLeft.map((l) => l.error.message.replace(/\.+$/, "")).join("; ")}. Their instances are destroyed; those members stay ` +
     "in `members` (status gone) until their volumes are deleted, which the next `pulumi up` or `pulumi destroy` tries again"
   );
 }
