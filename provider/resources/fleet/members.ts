@@ -16,13 +16,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
 import { IDENTITY_KEY, createAtMostOnce, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
-import { LATER_SPEC_KEYS } from "./inputs";
 import { createBody } from "../instance/rent";
 import { typedInputs } from "../instance/inputs";
 import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import type { FleetMember } from "./index";
+import { LATER_SPEC_KEYS } from "./inputs";
 import { deleteMemberVolume, memberVolume, volumeIdOf, withVolumeIds } from "./volumes";
 
 /** One member as outputs and state hold it (declared once, beside the class). */
