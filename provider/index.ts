@@ -17,7 +17,7 @@ export { Volume, type VolumeArgs, type VolumeOfferFilters as VolumeOfferFilterIn
 export { NetworkVolume, type NetworkVolumeArgs, type NetworkVolumeOfferFilters } from "./resources/networkVolume";
 export { Endpoint, type EndpointArgs } from "./resources/endpoint";
 export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
-export { Fleet, type FleetArgs, type FleetSpread, type FleetMember } from "./resources/fleet";
+export { Fleet, type FleetArgs, type FleetSpread, type FleetMember, type FleetVolume } from "./resources/fleet";
 export * from "./lookups";
 export * from "./client";
 export { resolveConfig, MissingApiKeyError, keyFilePath, type ResolvedConfig } from "./config";

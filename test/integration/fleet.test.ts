@@ -11,7 +11,7 @@ import { providers } from "../../provider/providers";
 import { resetClaims } from "../../provider/resources/fleet/claims";
 import { SPEC_KEYS } from "../../provider/resources/fleet/inputs";
 import { specOf } from "../../provider/resources/fleet/members";
-import { setTiming, setWarningSink, type Timing, type WarningSink } from "../../provider/resources/kit";
+import { PartialFailure, setTiming, setWarningSink, type Timing, type WarningSink } from "../../provider/resources/kit";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
@@ -387,5 +387,119 @@ describe("readiness and in-place rolls", () => {
     const { outs: rolled } = await fleet.update(id, outs, await checked({ ...base, count: 2, minHealthy: 1, image: "vllm/vllm-openai:latest", diskGb: 20 }, outs));
     expect(membersOf(rolled as Props).some((m) => before.includes(m.id))).toBe(false);
     expect((await h.requests()).some((r) => UPDATE_PATH.test(r.path))).toBe(false);
+  });
+});
+
+describe("volume: a new volume per member, owned by the fleet", () => {
+  type VolumeRow = { id: number; machine_id: number; disk_space: number; instances: { id: number }[] };
+  const volume = { createNew: true, size: 20, mountPath: "/data" };
+  const withVolume = { ...base, volume };
+  const volumes = () => h.sim.state().volumes as VolumeRow[];
+  /** Instance id -> the id of the volume it uses. */
+  const volumeOfInstance = () => new Map(volumes().flatMap((v) => v.instances.map((i) => [i.id, v.id] as const)));
+  type VolumeMember = Member & { volumeId: number | null; volumePerHour: number };
+  const vmembers = (outs: Props) => outs.members as VolumeMember[];
+
+  it("rents each member with a new volume of its own on its machine, only on machines with a volume offer, and records it", async () => {
+    const { outs } = await created({ ...withVolume, count: 3 });
+    const members = vmembers(outs);
+    // Without the volume the third would be 700017 (0.45 $/h), whose machine has no volume offer.
+    expect(members.map((m) => m.offerId)).toEqual([700005, 700001, 700008]);
+    expect(volumes()).toHaveLength(3);
+    const uses = volumeOfInstance();
+    for (const m of members) {
+      expect(m.volumeId).toBe(uses.get(m.id));
+      expect(volumes().find((v) => v.id === m.volumeId)).toMatchObject({ machine_id: m.machineId, disk_space: 20 });
+      expect(m.volumePerHour).toBeGreaterThan(0);
+    }
+    const live = h.sim.state().instances.map((i: Props) => i.volume_info as Props);
+    expect(live.every((v: Props) => v.create_new === true && v.size === 20 && v.mount_path === "/data")).toBe(true);
+    expect(outs.hourlyCost).toBeCloseTo(members.reduce((s, m) => s + m.pricePerHour + m.volumePerHour, 0), 6);
+  });
+
+  it("members without a volume record volumeId null", async () => {
+    const { outs } = await created({ ...base, count: 1 });
+    expect(vmembers(outs)[0]).toMatchObject({ volumeId: null, volumePerHour: 0 });
+    expect(volumes()).toEqual([]);
+  });
+
+  it("heals a dead member without leaving its volume: the dead one's volume is deleted, the new member has its own", async () => {
+    const { id, outs } = await created({ ...withVolume, count: 2 });
+    const [dead, alive] = vmembers(outs);
+    expect(volumes()).toHaveLength(2);
+    await h.control("POST", `/instances/${dead.id}/status`, { actual_status: "exited" });
+    const { outs: healed } = await fleet.update(id, outs, await checked({ ...withVolume, count: 2 }, outs));
+    const members = vmembers(healed as Props);
+    expect(members.map((m) => m.id)).toEqual([alive.id, expect.any(Number)]);
+    expect(volumes()).toHaveLength(2);
+    expect(volumes().map((v) => v.id)).not.toContain(dead.volumeId);
+    expect(new Map(members.map((m) => [m.id, m.volumeId]))).toEqual(volumeOfInstance());
+  });
+
+  it("scales down and rolls a volume change leaving exactly one volume per member", async () => {
+    const { id, outs } = await created({ ...withVolume, count: 3 });
+    const { outs: down } = await fleet.update(id, outs, await checked({ ...withVolume, count: 2 }, outs));
+    expect(volumes()).toHaveLength(2);
+    const bigger = { ...withVolume, count: 2, volume: { ...volume, size: 30 } };
+    const { outs: rolled } = await fleet.update(id, down as Props, await checked(bigger, down as Props));
+    const members = vmembers(rolled as Props);
+    expect(members.every((m) => !vmembers(down as Props).some((d) => d.id === m.id))).toBe(true);
+    expect(volumes().map((v) => v.disk_space)).toEqual([30, 30]);
+    expect(new Map(members.map((m) => [m.id, m.volumeId]))).toEqual(volumeOfInstance());
+  });
+
+  it("delete leaves no volume, also that of a member a run made but never recorded", async () => {
+    const { id, outs } = await created({ ...withVolume, count: 2 });
+    await fleet.delete(id, { ...outs, members: vmembers(outs).slice(0, 1) });
+    expect(liveIds()).toEqual([]);
+    expect(volumes()).toEqual([]);
+  });
+
+  it("delete reports a volume it could not delete by id, and a second delete deletes it", async () => {
+    const { id, outs } = await created({ ...withVolume, count: 1 });
+    const [m] = vmembers(outs);
+    await h.fault({ method: "DELETE", path: "/api/v0/volumes", status: 400, body: { success: false, error: "invalid_args", msg: "try later" } });
+    const error = await rejection(fleet.delete(id, outs));
+    expect(error.message).toMatch(new RegExp(`^Fleet ${id}: deleting volume ${m.volumeId} of member instance ${m.id} failed: .*run \`pulumi destroy\` again$`));
+    expect(liveIds()).toEqual([]);
+    expect(volumes()).toHaveLength(1);
+    await fleet.delete(id, outs);
+    expect(volumes()).toEqual([]);
+  });
+
+  it("a volume that cannot be deleted is reported by id and kept in members until the next up deletes it", async () => {
+    const { id, outs } = await created({ ...withVolume, count: 2 });
+    const [dead] = vmembers(outs);
+    await h.control("POST", `/instances/${dead.id}/status`, { actual_status: "exited" });
+    await h.fault({ method: "DELETE", path: "/api/v0/volumes", status: 400, body: { success: false, error: "invalid_args", msg: "try later" } });
+    const error = await rejection(fleet.update(id, outs, await checked({ ...withVolume, count: 2 }, outs)));
+    expect(error.message).toContain(`deleting volume ${dead.volumeId} of member instance ${dead.id} failed`);
+    expect(error).toBeInstanceOf(PartialFailure);
+    const partial = error.properties as Props;
+    const left = vmembers(partial).find((m) => m.id === dead.id);
+    expect(left).toMatchObject({ status: "gone", volumeId: dead.volumeId });
+    expect(vmembers(partial).filter((m) => m.status === "running")).toHaveLength(2);
+    // The next up sees the leftover and deletes its volume.
+    const news = await checked({ ...withVolume, count: 2 }, partial);
+    expect((await fleet.diff(id, partial, news)).changes).toBe(true);
+    const { outs: clean } = await fleet.update(id, partial, news);
+    expect(vmembers(clean as Props).map((m) => m.id)).not.toContain(dead.id);
+    expect(volumes()).toHaveLength(2);
+  });
+
+  it("fails before renting when no offer's machine has a volume offer, saying so", async () => {
+    await h.clearRequests();
+    const error = await rejection(fleet.create(await checked({ offer: { gpuName: "RTX 4090", numGpus: 4 }, image: "pytorch/pytorch", count: 1, volume })));
+    expect(error.message).toMatch(/1 offer\(s\) are needed but only 0 match .* on a machine with a volume offer of 20 GB free \(volume\).*nothing was rented$/);
+    expect(count(await h.requests(), "PUT", CREATE_PATH)).toBe(0);
+  });
+
+  it("check refuses volumeId and createNew false, naming the field, the rule and the value", async () => {
+    const { failures } = await fleet.check({}, { __provider: "p", ...base, count: 2, volume: { createNew: false, volumeId: 20000001, mountPath: "/data" } });
+    const reasons = (failures ?? []).map((f) => f.reason);
+    expect(reasons).toContain("volume.volumeId: a fleet cannot link one existing volume to N members; use createNew: true with size, or an Instance to link it (got 20000001)");
+    expect(reasons).toContainEqual(expect.stringMatching(/^volume\.createNew: must be true: a fleet makes one new volume per member .*\(got false\)$/));
+    const offerId = await fleet.check({}, { __provider: "p", ...base, count: 2, volume: { ...volume, volumeId: 900001 } });
+    expect((offerId.failures ?? []).map((f) => f.reason)).toEqual([expect.stringMatching(/^volume\.volumeId: is not accepted on a fleet: .*leave volumeId out \(got 900001\)$/)]);
   });
 });

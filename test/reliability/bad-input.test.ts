@@ -198,6 +198,10 @@ const RULES: Rule[] = [
   { rule: "fleet badHostMinutes at most 30 days", kind: "fleet", inputs: { ...fleet, badHostMinutes: 50_000 }, property: "badHostMinutes", says: /must be at most 43200/ },
   { rule: "fleet env does not set the marker", kind: "fleet", inputs: { ...fleet, env: { [MARKER_ENV]: "x" } }, property: "env.PULUMI_VASTAI_MARKER", says: /is reserved/ },
   { rule: "fleet readiness needs a TCP port, as Instance's", kind: "fleet", inputs: { ...fleet, readiness: { timeoutMinutes: 1 } }, property: "readiness.tcpPort", says: /is required when ports has no TCP mapping to probe/ },
+  { rule: "fleet volume is never one existing volume for N members", kind: "fleet", inputs: { ...fleet, volume: { createNew: false, volumeId: 20000001, mountPath: "/data" } }, property: "volume.volumeId", says: /a fleet cannot link one existing volume to N members; use createNew: true.*\(got 20000001\)$/ },
+  { rule: "fleet volume is a new one per member", kind: "fleet", inputs: { ...fleet, volume: { createNew: false, mountPath: "/data" } }, property: "volume.createNew", says: /must be true: a fleet makes one new volume per member.*\(got false\)$/ },
+  { rule: "fleet volume comes from each member's machine, not one volume offer", kind: "fleet", inputs: { ...fleet, volume: { createNew: true, volumeId: 900001, size: 20, mountPath: "/data" } }, property: "volume.volumeId", says: /volume offer on that member's machine; leave volumeId out \(got 900001\)$/ },
+  { rule: "fleet volume size by Instance's rule", kind: "fleet", inputs: { ...fleet, volume: { createNew: true, mountPath: "/data" } }, property: "volume.size", says: /is required \(GB\) when createNew is true/ },
   { rule: "fleet properties are known ones", kind: "fleet", inputs: { ...fleet, minHealty: 1 }, property: "minHealty", says: /is not a Fleet property; did you mean minHealthy\?/ },
 ];
 

@@ -64,6 +64,26 @@ describe("inputs", () => {
     expect([inPlaceBatch(3, 3, 3), inPlaceBatch(4, 3, 3), inPlaceBatch(5, 2, 2), inPlaceBatch(2, 3, 1)]).toEqual([0, 1, 2, 0]);
   });
 
+  it("takes a new volume per member by Instance's rules, and refuses a link or a volume offer id", () => {
+    const volume = { createNew: true, size: 20, mountPath: "/data" };
+    expect(reasons({ ...base, volume })).toEqual([]);
+    expect(reasons({ ...base, volume: { createNew: true, mountPath: "/data" } })).toEqual(["volume.size: is required (GB) when createNew is true"]);
+    expect(reasons({ ...base, volume: { ...volume, mountPath: "data" } })).toEqual([expect.stringMatching(/^volume\.mountPath: must be an absolute path/)]);
+    expect(reasons({ ...base, volume: { createNew: false, volumeId: 7, mountPath: "/data" } })).toEqual([
+      expect.stringMatching(/^volume\.createNew: must be true: .*cannot be shared by N members\) \(got false\)$/),
+      "volume.volumeId: a fleet cannot link one existing volume to N members; use createNew: true with size, or an Instance to link it (got 7)",
+    ]);
+    expect(reasons({ ...base, volume: { ...volume, volumeId: 900001 } })).toEqual([expect.stringMatching(/^volume\.volumeId: is not accepted on a fleet: .*\(got 900001\)$/)]);
+  });
+
+  it("a volume rolls the fleet, and members made before volumes existed keep their spec", () => {
+    expect(specOf({ image: "a" }, SPEC_KEYS)).toBe(specOf({ image: "a" }, SPEC_KEYS.filter((k) => k !== "volume")));
+    expect(specOf({ image: "a", volume: { createNew: true, size: 20, mountPath: "/d" } }, SPEC_KEYS)).not.toBe(specOf({ image: "a" }, SPEC_KEYS));
+    expect(specOf({ image: "a", volume: { createNew: true, size: 20, mountPath: "/d" } }, SPEC_KEYS)).not.toBe(
+      specOf({ image: "a", volume: { createNew: true, size: 30, mountPath: "/d" } }, SPEC_KEYS),
+    );
+  });
+
   it("rolls on the template inputs only", () => {
     expect(specOf({ image: "a", count: 1 }, ["image"])).toBe(specOf({ image: "a", count: 5 }, ["image"]));
     expect(specOf({ image: "a" }, ["image"])).not.toBe(specOf({ image: "b" }, ["image"]));
@@ -118,6 +138,15 @@ describe("costs", () => {
     expect(p.breakdown).toBe("1 new member(s) 0.25 (offer 7 0.25) + 1 kept member(s) 0.5 + storage of 1 stopped member(s) 0.02");
   });
 
+  it("counts a member's volume in every state, and a new member's volume in the projection", () => {
+    expect(memberCost({ ...member("running", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.51, 9);
+    expect(memberCost({ ...member("stopped", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.03, 9);
+    expect(memberCost({ ...member("gone", 0.5), volumePerHour: 0.01 })).toBeCloseTo(0.01, 9);
+    const p = projection([], [{ ...offer(7, 1, "US", 0.25), volumeOfferId: 9, volumePerHour: 0.005 }]);
+    expect(p.total).toBeCloseTo(0.255, 9);
+    expect(p.breakdown).toBe("1 new member(s) 0.255 (offer 7 0.25 + volume 0.005) + 0 kept member(s) 0 + storage of 0 stopped member(s) 0");
+  });
+
   it("costs a stopped member its disk, a dead one nothing", () => {
     expect(memberCost(member("running", 0.5))).toBe(0.5);
     expect(memberCost(member("stopped", 0.5))).toBe(0.02);
@@ -125,7 +154,7 @@ describe("costs", () => {
   });
 
   it("outputs the members, their cost and how many run; expired bad hosts are forgotten", () => {
-    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", ready: null, sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s" };
+    const m = { id: 1, machineId: 2, country: "US", offerId: 3, pricePerHour: 0.5, storagePerHour: 0.01, status: "running", ready: null, sshHost: "h", sshPort: 22, marker: "k.x.3", spec: "s", volumeId: null, volumePerHour: 0 };
     expect(fleetOutputs("k", [m, { ...m, id: 2, status: "loading" }], {})).toMatchObject({ fleetKey: "k", hourlyCost: 1, healthy: 1 });
     // With readiness, a running member that is not ready is not healthy.
     const ready = { ...m, ready: true };

@@ -9,6 +9,7 @@ import type { Offer, VastClient } from "../../client";
 import { offerQueryFor } from "../instance/offers";
 import { claim } from "../kit";
 import type { FleetInputs } from "./inputs";
+import { withVolumeOffers } from "./volumes";
 
 export { claim, isClaimed, release, resetClaims } from "../kit";
 
@@ -26,6 +27,10 @@ export interface Candidate {
   pricePerHour: number;
   /** $/hour of the disk alone (kept while the member is stopped). */
   storagePerHour: number;
+  /** With `volume`: the volume offer on the same machine the member's new volume is rented from. */
+  volumeOfferId?: number;
+  /** With `volume`: $/hour of the member's volume. */
+  volumePerHour?: number;
 }
 
 function candidateOf(o: Offer): Candidate {
@@ -39,16 +44,22 @@ function candidateOf(o: Offer): Candidate {
   };
 }
 
-/** Matches of the fleet's filters and price cap, cheapest first (`want` bounds the search). */
+/**
+ * Matches of the fleet's filters and price cap, cheapest first (`want` bounds the search). With
+ * `volume`, only offers on machines with a volume offer for the member's volume (volumes.ts).
+ */
 export async function searchCandidates(client: VastClient, inputs: FleetInputs, want: number): Promise<Candidate[]> {
   const caps = [inputs.offer.maxPricePerHour, inputs.maxPricePerHour].filter((v): v is number => v !== undefined);
   const filters = { ...inputs.offer, maxPricePerHour: caps.length > 0 ? Math.min(...caps) : undefined };
-  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: Math.min(1000, want * 3 + 10) };
+  // Some machines have no volume offer: a wider search leaves enough that have one.
+  const limit = inputs.volume ? want * 10 + 50 : want * 3 + 10;
+  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: Math.min(1000, limit) };
   const offers = await client.offers.search(query);
-  return offers
+  const ranked = offers
     .map((o, i) => ({ c: candidateOf(o), i }))
     .sort((a, b) => a.c.pricePerHour - b.c.pricePerHour || a.i - b.i)
     .map((x) => x.c);
+  return inputs.volume ? withVolumeOffers(client, ranked, inputs.volume) : ranked;
 }
 
 /** Where members are: machine and country of each kept member. */

@@ -11,6 +11,9 @@
  *   });
  *   export const healthy = fleet.healthy;
  *
+ * With `volume: { createNew: true, size: 50, mountPath: "/data" }` every member gets a new volume
+ * of its own, on its machine; the fleet owns them: a member's volume is deleted with it.
+ *
  * Offers are claimed inside the plugin process, so members (and other fleets) never race for
  * the same offer. Each `pulumi up` heals the fleet: dead members (and, with `readiness`, members
  * that stay unready past its deadline) are replaced, `count` scales it, a change of the template
@@ -44,6 +47,13 @@ export interface FleetArgs {
   /** As Instance; a change rolls the fleet by replacement (ports, diskGb and runtype alike). */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
   onstart?: pulumi.Input<string>;
+  /**
+   * A new volume for each member, rented from a volume offer on the member's machine (only
+   * offers on machines with such a volume offer, with `size` GB free, are rented). The fleet
+   * deletes a member's volume when it removes the member, so heals and rolls leak none; the
+   * volumes' storage counts in `hourlyCost` and `maxHourlyCost`. A change rolls the fleet.
+   */
+  volume?: pulumi.Input<FleetVolume>;
   diskGb?: pulumi.Input<number>;
   runtype?: pulumi.Input<"ssh" | "jupyter" | "args">;
   argsStr?: pulumi.Input<string>;
@@ -86,6 +96,20 @@ export interface FleetArgs {
   maxCreateAttempts?: pulumi.Input<number>;
 }
 
+/**
+ * A new volume for every member: rented from a volume offer on the member's machine, deleted when
+ * the fleet removes the member (heal, scale down, roll, delete). A volume lives on one machine
+ * and cannot be shared, so a fleet neither links an existing volume nor takes a volume offer id.
+ */
+export interface FleetVolume {
+  /** Must be true: each member gets a new volume (Instance's `createNew: false` link is refused). */
+  createNew: pulumi.Input<true>;
+  /** GB of each member's volume, a whole number. */
+  size: pulumi.Input<number>;
+  /** Where the volume is mounted in each member's container (absolute path). */
+  mountPath: pulumi.Input<string>;
+}
+
 /** One member of a fleet. */
 export interface FleetMember {
   id: number;
@@ -96,6 +120,10 @@ export interface FleetMember {
   pricePerHour: number;
   /** $/hour of its disk while stopped. */
   storagePerHour: number;
+  /** The member's own volume (with `volume`), null without one; deleted with the member. */
+  volumeId: number | null;
+  /** $/hour of its volume's storage, billed whatever the member's state (0 without one). */
+  volumePerHour: number;
   status: string | null;
   /** Passed the readiness probe: true or false with `readiness`, null without. */
   ready: boolean | null;
@@ -112,7 +140,7 @@ export class Fleet extends VastResource {
   /** The fleet's key: the first part of every member's PULUMI_VASTAI_MARKER. */
   declare readonly fleetKey: pulumi.Output<string>;
   declare readonly members: pulumi.Output<FleetMember[]>;
-  /** $/hour of the members now (stopped ones: their disk). */
+  /** $/hour of the members now (stopped ones: their disk), their volumes' storage included. */
   declare readonly hourlyCost: pulumi.Output<number>;
   /** Members running (and ready, with `readiness`). */
   declare readonly healthy: pulumi.Output<number>;

@@ -1,13 +1,14 @@
 /**
  * Inputs of the Fleet resource. The offer filters and the container's properties (template,
- * image, env, ports, onstart, disk, run type, label) use Instance's own rules by import, so a
- * fleet refuses exactly what an instance refuses. `check` never throws and never calls the API.
+ * image, env, ports, onstart, volume, disk, run type, label) use Instance's own rules by import,
+ * so a fleet refuses what an instance refuses; the volume has rules of its own on top (one new
+ * volume per member). `check` never throws and never calls the API.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { INPLACE_INPUTS } from "../instance/inplace";
-import { inputSchema as instanceInputs } from "../instance/inputs";
+import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/inputs";
 import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
@@ -23,6 +24,35 @@ const spread = z.strictObject({
   max: wholeAtLeast(1).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
 });
 
+/**
+ * Instance's volume rules (createNew, size, mountPath), with the fleet's own: every member gets a
+ * new volume of its own, rented from a volume offer on that member's machine. A volume lives on
+ * one machine and cannot be shared, so neither one existing volume (`createNew: false`) nor one
+ * volume offer (`volumeId` with `createNew: true`) can serve N members.
+ */
+const volumeFields = shape.volume.unwrap().shape;
+const fleetVolume = z
+  .strictObject({ ...volumeFields, volumeId: volumeFields.volumeId.optional() })
+  .superRefine(volumeSizeRule)
+  .superRefine((v, ctx) => {
+    if (v.createNew === false) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["createNew"],
+        message: "must be true: a fleet makes one new volume per member (a volume lives on one machine and cannot be shared by N members)",
+      });
+    }
+    if (v.volumeId !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["volumeId"],
+        message: v.createNew
+          ? "is not accepted on a fleet: each member's volume is rented from a volume offer on that member's machine; leave volumeId out"
+          : "a fleet cannot link one existing volume to N members; use createNew: true with size, or an Instance to link it",
+      });
+    }
+  });
+
 export const fleetSchema = z.strictObject({
   count: wholeAtLeast(0).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
   offer: shape.offer.unwrap(),
@@ -31,6 +61,7 @@ export const fleetSchema = z.strictObject({
   env: shape.env,
   ports: shape.ports,
   onstart: shape.onstart,
+  volume: fleetVolume.optional(),
   diskGb: shape.diskGb,
   runtype: shape.runtype,
   argsStr: shape.argsStr,
@@ -63,7 +94,13 @@ export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape
  * Inputs whose change rolls through the members: those of Instance's TEMPLATE_KEYS update a
  * member in place (fleet/inplace.ts), the others replace it with one made with the new values.
  */
-export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr"];
+export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume"];
+
+/**
+ * Spec keys added after fleets already existed: they count in a member's spec only when set, so
+ * members made before them keep their spec (and are not rolled by an upgrade of the package).
+ */
+export const LATER_SPEC_KEYS: readonly string[] = ["volume"];
 
 const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
 

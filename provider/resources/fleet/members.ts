@@ -8,6 +8,9 @@
  * key finds every member the fleet ever made (delete sweeps them), the operation marker (the
  * resource's identity and generation, kit/create-once.ts) finds what a killed run of this same
  * operation left, which is adopted instead of rented again.
+ *
+ * With `volume`, each member is rented with a new volume of its own (volumes.ts), and removing
+ * a member destroys its instance, then deletes its volume.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
@@ -19,6 +22,8 @@ import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import type { FleetMember } from "./index";
+import { LATER_SPEC_KEYS } from "./inputs";
+import { deleteMemberVolume, memberVolume, volumeIdOf, withVolumeIds } from "./volumes";
 
 /** One member as outputs and state hold it (declared once, beside the class). */
 export type Member = FleetMember;
@@ -40,7 +45,8 @@ export function markerValue(instance: Instance): string | undefined {
 }
 
 export function specOf(props: Props, keys: readonly string[]): string {
-  const picked = keys.map((k) => [k, props[k] ?? null]);
+  const unset = (k: string) => LATER_SPEC_KEYS.includes(k) && (props[k] === undefined || props[k] === null);
+  const picked = keys.filter((k) => !unset(k)).map((k) => [k, props[k] ?? null]);
   return createHash("sha256").update(JSON.stringify(picked)).digest("hex").slice(0, 12);
 }
 
@@ -61,7 +67,10 @@ export function adoptedMember(instance: Instance, prefix: string, spec: string):
   // The marker ends with the offer rented (members.ts: `<prefix><offer id>`).
   const offerId = Number((markerValue(instance) ?? "").slice(prefix.length)) || 0;
   return refreshed(
-    { id: instance.id, machineId: null, country: "?", offerId, pricePerHour: 0, storagePerHour: 0, status: null, ready: null, sshHost: null, sshPort: null, marker: markerValue(instance) ?? "", spec },
+    {
+      id: instance.id, machineId: null, country: "?", offerId, pricePerHour: 0, storagePerHour: 0, volumeId: null, volumePerHour: 0,
+      status: null, ready: null, sshHost: null, sshPort: null, marker: markerValue(instance) ?? "", spec,
+    },
     instance,
   );
 }
@@ -72,10 +81,11 @@ export function isOfferGone(error: unknown): boolean {
 
 /** Rents `offer` as a member with `marker`; throws the service's error (offer gone: isOfferGone). */
 export async function rentMember(client: VastClient, props: Props, offer: Candidate, marker: string, spec: string): Promise<Member> {
-  const body = createBody(typedInputs({ ...props, offer: undefined, offerId: offer.id }), marker);
+  const body = createBody(typedInputs({ ...props, offer: undefined, offerId: offer.id, volume: memberVolume(props.volume, offer) }), marker);
+  // The volume's id is learnt from the volume list once the batch is up (volumes.ts).
   const made = (id: number): Member => ({
     id, machineId: offer.machineId, country: offer.country, offerId: offer.id, pricePerHour: offer.pricePerHour,
-    storagePerHour: offer.storagePerHour, status: null, ready: null, sshHost: null, sshPort: null, marker, spec,
+    storagePerHour: offer.storagePerHour, volumeId: null, volumePerHour: offer.volumePerHour ?? 0, status: null, ready: null, sshHost: null, sshPort: null, marker, spec,
   });
   return createAtMostOnce<Member>({
     isAmbiguous: isAmbiguousResponse,
@@ -95,9 +105,10 @@ export type BootResult = { member: Member; outcome: "running" | "dead" | "gone" 
 
 /**
  * Waits until every member in `members` runs, dies, disappears or the deadline passes. Each
- * poll lists the members still pending by id, 25 per call.
+ * poll lists the members still pending by id, 25 per call. With `volumes`, the members' volume
+ * ids are then read (one volume list call), so that a member that died takes its volume along.
  */
-export async function waitForMembers(client: VastClient, members: Member[], timeoutMs: number): Promise<BootResult[]> {
+export async function waitForMembers(client: VastClient, members: Member[], timeoutMs: number, volumes = false): Promise<BootResult[]> {
   const { now, sleep } = currentTiming();
   const deadline = now() + timeoutMs;
   const results = new Map<number, BootResult>();
@@ -126,7 +137,10 @@ export async function waitForMembers(client: VastClient, members: Member[], time
     }
     await sleep(Math.min(pollIntervalMs(), left));
   }
-  return members.map((m) => results.get(m.id) as BootResult);
+  const ordered = members.map((m) => results.get(m.id) as BootResult);
+  if (!volumes) return ordered;
+  const [filled] = await withVolumeIds(client, ordered.map((r) => r.member));
+  return ordered.map((r, i) => ({ ...r, member: filled[i] }));
 }
 
 /** Members listed by one call of the instance list (its page size). */
@@ -181,5 +195,28 @@ export async function destroyMember(client: VastClient, id: number, offerId?: nu
   } catch (error) {
     if (error instanceof VastError) throw new Error(`Fleet: destroying member instance ${id} failed: ${error.message}`, { cause: error });
     throw error;
+  }
+}
+
+/** A member whose instance is destroyed but whose volume could not be deleted (`error` names it). */
+export interface VolumeLeft {
+  member: Member;
+  error: Error;
+}
+
+/**
+ * Removes a member: destroys its instance (unless it is gone already; a failure throws), then
+ * deletes its volume. A volume that cannot be deleted is returned with the member marked gone,
+ * for state to keep until a later run deletes it; never dropped.
+ */
+export async function removeMember(client: VastClient, member: Member): Promise<VolumeLeft | undefined> {
+  if (member.status !== "gone") await destroyMember(client, member.id, member.offerId);
+  const volumeId = volumeIdOf(member);
+  if (volumeId === null) return undefined;
+  try {
+    await deleteMemberVolume(client, volumeId, member.id);
+    return undefined;
+  } catch (error) {
+    return { member: { ...member, status: "gone", sshHost: null, sshPort: null }, error: error as Error };
   }
 }

@@ -2,11 +2,19 @@
 import { Props } from "../kit";
 import { isHealthy } from "./health";
 import type { Member } from "./members";
+import { volumeCostOf } from "./volumes";
 
 export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts"];
 
-/** A member's $/hour now: its disk alone while stopped, nothing once dead, its price otherwise. */
-export function memberCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour">): number {
+/**
+ * A member's $/hour now: its disk alone while stopped, nothing once dead, its price otherwise;
+ * plus its volume's storage in every state (a volume bills until the fleet deletes it).
+ */
+export function memberCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour"> & Partial<Pick<Member, "volumePerHour">>): number {
+  return instanceCost(m) + volumeCostOf(m);
+}
+
+function instanceCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour">): number {
   if (m.status === "stopped") return m.storagePerHour;
   if (m.status === "exited" || m.status === "unknown" || m.status === "offline" || m.status === "gone") return 0;
   return m.pricePerHour;

@@ -10,10 +10,12 @@ import { probeMembers } from "./health";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
 import { accountInstances, forgetListing } from "./listing";
 import { reconcile } from "./reconcile";
+import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 
 /**
  * Members as the process's listing of the account sees them (listing.ts), each probed once
- * with readiness (health.ts); gone ones are dropped.
+ * with readiness (health.ts); gone ones are dropped, except those whose volume the fleet still
+ * has to delete (kept, status gone).
  */
 async function liveMembers(members: Member[], inputs: FleetInputs): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
   const client = getClient();
@@ -25,6 +27,7 @@ async function liveMembers(members: Member[], inputs: FleetInputs): Promise<{ me
     const live = byId.get(m.id) ?? (await client.instances.get(m.id));
     if (!live) {
       gone++;
+      if (volumeIdOf(m) !== null) out.push({ ...m, status: "gone", sshHost: null, sshPort: null });
       continue;
     }
     if (readStatus(m.id, live.actualStatus).kind === "dead") dead++;
@@ -87,24 +90,39 @@ export const provider: ProviderImpl = {
 
   async delete(id, props) {
     const client = getClient();
+    const members = storedMembers(props);
+    // The members' volumes go after their instances; those of instances found by marker alone
+    // (and of members whose volume id was not learnt) are found in the volume list first.
+    const volumes = props.volume || members.some((m) => volumeIdOf(m) !== null) ? await volumeIdsByInstance(client) : new Map<number, number>();
     // By instance: a member whose first destroy failed and whose second (in the sweep) succeeded is gone.
     const failures = new Map<number, string>();
+    const volumeFailures = new Map<number, string>();
     const destroyed = new Set<number>();
-    const destroy = async (instanceId: number, offerId?: number) => {
+    const destroy = async (instanceId: number, offerId?: number, volumeId: number | null = null) => {
       try {
         await destroyMember(client, instanceId, offerId);
         destroyed.add(instanceId);
         failures.delete(instanceId);
       } catch (error) {
         failures.set(instanceId, (error as Error).message);
+        return;
+      }
+      const volume = volumeId ?? volumes.get(instanceId);
+      if (volume === undefined) return;
+      try {
+        await deleteMemberVolume(client, volume, instanceId);
+        volumeFailures.delete(volume);
+      } catch (error) {
+        volumeFailures.set(volume, (error as Error).message);
       }
     };
     forgetListing(client);
-    for (const m of storedMembers(props)) await destroy(m.id, m.offerId);
+    for (const m of members) await destroy(m.id, m.offerId, volumeIdOf(m));
     // Members a run made but never recorded (killed mid-update) carry the fleet's key too; a
     // member whose destroy failed above is tried once more.
     const all = await liveInstances(client).list({ fresh: true });
     for (const i of all) if (!destroyed.has(i.id) && markerValue(i)?.startsWith(`${id}.`)) await destroy(i.id);
-    if (failures.size > 0) throw new Error(`Fleet ${id}: ${[...failures.values()].join("; ")}; run \`pulumi destroy\` again`);
+    const problems = [...failures.values(), ...volumeFailures.values()];
+    if (problems.length > 0) throw new Error(`Fleet ${id}: ${problems.join("; ")}; run \`pulumi destroy\` again`);
   },
 };

@@ -15,7 +15,8 @@
  *    another offer rented), then the roll, keeping at least `minHealthy` healthy.
  *
  * A failure after anything changed is a partial failure carrying the members as they are, so
- * state never loses an instance.
+ * state never loses an instance. A removed member's volume is deleted after its instance; one
+ * that cannot be deleted stays in `members` (status gone) and fails the run, naming the volume.
  */
 import { scrub, type Instance, type VastClient } from "../../client";
 import { PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
@@ -25,8 +26,9 @@ import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilR
 import { inPlaceBatch, updatableInPlace, updateMember } from "./inplace";
 import { accountInstances, forgetListing } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
-import { BootWatch, type Member, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, rentMember, specOf } from "./members";
+import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, removeMember, rentMember, specOf } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
+import { volumeIdOf, withVolumeIds } from "./volumes";
 
 export class BudgetError extends Error {}
 
@@ -47,6 +49,8 @@ interface Run {
   /** Members updated in place: they keep their machine, so the spread counts them. */
   staying: Set<number>;
   changed: boolean;
+  /** Removed members whose volume could not be deleted: kept in state until a run deletes it. */
+  volumesLeft: VolumeLeft[];
 }
 
 /** Removal order: not running first, then the most expensive. */
@@ -67,9 +71,10 @@ export function projection(kept: readonly Member[], offers: readonly Candidate[]
   const stopped = kept.filter((m) => m.status === "stopped");
   const keptRunning = running.reduce((s, m) => s + memberCost(m), 0);
   const keptStopped = stopped.reduce((s, m) => s + memberCost(m), 0);
-  const fresh = offers.reduce((s, o) => s + o.pricePerHour, 0);
+  const fresh = offers.reduce((s, o) => s + o.pricePerHour + (o.volumePerHour ?? 0), 0);
+  const priced = (o: Candidate) => `offer ${o.id} ${round6(o.pricePerHour)}` + (o.volumePerHour ? ` + volume ${round6(o.volumePerHour)}` : "");
   const parts = [
-    `${offers.length} new member(s) ${round6(fresh)}` + (offers.length > 0 ? ` (${offers.map((o) => `offer ${o.id} ${round6(o.pricePerHour)}`).join(", ")})` : ""),
+    `${offers.length} new member(s) ${round6(fresh)}` + (offers.length > 0 ? ` (${offers.map(priced).join(", ")})` : ""),
     `${running.length} kept member(s) ${round6(keptRunning)}`,
     `storage of ${stopped.length} stopped member(s) ${round6(keptStopped)}`,
   ];
@@ -82,16 +87,18 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const now = currentTiming().now();
   const run: Run = {
     client, inputs, props: news, olds, fleetKey, prefix: operationPrefix(fleetKey, news), spec: specOf(news, SPEC_KEYS),
-    members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), staying: new Set(), changed: false,
+    members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), staying: new Set(), changed: false, volumesLeft: [],
   };
   // 1. one listing (the diff's, when recent): the members' status, and what a killed run of this operation left
   const all = await accountInstances(client);
   const byId = new Map<number, Instance>(all.map((i) => [i.id, i]));
-  const dead: Member[] = [];
+  let dead: Member[] = [];
   for (const m of olds ? storedMembers(olds) : []) {
     // Absent from a listing that may predate it: confirmed by a read of its own.
     const live = byId.get(m.id) ?? (await client.instances.get(m.id)) ?? undefined;
     if (!live) {
+      // Its volume is still the fleet's to delete.
+      if (volumeIdOf(m) !== null) dead.push({ ...m, status: "gone" });
       run.changed = true;
       continue;
     }
@@ -115,6 +122,8 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const health = await settleReadiness(client, await probeMembers(run.members, byId, inputs), inputs);
   run.members = health.kept;
   dead.push(...health.unready.map((u) => u.member));
+  // Members whose volume did not show in the volume list yet, or adopted ones, learn its id.
+  if (inputs.volume || olds?.volume) [run.members, dead] = await withVolumeIds(client, run.members, dead);
   // 2. the plan
   const excess = [...run.members].sort(removalOrder).slice(0, Math.max(0, run.members.length - inputs.count));
   const kept = run.members.filter((m) => !excess.includes(m));
@@ -124,7 +133,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const current = kept.filter((m) => m.spec === run.spec);
   const need = inputs.count - kept.length;
   inPlace.forEach((m) => run.staying.add(m.id));
-  for (const m of dead) remember(run, m.machineId);
+  for (const m of dead) if (m.status !== "gone") remember(run, m.machineId);
   // 3. offers and the budget, before anything is rented or destroyed
   // With minHealthy = count an in-place roll makes one spare member first (inplace.ts); it takes
   // the place of the last member, which is destroyed instead of updated.
@@ -143,6 +152,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
       releaseReserved(run);
       throw new Error(
         `Fleet: ${wanted} offer(s) are needed but only ${found} match the offer filters ${JSON.stringify(inputs.offer)}` +
+          `${inputs.volume ? ` on a machine with a volume offer of ${inputs.volume.size} GB free (volume)` : ""}` +
           `${inputs.maxPricePerHour === undefined ? "" : `, maxPricePerHour ${inputs.maxPricePerHour}`}` +
           `${inputs.spread ? `, spread at most ${inputs.spread.max} per ${inputs.spread.by}` : ""} and the machines avoided (badHosts); ` +
           `widen the filters or lower count; nothing was rented`,
@@ -174,10 +184,12 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     releaseReserved(run);
     // Nothing rented, destroyed or adopted: the state as it was stays right.
     if (!run.changed) throw new Error(`Fleet: ${(error as Error).message}`, { cause: error });
-    throw new PartialFailure(`Fleet: ${(error as Error).message}`, fleetKey, news, fleetOutputs(fleetKey, run.members, run.badHosts));
+    const also = run.volumesLeft.length > 0 ? `; also ${volumesLeftText(run)}` : "";
+    throw new PartialFailure(`Fleet: ${(error as Error).message}${also}`, fleetKey, news, outputsOf(run));
   }
   releaseReserved(run);
-  const outs = fleetOutputs(fleetKey, run.members, run.badHosts);
+  const outs = outputsOf(run);
+  if (run.volumesLeft.length > 0) throw new PartialFailure(`Fleet: ${volumesLeftText(run)}`, fleetKey, news, outs);
   const late = run.members.filter((m) => !isHealthy(m));
   if (late.length > 0 && (wanted > 0 || inPlace.length > 0)) {
     throw new PartialFailure(
@@ -191,17 +203,30 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   return outs;
 }
 
+/** Outputs of the run: its members, and the removed ones whose volume is left to delete. */
+function outputsOf(run: Run): Props {
+  return fleetOutputs(run.fleetKey, [...run.members, ...run.volumesLeft.map((l) => l.member)], run.badHosts);
+}
+
+function volumesLeftText(run: Run): string {
+  return (
+    `${run.volumesLeft.map((l) => l.error.message.replace(/\.+$/, "")).join("; ")}. Their instances are destroyed; those members stay ` +
+    "in `members` (status gone) until their volumes are deleted, which the next `pulumi up` or `pulumi destroy` tries again"
+  );
+}
+
 /** Offers chosen but not rented go back to the process's pool. */
 function releaseReserved(run: Run): void {
   for (const c of run.reserved) release(run.client, c.id);
   run.reserved = [];
 }
 
+/** Destroys a member, then deletes its volume (a volume left is kept for state, volumesLeft). */
 async function remove(run: Run, member: Member): Promise<void> {
   run.changed = true;
-  await destroyMember(run.client, member.id, member.offerId);
+  const left = await removeMember(run.client, member);
   run.members = run.members.filter((m) => m.id !== member.id);
-  run.changed = true;
+  if (left) run.volumesLeft.push(left);
 }
 
 /** The next offer to rent: a reserved one, else the cheapest unused one that keeps the spread. */
@@ -247,7 +272,12 @@ async function grow(run: Run, n: number): Promise<Member[]> {
     const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
-    const results = await waitUntilReady(run.client, batch, run.inputs, watch);
+    let results = await waitUntilReady(run.client, batch, run.inputs, watch);
+    if (run.inputs.volume !== undefined) {
+      // The new members' volume ids (one volume list call), so that one that died takes its volume along.
+      const [filled] = await withVolumeIds(run.client, results.map((r) => r.member));
+      results = results.map((r, i) => ({ ...r, member: filled[i] }));
+    }
     toRent = 0;
     for (const r of results) {
       run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
@@ -256,9 +286,8 @@ async function grow(run: Run, n: number): Promise<Member[]> {
         continue;
       }
       remember(run, r.member.machineId);
-      // Dead, or running but never ready (health.ts): destroyed; gone needs nothing.
-      if (r.outcome === "dead" || r.outcome === "unready") await destroyMember(run.client, r.member.id, r.member.offerId);
-      run.members = run.members.filter((m) => m.id !== r.member.id);
+      // Dead, or running but never ready (health.ts): destroyed; either way its volume goes with it.
+      await remove(run, r.member);
       toRent++;
     }
     if (toRent > 0 && attempt >= run.inputs.maxCreateAttempts) {

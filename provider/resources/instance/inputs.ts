@@ -47,6 +47,12 @@ const offerFilters = z.strictObject({
   verified: z.boolean({ error: "must be true or false" }).optional(),
 });
 
+/** The rule of `volume.size` (required with createNew, only then); Fleet's volume applies it too. */
+export function volumeSizeRule(v: { createNew?: boolean; size?: number }, ctx: z.RefinementCtx): void {
+  if (v.createNew && v.size === undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is required (GB) when createNew is true" });
+  if (!v.createNew && v.size !== undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is only used when createNew is true" });
+}
+
 const volume = z
   .strictObject({
     createNew: z.boolean({ error: "must be true (create a volume) or false (link an existing one)" }),
@@ -57,10 +63,7 @@ const volume = z
     size: wholePositive.optional(),
     mountPath: z.string({ error: "must be a path" }).startsWith("/", "must be an absolute path inside the container"),
   })
-  .superRefine((v, ctx) => {
-    if (v.createNew && v.size === undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is required (GB) when createNew is true" });
-    if (!v.createNew && v.size !== undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "is only used when createNew is true" });
-  });
+  .superRefine(volumeSizeRule);
 
 // Keys are checked here rather than by the record's key schema, whose failures zod reports
 // only as "Invalid key in record".

@@ -226,6 +226,7 @@ const fleetValid = withOptional(
     maxPricePerHour: fc.double({ min: 0.01, max: 1000, noNaN: true }),
     maxHourlyCost: fc.double({ min: 0.01, max: 100_000, noNaN: true }),
     badHostMinutes: fc.integer({ min: 0, max: 43_200 }),
+    volume: fc.record({ createNew: fc.constant(true), size: fc.integer({ min: 1, max: 10_000 }), mountPath: fc.constantFrom("/data", "/workspace/cache") }),
   },
 );
 
@@ -265,7 +266,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
   fleet: [
-    "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
+    "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
     "readiness", "updatePolicy",
   ],
 };
