@@ -4,7 +4,11 @@
  *
  * What carries a marker:
  * - an instance: `PULUMI_VASTAI_MARKER` in its environment (every Instance create sends it);
- * - a volume of either kind: its name ends with ` [<16 hex digits>]` (Volume, NetworkVolume).
+ * - a volume of either kind: its name ends with ` [<16 hex digits>]` (Volume, NetworkVolume);
+ * - a volume made with an instance (an Instance's or a Fleet member's `volume.createNew`; the
+ *   service takes no name for it): the marker of the marked instance that uses it. It is an
+ *   orphan when that instance is one and no stack holds the volume (a Fleet member's
+ *   `volumeId`).
  *
  * Templates carry none (the service adopts a template by its content) and the service has no
  * list of one's own templates, so they cannot be reported; they cost nothing per hour.
@@ -57,7 +61,7 @@ export class StateFileError extends Error {
 interface ExportedResource {
   type?: unknown;
   id?: unknown;
-  outputs?: { members?: unknown };
+  outputs?: { members?: unknown; volume?: unknown };
 }
 
 /** A positive whole id, given as a number or its digits. */
@@ -94,10 +98,12 @@ export function readStackHoldings(files: readonly string[]): StackHoldings {
       if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
       const type = r.type.slice(TYPE_PREFIX.length);
       if (type === "Fleet") {
-        const members = Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown } | null>) : [];
+        const members = Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown; volumeId?: unknown } | null>) : [];
         for (const m of members) {
           const id = idOf(m?.id);
           if (id !== undefined) holdings.instances.add(id);
+          const volumeId = idOf(m?.volumeId);
+          if (volumeId !== undefined) holdings.volumes.add(volumeId);
         }
         continue;
       }
@@ -117,13 +123,18 @@ export function readStackHoldings(files: readonly string[]): StackHoldings {
 export async function findOrphans(client: VastClient, holdings?: StackHoldings): Promise<Orphan[]> {
   const [instances, volumes] = await Promise.all([client.instances.listAll(), client.volumes.list()]);
   const orphans: Orphan[] = [];
+  /** Orphan instances by id, with their markers: a volume made with one is an orphan too. */
+  const orphanInstances = new Map<number, string>();
   for (const i of instances) {
     const marker = (i.extraEnv ?? []).find(([k]) => k === INSTANCE_MARKER_ENV)?.[1];
     if (marker === undefined || holdings?.instances.has(i.id)) continue;
+    orphanInstances.set(i.id, marker);
     orphans.push({ kind: "instance", id: i.id, name: i.label ?? null, marker, status: i.actualStatus ?? null, costPerHour: i.dphTotal ?? 0 });
   }
   for (const v of volumes) {
-    const marker = v.name === null ? undefined : VOLUME_MARKER.exec(v.name)?.[1];
+    const named = v.name === null ? undefined : VOLUME_MARKER.exec(v.name)?.[1];
+    const user = v.instanceIds.find((id) => orphanInstances.has(id));
+    const marker = named ?? (user === undefined ? undefined : orphanInstances.get(user));
     if (marker === undefined || holdings?.volumes.has(v.id)) continue;
     orphans.push({ kind: "volume", id: v.id, name: v.name, marker, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0 });
   }

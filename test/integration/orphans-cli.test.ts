@@ -149,6 +149,32 @@ describe("pulumi-vastai orphans", () => {
     expect((await liveIds()).volumes).toContain(made.orphan.volume);
   });
 
+  it("reports a volume made with an orphan instance (it has no name to mark), and not one a Fleet member holds", async () => {
+    const client = h.client;
+    // Instances on offer 700001 with a new volume each from volume offer 900001 (same machine), as Fleet members with `volume` are.
+    const withVolume = async (marker: string) =>
+      (await client.instances.create(700001, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: 900001, size: 10, mountPath: "/data" } })).id;
+    const kept = await withVolume("ffffffffffffffff.aaaaaaaaaaaaaaaa.700001");
+    const lost = await withVolume("ffffffffffffffff.bbbbbbbbbbbbbbbb.700001");
+    const volumeOf = async (instanceId: number) => (await client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))!.id;
+    const keptVolume = await volumeOf(kept);
+    const lostVolume = await volumeOf(lost);
+    const state = stateFile("fleet-volumes.json", [
+      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: "ffffffffffffffff", outputs: { members: [{ id: kept, volumeId: keptVolume }] } },
+    ]);
+    const { code, out } = await run(["orphans", "--json", state]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { orphans: Array<{ kind: string; id: number; marker: string }> };
+    expect(report.orphans.map((o) => `${o.kind} ${o.id} ${o.marker}`).sort()).toEqual(
+      [`instance ${lost} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`, `volume ${lostVolume} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`].sort(),
+    );
+    // --delete takes the instance first, then its volume.
+    expect((await run(["orphans", "--delete", "--json", state])).code).toBe(0);
+    const live = await liveIds();
+    expect(live.instances).toEqual([kept]);
+    expect(live.volumes).toEqual([keptVolume]);
+  });
+
   it("refuses a state file it cannot read before any request, naming the file and the problem", async () => {
     await h.clearRequests();
     const broken = path.join(dir, "broken.json");
