@@ -58,6 +58,13 @@ it("instances created at once from the same filters in one process rent differen
   expect((await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" })).outs.offerId).toBe(700001);
 });
 
+it("more creates at once than the 10 matches one create tries all land, each on an offer of its own", async () => {
+  // 21 verified offers in the catalogue match no filters; 14 creates from them start together.
+  const made = await Promise.all(Array.from({ length: 14 }, () => createChecked({ offer: {}, image: "x" })));
+  expect(new Set(made.map((m) => m.outs.offerId)).size).toBe(14);
+  expect((await h.requests()).filter((r) => r.method === "PUT" && CREATE_PATH.test(r.path)).map((r) => r.status)).toEqual(Array(14).fill(200));
+});
+
 it("tries the next match when the cheapest offer is gone (404) or cannot start (410)", async () => {
   // Verified offers only by default (the vendor client's filters): 700001, 700002, 700003 ... by price.
   await h.fault({ method: "PUT", path: "/api/v0/asks/700001", status: 404, body: { success: false, error: "no_such_ask", msg: "No ask by id 700001 is available." } });

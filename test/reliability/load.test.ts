@@ -1,8 +1,11 @@
 /**
  * Load: 100 instances created at once, as `pulumi up` does with its default parallelism
  * (`--parallel` is unbounded by default, so all 100 creates start together), against the
- * simulator's realistic per-endpoint rate limits. All succeed, no 429 reaches the user, and
- * the run reports the calls made and the calls the service refused (from its request log).
+ * simulator's realistic per-endpoint rate limits, from the same offer filters on a market of
+ * single-GPU offers (the simulator's bulk market): all succeed, each on an offer of its own (the
+ * creates claim their offers in the process, as on the service two rentals of one offer cannot
+ * both land), no 429 reaches the user, and the run reports the calls made and the calls the
+ * service refused (from its request log).
  *
  * `npm test` scales every interval (the service's rate-limit table, the client's pacing
  * table, backoff and poll interval) by the fast profile's factor; `npm run test:faults` runs
@@ -24,7 +27,7 @@ const scaled = (table: Readonly<Record<string, number>>) => Object.fromEntries(O
 
 let rig: Rig;
 beforeAll(async () => {
-  rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey, bootMs: 0, rateLimits: scaled(REALISTIC_RATE_LIMITS) as RateLimitTable });
+  rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey, bootMs: 0, marketOffers: 150, rateLimits: scaled(REALISTIC_RATE_LIMITS) as RateLimitTable });
   // The product's timing (pacing table, retry policy, 10 s status polls), scaled.
   rig.freshClient({
     pacing: { intervalsMs: scaled(DEFAULT_INTERVALS_MS), defaultIntervalMs: scale(DEFAULT_INTERVAL_MS) },
@@ -48,12 +51,12 @@ function byEndpoint(log: LoggedRequest[]): string {
   return [...rows.entries()].map(([k, v]) => `  ${k.padEnd(34)} made ${String(v.made).padStart(4)}, refused ${v.refused}`).join("\n");
 }
 
-it(`creates ${INSTANCES} instances at once under realistic rate limits: all run, none duplicated, no 429 reaches the caller`, async () => {
+it(`creates ${INSTANCES} instances at once under realistic rate limits: all run on distinct offers, none duplicated, no 429 reaches the caller`, async () => {
   const instance = driven("instance");
   const started = Date.now();
   const results = await Promise.allSettled(
     Array.from({ length: INSTANCES }, (_, i) =>
-      createVia(instance, { offer: { gpuName: "RTX 4090", maxPricePerHour: 5 }, image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: `fleet-${i}` }),
+      createVia(instance, { offer: { numGpus: 1, maxPricePerHour: 5 }, image: "nvidia/cuda:12.4.1-runtime-ubuntu22.04", label: `fleet-${i}` }),
     ),
   );
   const ms = Date.now() - started;
@@ -64,6 +67,7 @@ it(`creates ${INSTANCES} instances at once under realistic rate limits: all run,
   expect(live).toHaveLength(INSTANCES);
   expect(new Set(entries.map((e) => e.id))).toEqual(new Set(live.map((i) => String(i.id))));
   expect(entries.every((e) => e.outs.actualStatus === "running")).toBe(true);
+  expect(new Set(entries.map((e) => e.outs.offerId)).size).toBe(INSTANCES);
 
   const log = await rig.requests();
   const refused = log.filter((r) => r.status === 429).length;

@@ -8,7 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, Props, jsonClean } from "../kit";
+import { PartialFailure, Props, jsonClean, startChoosing } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
 import { candidateOfferList } from "./offers";
@@ -17,7 +17,7 @@ import { prepayOnCreate } from "./actions";
 import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
 import { applySshKeys } from "./ssh-keys";
-import { CreateLog, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
+import { CreateLog, OffersTakenError, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
 function recordedOutputs(rented: Rented, instance: Instance | null): Props {
   return {
@@ -78,14 +78,27 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
   }
 }
 
+/** Offer searches of one create when the creates beside it took every match it saw. */
+const MAX_OFFER_SEARCHES = 3;
+
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
   const inputs = typedInputs(props);
-  const earlier = await leftByEarlierRun(client, log, props);
-  const candidates = await candidateOfferList(client, inputs);
+  // Until this create holds an offer, creates starting beside it search wider (kit/claims.ts).
+  const chosen = startChoosing(client);
+  let earlier: Awaited<ReturnType<typeof leftByEarlierRun>>;
+  let candidates: Awaited<ReturnType<typeof candidateOfferList>>;
+  try {
+    earlier = await leftByEarlierRun(client, log, props);
+    candidates = await candidateOfferList(client, inputs);
+  } catch (error) {
+    chosen();
+    throw error;
+  }
   let offers = candidates.map((o) => o.id);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   const failures: string[] = [];
   let index = 0;
+  let searches = 1;
   for (let attempt = 1; ; attempt++) {
     let rented: Rented;
     try {
@@ -93,7 +106,21 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
         earlier && attempt === 1
           ? { id: earlier.id, offerId: inputs.offerId ?? 0, marker: log.marker, adopted: true, offerIndex: inputs.offerId === undefined ? -1 : 0 }
           : await rentFirstAvailable(client, inputs, offers, index, log);
+      chosen();
     } catch (error) {
+      // Every match this create saw was claimed by creates beside it: a new search sees past them.
+      if (error instanceof OffersTakenError && searches < MAX_OFFER_SEARCHES) {
+        searches++;
+        candidates = await candidateOfferList(client, inputs).catch((e: unknown) => {
+          chosen();
+          throw e;
+        });
+        offers = candidates.map((o) => o.id);
+        index = 0;
+        attempt--;
+        continue;
+      }
+      chosen();
       // The renting error already says what failed; only earlier boots add to it.
       if (failures.length === 0) throw error;
       throw new Error(`${(error as Error).message} Earlier attempts (destroyed): ${failures.join("; ")}.`, { cause: error });

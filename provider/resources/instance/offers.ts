@@ -1,6 +1,6 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
 import type { OfferFilters, OfferSearch, VastClient } from "../../client";
-import { claimCount, isClaimed } from "../kit";
+import { choosingCount, claimCount, isClaimed } from "../kit";
 import { withinBid } from "./bid";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
@@ -35,8 +35,10 @@ export async function candidateOffers(client: VastClient, inputs: InstanceInputs
 export async function candidateOfferList(client: VastClient, inputs: InstanceInputs): Promise<{ id: number; machineId?: number }[]> {
   if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
-  // Offers other creates of this process hold are skipped: ask for that many more.
-  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: MAX_OFFER_CANDIDATES + claimCount(client) };
+  // Offers other creates of this process hold are skipped, and the creates choosing at the same
+  // time will each take one: ask for that many more (kit/claims.ts).
+  const others = Math.max(0, choosingCount(client) - 1);
+  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: MAX_OFFER_CANDIDATES + claimCount(client) + others };
   const bid = inputs.bidPricePerHour;
   // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
   const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
@@ -61,5 +63,5 @@ export async function candidateOfferList(client: VastClient, inputs: InstanceInp
         `(${ranked.length} offer(s)); widen the filters`,
     );
   }
-  return free.slice(0, MAX_OFFER_CANDIDATES).map((o) => ({ id: o.id, machineId: o.machineId }));
+  return free.slice(0, MAX_OFFER_CANDIDATES + others).map((o) => ({ id: o.id, machineId: o.machineId }));
 }

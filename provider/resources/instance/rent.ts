@@ -75,6 +75,9 @@ function isOfferGone(error: unknown): boolean {
  * Rents the first offer from `offers[start]` on that accepts. With `offer` filters an offer
  * that is gone (404/410 `no_such_ask`) moves on to the next match; a given `offerId` fails.
  */
+/** Every offer a create tried was gone, and at least one was held by another create of the process. */
+export class OffersTakenError extends Error {}
+
 export async function rentFirstAvailable(
   client: VastClient,
   inputs: InstanceInputs,
@@ -112,7 +115,8 @@ export async function rentFirstAvailable(
     taken.length > 0 ? `being rented by other resources of this run (${taken.join(", ")})` : "",
   ].filter((s) => s !== "");
   if (why.length === 0) throw new Error("Instance: no matching offer was left to try; run again or widen the offer filters");
-  throw new Error(`Instance: every remaining matching offer was ${why.join(" or ")}; run again or widen the offer filters`);
+  const message = `Instance: every remaining matching offer was ${why.join(" or ")}; run again or widen the offer filters`;
+  throw taken.length > 0 ? new OffersTakenError(message) : new Error(message);
 }
 
 async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {

@@ -40,7 +40,30 @@ export function claimCount(client: VastClient): number {
   return claimsOf(client).size;
 }
 
+let choosingByClient = new WeakMap<VastClient, number>();
+
+/**
+ * Marks a create as choosing an offer until the returned function is called: creates that start
+ * together all search before any of them claims, so each asks for (and keeps) as many more
+ * matches as there are creates choosing at once, and then takes the first one nobody claimed.
+ */
+export function startChoosing(client: VastClient): () => void {
+  choosingByClient.set(client, (choosingByClient.get(client) ?? 0) + 1);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    choosingByClient.set(client, Math.max(0, (choosingByClient.get(client) ?? 1) - 1));
+  };
+}
+
+/** Creates of this process choosing an offer now (the caller included). */
+export function choosingCount(client: VastClient): number {
+  return choosingByClient.get(client) ?? 0;
+}
+
 /** Forgets every claim (tests). */
 export function resetClaims(): void {
   claimsByClient = new WeakMap();
+  choosingByClient = new WeakMap();
 }
