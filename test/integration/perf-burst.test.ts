@@ -3,24 +3,14 @@
  * templates, SSH keys and environment variables against the service's realistic rate limits,
  * with the client's default intervals and no retries allowed, is refused not once.
  *
- * The simulator runs in a process of its own, as the service does: sharing this process's
- * event loop, it would take in requests in bunches after every pause of the loop, which no
- * network does.
+ * The simulator runs in a process of its own, as the service does (test/support/sim-process.ts).
  */
-import { execFileSync, spawn, type ChildProcess } from "child_process";
 import { randomBytes } from "crypto";
-import * as fs from "fs";
-import * as path from "path";
-import * as readline from "readline";
-import { resetRuntime, setClientOptions, setProviderSettings } from "../../provider/context";
 import { providers } from "../../provider/providers";
+import { useSimulatorProcess } from "../support/sim-process";
 import { drive } from "./account-resources-support";
-import type { LoggedRequest } from "./client-support";
 
 type Props = Record<string, unknown>;
-
-const repo = path.resolve(__dirname, "..", "..");
-const cli = path.join(repo, "dist", "simulator", "cli.js");
 
 function ed25519Key(): string {
   const sshString = (b: Buffer) => {
@@ -31,22 +21,6 @@ function ed25519Key(): string {
   return `ssh-ed25519 ${Buffer.concat([sshString(Buffer.from("ssh-ed25519")), sshString(randomBytes(32))]).toString("base64")}`;
 }
 
-/** The simulator's command line in a child process; resolves with its URL and key from the banner. */
-function startSimulatorProcess(): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
-  if (!fs.existsSync(cli)) execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build", "--silent"], { cwd: repo });
-  const child = spawn(process.execPath, [cli, "--port", "0", "--rate-limits", "realistic", "--boot-ms", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let url = "";
-    const lines = readline.createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      url = /API URL:\s+(\S+)/.exec(line)?.[1] ?? url;
-      const key = /API key:\s+(\S+)/.exec(line)?.[1];
-      if (url && key) resolve({ child, url, apiKey: key });
-    });
-    child.once("exit", (code) => reject(new Error(`the simulator exited with code ${code}`)));
-  });
-}
-
 const BURST: Array<[keyof typeof providers, (i: number) => Props, number]> = [
   ["instance", (i) => ({ offerId: 700001 + i, image: "pytorch/pytorch", label: `burst-${i}` }), 12],
   ["template", (i) => ({ name: `burst-template-${i}`, image: "pytorch/pytorch" }), 4],
@@ -54,25 +28,7 @@ const BURST: Array<[keyof typeof providers, (i: number) => Props, number]> = [
   ["envVar", (i) => ({ key: `BURST_${i}`, value: `v${i}` }), 4],
 ];
 
-let sim: { child: ChildProcess; url: string; apiKey: string };
-const log = async (): Promise<LoggedRequest[]> => (await fetch(`${sim.url}/_sim/requests`)).json() as Promise<LoggedRequest[]>;
-
-beforeAll(async () => {
-  resetRuntime();
-  setProviderSettings({ pollIntervalMs: 5 });
-  sim = await startSimulatorProcess();
-  // The default intervals (pacing: {}), and one attempt per call: a refusal would fail the create.
-  setClientOptions({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: `${sim.url}/run`, pacing: {}, maxAttempts: 1 });
-}, 60_000);
-
-afterAll(async () => {
-  resetRuntime();
-  if (sim?.child.exitCode === null) {
-    const exited = new Promise((r) => sim.child.once("exit", r));
-    sim.child.kill("SIGTERM");
-    await exited;
-  }
-});
+const { log } = useSimulatorProcess();
 
 it("creates a mixed burst in parallel under the realistic limits with no request refused", async () => {
   const creates = BURST.flatMap(([kind, inputs, count]) =>
