@@ -7,8 +7,9 @@
  * - heal: 10 of the 100 members die (exited, unknown, offline, through the control API), then
  *   one `up` (check, diff, update) replaces them; its list calls and creates are counted.
  */
-import { lowerBoundMs, serviceLimits, clientPacing, idle, scaledBackoff, type BenchSettings } from "./limits";
-import { providers, setClientOptions, type LoggedRequest } from "./deps";
+import { lowerBoundMs, serviceLimits, idle, type BenchSettings } from "./limits";
+import { providers, type LoggedRequest } from "./deps";
+import { freshProcess } from "./provider-run";
 import { costOf, type Cost } from "./measure";
 import type { SimProcess } from "./sim";
 
@@ -58,13 +59,7 @@ export class FleetRun {
   ) {}
 
   private freshProcess(): void {
-    setClientOptions({
-      apiKey: this.sim.apiKey,
-      apiUrl: this.sim.url,
-      runUrl: this.sim.runUrl,
-      pacing: { intervalsMs: clientPacing(this.settings.scale) },
-      backoff: scaledBackoff(this.settings.scale),
-    });
+    freshProcess(this.sim, this.settings);
   }
 
   private async timed<T>(work: () => Promise<T>): Promise<{ value: T; log: LoggedRequest[]; timeMs: number }> {

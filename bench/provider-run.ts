@@ -31,21 +31,28 @@ async function checked(news: Props): Promise<Props> {
   return inputs as Props;
 }
 
+/**
+ * A new provider process, as far as the providers can tell: a new client (new claims, new
+ * shared readers) with the client's pacing and backoff scaled like the service's limits.
+ */
+export function freshProcess(sim: SimProcess, settings: BenchSettings): void {
+  setClientOptions({
+    apiKey: sim.apiKey,
+    apiUrl: sim.url,
+    runUrl: sim.runUrl,
+    pacing: { intervalsMs: clientPacing(settings.scale) },
+    backoff: scaledBackoff(settings.scale),
+  });
+}
+
 export class ProviderRun {
   constructor(
     private readonly sim: SimProcess,
     private readonly settings: BenchSettings,
   ) {}
 
-  /** A new provider process, as far as the providers can tell: a new client and new readers. */
   private freshProcess(): void {
-    setClientOptions({
-      apiKey: this.sim.apiKey,
-      apiUrl: this.sim.url,
-      runUrl: this.sim.runUrl,
-      pacing: { intervalsMs: clientPacing(this.settings.scale) },
-      backoff: scaledBackoff(this.settings.scale),
-    });
+    freshProcess(this.sim, this.settings);
   }
 
   /**

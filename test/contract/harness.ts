@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { scratchProject as packAndInstall } from "../../bench/scratch";
 import { startSimulator, type LoggedRequest, type Simulator, type SimulatorOptions } from "pulumi-vastai/simulator";
-import { startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
+import { dynamicUrn, startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
 
 const repo = path.resolve(__dirname, "..", "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -145,4 +145,24 @@ export function testSmallLoader(kind: string, type: string): void {
     expect(scratchProject().serialized[kind]).toContain('require("pulumi-vastai/runtime")');
     expect(size).toBeLessThan(4000);
   });
+}
+
+/** The Instance contract files' fixture: boots of 30 ms, polled every 5 ms, and their helpers. */
+export function useInstanceContract(): {
+  fx: Contract;
+  urn(name: string): string;
+  /** Instance ids on the simulator. */
+  liveIds(): string[];
+  /** Calls other than reads (and offer searches) since the log was last taken; takes it. */
+  writesSinceLast(): Promise<string[]>;
+} {
+  // Poll the boot every 5 ms instead of every 10 s: a setting, read from the stack config.
+  const fx = useContract("instance", { simulator: { bootMs: 30 }, config: { "vastai:pollIntervalMs": "5" } });
+  return {
+    fx,
+    urn: (name) => dynamicUrn("dev", "proj", "Instance", name),
+    liveIds: () => fx.sim.state().instances.map((i) => String(i.id)),
+    writesSinceLast: async () =>
+      (await fx.takeRequests()).filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`),
+  };
 }

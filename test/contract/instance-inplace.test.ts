@@ -5,24 +5,13 @@
  * changes nothing, `updatePolicy: "replace"` replaces, delete; SSH keys attached and detached in
  * place; a private-registry login sent on create and replacing on change.
  */
-import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
+import { PluginCallError } from "pulumi-vastai/testing";
 import { createClient } from "../../provider/client";
-import { useContract } from "./harness";
+import { useInstanceContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
-const fx = useContract("instance", {
-  simulator: { bootMs: 30 },
-  config: { "vastai:pollIntervalMs": "5" },
-});
-
-async function writesSinceLast(): Promise<string[]> {
-  const log = await fx.takeRequests();
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`);
-}
-
-const urn = (name: string) => dynamicUrn("dev", "proj", "Instance", name);
-const liveIds = () => fx.sim.state().instances.map((i) => String(i.id));
+const { fx, urn, liveIds, writesSinceLast } = useInstanceContract();
 
 test("image, env and onstart change in place on the same machine; a refusal fails clearly; updatePolicy replace replaces; delete", async () => {
   const news: Props = { __provider: fx.provider, offerId: 700001, image: "pytorch/pytorch", env: { A: "1" }, onstart: "echo one" };

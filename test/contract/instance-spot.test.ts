@@ -6,23 +6,12 @@
  */
 import * as http from "node:http";
 import * as net from "node:net";
-import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
-import { useContract } from "./harness";
+import { PluginCallError } from "pulumi-vastai/testing";
+import { useInstanceContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
-const fx = useContract("instance", {
-  simulator: { bootMs: 30 },
-  config: { "vastai:pollIntervalMs": "5" },
-});
-
-async function writesSinceLast(): Promise<string[]> {
-  const log = await fx.takeRequests();
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`);
-}
-
-const urn = (name: string) => dynamicUrn("dev", "proj", "Instance", name);
-const liveIds = () => fx.sim.state().instances.map((i) => String(i.id));
+const { fx, urn, liveIds, writesSinceLast } = useInstanceContract();
 
 test("a bid: create with a prepayment, change the bid and reboot in place, outbid -> replace, delete", async () => {
   const news: Props = { __provider: fx.provider, offer: { gpuName: "RTX 4090" }, image: "pytorch/pytorch", bidPricePerHour: 0.5, prepayAmount: 40, rebootTrigger: "1" };

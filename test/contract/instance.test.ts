@@ -3,25 +3,12 @@
  * it, against the simulator: check -> create -> read -> update label -> the simulator marks
  * the instance exited -> diff says replace -> create the replacement -> delete the old one.
  */
-import { PluginCallError, UNKNOWN_VALUE, dynamicUrn } from "pulumi-vastai/testing";
-import { testSmallLoader, useContract } from "./harness";
+import { PluginCallError, UNKNOWN_VALUE } from "pulumi-vastai/testing";
+import { testSmallLoader, useInstanceContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
-const fx = useContract("instance", {
-  simulator: { bootMs: 30 },
-  // Poll the boot every 5 ms instead of every 10 s: a setting, read from the stack config.
-  config: { "vastai:pollIntervalMs": "5" },
-});
-
-/** Calls other than reads since the log was last cleared; clears it. */
-async function writesSinceLast(): Promise<string[]> {
-  const log = await fx.takeRequests();
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/v0/bundles")).map((r) => `${r.method} ${r.path}`);
-}
-
-const urn = (name: string) => dynamicUrn("dev", "proj", "Instance", name);
-const liveIds = () => fx.sim.state().instances.map((i) => String(i.id));
+const { fx, urn, liveIds, writesSinceLast } = useInstanceContract();
 
 testSmallLoader("instance", "Instance");
 
