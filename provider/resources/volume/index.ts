@@ -23,16 +23,19 @@ export interface VolumeOfferFilters extends VolumeOfferFilterArgs {
   machineId?: pulumi.Input<number>;
 }
 
-export interface VolumeArgs extends ImportArgs {
-  /** The volume offer to rent from (`searchVolumeOffers`). Give this or `offer`. Replaces on change. */
+/** The inputs of both volume kinds; `Filters` are the kind's offer filters. */
+export interface VolumeArgsOf<Filters> extends ImportArgs {
+  /** The offer to rent from (`searchVolumeOffers`, `searchNetworkVolumeOffers`). Give this or `offer`. Replaces on change. */
   offerId?: pulumi.Input<number>;
   /** Filters: the cheapest match with `sizeGb` free is rented (up to 10 are tried when offers are gone). Replaces on change. */
-  offer?: pulumi.Input<VolumeOfferFilters>;
+  offer?: pulumi.Input<Filters>;
   /** GB, a whole number, default 15. The service cannot resize a volume: a change makes a new, empty one. */
   sizeGb?: pulumi.Input<number>;
   /** A name the service shows (at most 200 characters). Replaces on change (the service cannot rename). */
   name?: pulumi.Input<string>;
 }
+
+export type VolumeArgs = VolumeArgsOf<VolumeOfferFilters>;
 
 /** What both volume kinds output. */
 export abstract class VolumeBase extends VastResource {
