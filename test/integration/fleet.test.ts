@@ -4,14 +4,13 @@
  * loopback listener of this test, `POST /_sim/machines/{id}/ports`) and in-place rolls (refusals
  * caused with `POST /_sim/machines/{id}/refuse-updates`).
  */
-import * as http from "node:http";
-import * as net from "node:net";
 import { drive } from "./account-resources-support";
 import { providers } from "../../provider/providers";
 import { resetClaims } from "../../provider/resources/fleet/claims";
 import { SPEC_KEYS } from "../../provider/resources/fleet/inputs";
 import { specOf } from "../../provider/resources/fleet/members";
-import { PartialFailure, setTiming, setWarningSink, type Timing, type WarningSink } from "../../provider/resources/kit";
+import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../../provider/resources/kit";
+import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
@@ -187,42 +186,17 @@ it("delete destroys every member, also one a run made but never recorded", async
 });
 
 describe("readiness and in-place rolls", () => {
-  let server: http.Server;
-  let readyPort: number;
-  let previous: Timing;
-  let clock = 0;
+  const health = useHealthServer();
+  const time = useSteppedClock();
   let warnings: string[] = [];
   let previousSink: WarningSink;
 
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      res.statusCode = req.url === "/health" ? 200 : 503;
-      res.end("ok");
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    readyPort = (server.address() as net.AddressInfo).port;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   beforeEach(() => {
-    clock = 0;
     warnings = [];
-    // Each sleep moves the clock 30 s: a one-minute readiness deadline is a few probes, no real wait.
-    previous = setTiming({ now: () => clock, sleep: async (ms: number) => void (clock += Math.max(ms, 30_000)) });
     previousSink = setWarningSink((m) => warnings.push(m));
   });
-  afterEach(() => {
-    setTiming(previous);
-    setWarningSink(previousSink);
-  });
+  afterEach(() => setWarningSink(previousSink));
 
-  /** A port nobody listens on: bound, then closed. */
-  async function closedPort(): Promise<number> {
-    const s = net.createServer();
-    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-    const port = (s.address() as net.AddressInfo).port;
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-    return port;
-  }
   /** Container port 8000 of every instance on `machines` is published at `port` on loopback. */
   async function publish(machines: number[], port: number): Promise<void> {
     for (const m of machines) await h.control("POST", `/machines/${m}/ports`, { ports: { "8000/tcp": port } });
@@ -248,7 +222,7 @@ describe("readiness and in-place rolls", () => {
   }
 
   it("waits for new members until ready: one never ready is destroyed, its machine avoided, another offer rented", async () => {
-    await publish(MACHINES, readyPort);
+    await publish(MACHINES, health.port);
     await publish([30005], await closedPort());
     const { outs } = await created({ ...served, count: 2 });
     const members = membersOf(outs);
@@ -261,17 +235,17 @@ describe("readiness and in-place rolls", () => {
   });
 
   it("a member that stops passing readiness is seen by diff, replaced by update after the deadline, its machine remembered", async () => {
-    await publish(MACHINES, readyPort);
+    await publish(MACHINES, health.port);
     const { id, outs } = await created({ ...served, count: 2 });
     const [failing, fine] = membersOf(outs);
     expect(failing.machineId).toBe(30005);
     await publish([failing.machineId], await closedPort());
     const news = await checked({ ...served, count: 2 }, outs);
     expect(await fleet.diff(id, outs, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    const before = clock;
+    const before = time.now;
     const { outs: healed } = await fleet.update(id, outs, news);
     // Probed again until the one-minute deadline before it was given up.
-    expect(clock - before).toBeGreaterThanOrEqual(60_000);
+    expect(time.now - before).toBeGreaterThanOrEqual(60_000);
     const members = membersOf(healed as Props);
     expect(members.map((m) => m.id)).toEqual([fine.id, expect.any(Number)]);
     expect(members[1].machineId).not.toBe(failing.machineId);
@@ -283,7 +257,7 @@ describe("readiness and in-place rolls", () => {
   });
 
   it("a member unready for a moment is kept when it answers again before the deadline", async () => {
-    await publish(MACHINES, readyPort);
+    await publish(MACHINES, health.port);
     const { id, outs } = await created({ ...served, count: 1 });
     const [member] = membersOf(outs);
     await publish([member.machineId], await closedPort());
@@ -292,10 +266,10 @@ describe("readiness and in-place rolls", () => {
     // It answers again by the update's second probe.
     let slept = 0;
     setTiming({
-      now: () => clock,
+      now: () => time.now,
       sleep: async (ms: number) => {
-        clock += Math.max(ms, 30_000);
-        if (++slept === 1) await publish([member.machineId], readyPort);
+        time.advance(Math.max(ms, 30_000));
+        if (++slept === 1) await publish([member.machineId], health.port);
       },
     });
     const { outs: after } = await fleet.update(id, outs, news);

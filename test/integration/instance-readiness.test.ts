@@ -3,67 +3,35 @@
  * machine's container ports on 127.0.0.1 (`POST /_sim/machines/{id}/ports`), where this test
  * listens (ready) or nothing does (never ready). The probe clock is injected: no real waiting.
  */
-import * as http from "node:http";
-import * as net from "node:net";
 import { diffOfInputs } from "../../provider/resources/instance/diff";
-import { setTiming, type Timing } from "../../provider/resources/kit";
 import { CREATE_PATH, checked, createChecked, instance, liveInstancesOf, rejection } from "./instance-support";
+import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 
 const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
 
-let server: http.Server;
-let readyPort: number;
-let hits: string[] = [];
-let previous: Timing;
-let clock = 0;
-
-/** A port nobody listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    hits.push(req.url ?? "");
-    res.statusCode = req.url === "/health" ? 200 : 503;
-    res.end("ok");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  readyPort = (server.address() as net.AddressInfo).port;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  hits = [];
-  clock = 0;
-  // Each sleep moves the clock 30 s: a one-minute readiness timeout is a few probes.
-  previous = setTiming({ now: () => clock, sleep: async (ms: number) => void (clock += Math.max(ms, 30_000)) });
-});
-afterEach(() => setTiming(previous));
+const health = useHealthServer();
+useSteppedClock();
 
 const filters = { offer: { gpuName: "RTX 4090" }, image: "x", ports: ["8000:8000"] };
 
 it("probes the published port over HTTP before create returns", async () => {
-  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": readyPort } });
+  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": health.port } });
   const { outs } = await createChecked({ ...filters, readiness: { httpPath: "/health", timeoutMinutes: 1 } });
-  expect(outs).toMatchObject({ offerId: 700001, publicIp: "127.0.0.1", portMappings: { "8000/tcp": readyPort } });
-  expect(hits).toEqual(["/health"]);
+  expect(outs).toMatchObject({ offerId: 700001, publicIp: "127.0.0.1", portMappings: { "8000/tcp": health.port } });
+  expect(health.hits).toEqual(["/health"]);
 });
 
 it("a TCP probe needs only a listener", async () => {
-  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": readyPort } });
+  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": health.port } });
   await createChecked({ ...filters, readiness: { tcpPort: 8000, timeoutMinutes: 1 } });
-  expect(hits).toEqual([]);
+  expect(health.hits).toEqual([]);
 });
 
 it("an instance that never becomes ready is destroyed and rented elsewhere, never on the same machine again", async () => {
   const dead = await closedPort();
   await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": dead } });
-  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": readyPort } });
+  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": health.port } });
   const { outs } = await createChecked({ ...filters, readiness: { httpPath: "/health", timeoutMinutes: 1 } });
   expect(outs).toMatchObject({ offerId: 700002, machineId: 30002 });
   expect(liveInstancesOf(h).map((i) => i.machine_id)).toEqual([30002]);
@@ -71,11 +39,11 @@ it("an instance that never becomes ready is destroyed and rented elsewhere, neve
 });
 
 it("an HTTP answer other than 2xx/3xx is not ready; when the attempts run out nothing is left and the error says why", async () => {
-  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": readyPort } });
-  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": readyPort } });
+  await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": health.port } });
+  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": health.port } });
   const error = await rejection(createChecked({ ...filters, readiness: { httpPath: "/nope", timeoutMinutes: 1 }, maxCreateAttempts: 2 }));
   expect(error.message).toMatch(
-    new RegExp(`^Instance \\d+ on offer 700002: it was not ready after 1 minutes \\(readiness.timeoutMinutes; last: GET http://127.0.0.1:${readyPort}/nope answered HTTP 503\\); it was destroyed. Attempts: instance \\d+ on offer 700001: it was not ready`),
+    new RegExp(`^Instance \\d+ on offer 700002: it was not ready after 1 minutes \\(readiness.timeoutMinutes; last: GET http://127.0.0.1:${health.port}/nope answered HTTP 503\\); it was destroyed. Attempts: instance \\d+ on offer 700001: it was not ready`),
   );
   expect(error.id).toBeUndefined();
   expect(liveInstancesOf(h)).toEqual([]);
@@ -85,7 +53,7 @@ it("skips later offers on a machine that failed readiness (the machine is rememb
   // Offer 700001's machine hosts no other offer in the seed: make the search show two offers on it.
   const dead = await closedPort();
   await h.control("POST", "/machines/30001/ports", { ports: { "8000/tcp": dead } });
-  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": readyPort } });
+  await h.control("POST", "/machines/30002/ports", { ports: { "8000/tcp": health.port } });
   const rows = [
     { id: 700001, machine_id: 30001, dph_total: 0.32, rentable: true, rented: false },
     { id: 700005, machine_id: 30001, dph_total: 0.33, rentable: true, rented: false },
