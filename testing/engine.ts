@@ -103,7 +103,7 @@ export class OfflineEngine {
         this.state = this.state.filter((e) => e !== entry);
         outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
       }
-      return { outcomes, outputs: {}, secretOutputs: [] };
+      return { outcomes: mergeOutcomes(outcomes), outputs: {}, secretOutputs: [] };
     });
   }
 

@@ -38,11 +38,21 @@ export function shortType(type: string): string {
   return type.slice(type.lastIndexOf(":") + 1);
 }
 
-/** Folds a step's raw operations into one outcome per resource (a replace has several ops). */
+/**
+ * Types the package registers for its own bookkeeping (the stack identity every resource
+ * depends on), not the user's: reports leave them out.
+ */
+export const BOOKKEEPING_TYPES: readonly string[] = ["StackIdentity"];
+
+/**
+ * Folds a step's raw operations into one outcome per resource (a replace has several ops),
+ * leaving out the package's bookkeeping resources.
+ */
 export function mergeOutcomes(ops: ResourceOutcome[]): ResourceOutcome[] {
   const rank: Record<Outcome, number> = { unchanged: 0, updated: 1, created: 2, deleted: 2, replaced: 3 };
   const byKey = new Map<string, ResourceOutcome>();
   for (const op of ops) {
+    if (BOOKKEEPING_TYPES.includes(op.type)) continue;
     const key = `${op.type}::${op.name}`;
     const seen = byKey.get(key);
     if (!seen || rank[op.outcome] > rank[seen.outcome]) byKey.set(key, op);

@@ -13,7 +13,9 @@ beforeAll(() =>
     {
       newResource: (args) => {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-        const state = args.type.endsWith("Volume") ? { ...args.inputs, volumeId: 20000001, machineId: 30001 } : args.inputs;
+        const state = args.type.endsWith("StackIdentity")
+          ? { nonce: "n0" }
+          : args.type.endsWith("Volume") ? { ...args.inputs, volumeId: 20000001, machineId: 30001 } : args.inputs;
         return { id: args.type.endsWith("Volume") ? "20000001" : `${args.name}-id`, state };
       },
       call: () => ({}),
@@ -35,8 +37,10 @@ it("Volume and NetworkVolume register under their own types with their identity"
   expect(await valueOf(net.id)).toBe("20000001");
   const v = registered.find((r) => r.name === "data");
   expect(v?.type).toBe("pulumi-nodejs:dynamic/vastai:Volume");
-  expect(v?.inputs).toMatchObject({ __identity: "proj/dev/Volume/data", sizeGb: 100, offer: { machineId: 30001, maxPricePerGbMonth: 0.15 } });
+  expect(v?.inputs).toMatchObject({ __identity: "stack:n0/Volume/data", sizeGb: 100, offer: { machineId: 30001, maxPricePerGbMonth: 0.15 } });
   expect(registered.find((r) => r.name === "shared")?.type).toBe("pulumi-nodejs:dynamic/vastai:NetworkVolume");
+  // One stack identity for the stack, whatever the number of resources.
+  expect(registered.filter((r) => r.type === "pulumi-nodejs:dynamic/vastai:StackIdentity")).toHaveLength(1);
 });
 
 it("an Instance takes a Volume's id (string) or volumeId (number) as the linked volume", async () => {

@@ -5,7 +5,7 @@
  * delete: a 404 counts as gone only in the service's own error shape).
  *
  * Every member carries PULUMI_VASTAI_MARKER = `<fleet key>.<operation marker>.<n>`: the fleet
- * key finds every member the fleet ever made (delete sweeps them), the operation marker (the
+ * key (one per creation of the fleet) finds every member this fleet made (delete sweeps them), the operation marker (the
  * resource's identity and generation, kit/create-once.ts) finds what a killed run of this same
  * operation left, which is adopted instead of rented again.
  *
@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
-import { IDENTITY_KEY, createAtMostOnce, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
+import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
 import { typedInputs } from "../instance/inputs";
@@ -28,11 +28,23 @@ import { deleteMemberVolume, memberVolume, volumeIdOf, withVolumeIds } from "./v
 /** One member as outputs and state hold it (declared once, beside the class). */
 export type Member = FleetMember;
 
-/** The fleet's key: from its identity (stable across generations), random without one. */
+/**
+ * The fleet's key, its id: from its identity and generation, random without an identity. The
+ * generation makes a replacement's key differ from the key of the fleet it replaces, so the
+ * old fleet's delete (which sweeps every instance whose marker starts with its key) never
+ * touches the new fleet's members. With the stack's identity, the key starts with the stack's
+ * tag (the orphan report attributes members by it) and carries 66 more bits, so no two fleets
+ * of a stack share one. Fleets made by earlier releases keep their stored ids (16 hex digits,
+ * without the generation): their updates and deletes use the stored id.
+ */
 export function fleetKeyOf(props: Props): string {
   const identity = props[IDENTITY_KEY];
-  if (typeof identity !== "string" || identity === "") return randomBytes(8).toString("hex");
-  return createHash("sha256").update(`fleet:${identity}`).digest("hex").slice(0, 16);
+  if (typeof identity !== "string" || identity === "" || identity === UNKNOWN) return randomBytes(8).toString("hex");
+  const generation = Number(props[GENERATION_KEY]) || 1;
+  const hash = createHash("sha256").update(`fleet:${identity}#${generation}`);
+  const nonce = nonceOf(identity);
+  if (nonce === undefined) return hash.digest("hex").slice(0, 16);
+  return stackTagOf(nonce) + hash.digest("base64url").slice(0, STACK_TAG_LENGTH);
 }
 
 /** The marker prefix of this operation's members. */

@@ -13,14 +13,52 @@
  */
 import { createHash } from "node:crypto";
 import { ResponseLostError, ResponseSchemaError } from "../../client";
-import type { Props } from "./provider";
+import { UNKNOWN, type Props } from "./provider";
 import { currentTiming, lostResponseLookups, pollIntervalMs } from "./settings";
 
 /**
- * The resource's identity, `<project>/<stack>/<type>/<name>`, set by the resource class: the
- * dynamic-provider plugin does not pass the URN to `create`, so the class puts it in the inputs.
+ * The resource's identity, set by the resource class (the dynamic-provider plugin does not pass
+ * the URN to `create`, so the class puts it in the inputs): `stack:<nonce>/<type>/<name>`,
+ * where the nonce is the stack's (resources/stackIdentity): random, made once, kept in state.
+ * Releases before the stack identity wrote `<project>/<stack>/<type>/<name>` (a legacy
+ * identity, still read from state). A bookkeeping key: no diff compares it.
  */
 export const IDENTITY_KEY = "__identity";
+/** How a stack-nonce identity starts (`:` is in no Pulumi project name, so no legacy identity starts so). */
+const STACK_IDENTITY_PREFIX = "stack:";
+
+/** The identity of resource `name` of type `type` in the stack whose nonce is `nonce`. */
+export function stackIdentityOf(nonce: string, type: string, name: string): string {
+  return `${STACK_IDENTITY_PREFIX}${nonce}/${type}/${name}`;
+}
+
+/** Characters of a marker that tag its stack: 11 base64url characters, 66 bits of a hash of the nonce. */
+export const STACK_TAG_LENGTH = 11;
+/** Length of every marker: the stack tag and 5 characters (30 bits) for the resource and generation. */
+export const MARKER_LENGTH = 16;
+/** A marker of this release: 16 base64url characters, the first 11 the stack's tag. */
+export const STACK_MARKER = /^[A-Za-z0-9_-]{16}$/;
+/** A marker of a release before the stack identity: 16 lowercase hex digits, of the stack's names only. */
+export const LEGACY_MARKER = /^[0-9a-f]{16}$/;
+
+/** The tag every marker of the stack whose nonce is `nonce` starts with. */
+export function stackTagOf(nonce: string): string {
+  return createHash("sha256").update(`stack-tag:${nonce}`).digest("base64url").slice(0, STACK_TAG_LENGTH);
+}
+
+/** The stack's nonce in a stack-nonce identity; undefined for a legacy, unknown or missing one. */
+export function nonceOf(identity: unknown): string | undefined {
+  if (typeof identity !== "string" || !identity.startsWith(STACK_IDENTITY_PREFIX)) return undefined;
+  const nonce = identity.slice(STACK_IDENTITY_PREFIX.length).split("/")[0];
+  return nonce === "" ? undefined : nonce;
+}
+
+/** The identity when it is known (not missing, empty, or unknown in a preview before the stack's first `up`). */
+function knownIdentity(inputs: Props): string | undefined {
+  const identity = inputs[IDENTITY_KEY];
+  return typeof identity === "string" && identity !== "" && identity !== UNKNOWN ? identity : undefined;
+}
+
 /**
  * Counts the checks of one resource across runs: one more than in state. A create that never
  * reached state (a killed plugin) is checked again with the same number, so its marker repeats;
@@ -51,13 +89,19 @@ export function isFirstCreate(inputs: Props): boolean {
 /**
  * The adoption marker of one create: the same for every run that creates this resource in
  * this generation (so a run after a killed one finds what it left), different for another
- * resource, stack or generation. Undefined for inputs without an identity (an older program).
+ * resource, stack or generation: the stack's tag (from its nonce), then a hash of the
+ * identity and generation. As short as the markers of earlier releases (16 characters), so
+ * every name that held one still fits. Undefined for inputs without a known identity.
  */
 export function identityMarker(inputs: Props): string | undefined {
-  const identity = inputs[IDENTITY_KEY];
-  if (typeof identity !== "string" || identity === "") return undefined;
+  const identity = knownIdentity(inputs);
+  if (identity === undefined) return undefined;
   const generation = Number(inputs[GENERATION_KEY]) || 1;
-  return createHash("sha256").update(`${identity}#${generation}`).digest("hex").slice(0, 16);
+  const nonce = nonceOf(identity);
+  const hash = createHash("sha256").update(`${identity}#${generation}`);
+  // A legacy identity (a state written by an older release, checked by hand) keeps its old marker.
+  if (nonce === undefined) return hash.digest("hex").slice(0, MARKER_LENGTH);
+  return stackTagOf(nonce) + hash.digest("base64url").slice(0, MARKER_LENGTH - STACK_TAG_LENGTH);
 }
 
 /** Most sends of one create in one operation when their responses are lost. */

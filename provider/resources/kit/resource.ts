@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../runtime";
-import { IDENTITY_KEY } from "./create-once";
+import { stackIdentity } from "../stackIdentity";
+import { IDENTITY_KEY, stackIdentityOf } from "./create-once";
 import { serializableProvider } from "./shim";
 
 /**
@@ -8,7 +9,9 @@ import { serializableProvider } from "./shim";
  * the serialized shim of its kind, and marks `secretOutputs` secret (Pulumi keeps outputs
  * plain unless told; a secret input keeps its secrecy only on the output of the same name).
  * It also gives the provider the resource's identity (kit/create-once.ts, IDENTITY_KEY), from
- * which a create derives the marker that lets the next run adopt what a killed run made.
+ * which a create derives the marker that lets the next run adopt what a killed run made. The
+ * identity comes from the stack's nonce (resources/stackIdentity, registered by the first
+ * resource of the program), so every resource depends on the stack identity.
  */
 export abstract class VastResource extends pulumi.dynamic.Resource {
   constructor(
@@ -20,7 +23,8 @@ export abstract class VastResource extends pulumi.dynamic.Resource {
     secretOutputs: readonly string[] = [],
   ) {
     const options = secretOutputs.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputs] }) : opts;
-    const identity = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
+    // Without a nonce (mocks that return no outputs), no identity: markers are then random.
+    const identity = stackIdentity().nonce.apply((nonce) => (typeof nonce === "string" && nonce !== "" ? stackIdentityOf(nonce, type, name) : undefined));
     super(serializableProvider(kind), name, { ...props, [IDENTITY_KEY]: identity }, options, "vastai", type);
   }
 }

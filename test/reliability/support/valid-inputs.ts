@@ -245,6 +245,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   workerGroup: workerGroupValid,
   webhook: webhookValid,
   fleet: fleetValid,
+  stackIdentity: fc.constant({}),
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -265,6 +266,8 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
+  // It takes no inputs; these are its outputs.
+  stackIdentity: ["nonce", "tag"],
   fleet: [
     "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
     "readiness", "updatePolicy",
