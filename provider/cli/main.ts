@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * `npx pulumi-vastai orphans [state.json ...] [--json] [--delete] [--api-url URL]`: the orphan
- * report (orphans.ts). Credentials as everywhere in the package (provider/config.ts):
+ * `npx pulumi-vastai orphans [state.json ...] [--json] [--delete [--yes]] [--api-url URL]`: the
+ * orphan report (orphans.ts). Credentials as everywhere in the package (provider/config.ts):
  * `VAST_API_KEY` or the vendor client's key file; `VAST_URL` or `--api-url` for the endpoint.
  *
- * Exit codes: 0 done (orphans or not), 1 a delete failed, 2 bad arguments, unreadable state or
- * a failed request. Nothing is deleted without `--delete`.
+ * Safe by default: the report is scoped to the stacks whose exports are given; `--delete`
+ * deletes only their orphans, is refused without a state file that scopes it, lists what it
+ * will delete first, and goes ahead only with `--yes` or a "y" typed at a terminal.
+ *
+ * Exit codes: 0 done (orphans or not), 1 a delete failed, 2 bad arguments, unreadable state, a
+ * refused or unconfirmed delete, or a failed request.
  */
+import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
-import { deleteOrphans, findOrphans, readStackHoldings, type Orphan } from "./orphans";
+import { deleteOrphans, findOrphans, readStackHoldings, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
   out: (text: string) => void;
@@ -18,46 +23,129 @@ export interface CliIo {
   env?: Record<string, string | undefined>;
   /** Tests: a client instead of one built from the credentials. */
   client?: VastClient;
+  /**
+   * Asks the user a yes/no question; undefined when no one can answer (no terminal). Default:
+   * asks at the terminal when standard input and output are one.
+   */
+  confirm?: ((question: string) => Promise<boolean>) | undefined;
 }
 
 interface OrphanOptions {
   json?: boolean;
   delete?: boolean;
+  yes?: boolean;
   apiUrl?: string;
 }
+
+/** A refusal: printed as one line, exit code 2, nothing deleted. */
+class Refusal extends Error {}
 
 const money = (n: number) => `$${n.toFixed(3)}/h`;
 
 function table(orphans: readonly Orphan[]): string {
-  const rows = [["kind", "id", "name", "status", "cost", "marker"], ...orphans.map((o) => [o.kind, String(o.id), o.name ?? "", o.status ?? "", money(o.costPerHour), o.marker])];
+  const rows = [
+    ["kind", "id", "name", "status", "cost", "stack", "marker"],
+    ...orphans.map((o) => [o.kind, String(o.id), o.name ?? "", o.status ?? "", money(o.costPerHour), o.stack ?? "(earlier release)", o.marker]),
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
 }
 
+/** The terminal's confirmation, when standard input and output are a terminal. */
+function terminalConfirm(): ((question: string) => Promise<boolean>) | undefined {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  return async (question) => {
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return /^y(es)?$/i.test((await rl.question(question)).trim());
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+/** Refuses a `--delete` that no given stack scopes, before any request. */
+function checkDeleteScope(holdings: StackHoldings | undefined): void {
+  if (!holdings) {
+    throw new Refusal(
+      "--delete needs the state of the stacks whose orphans to delete (files of `pulumi stack export`): without it, any marked object may be another stack's. Nothing was deleted.",
+    );
+  }
+  if (holdings.tags.size === 0) {
+    throw new Refusal(
+      `--delete: none of the given state files holds a stack identity (their stacks were last updated by an earlier release; run \`pulumi up\` once), so no object can be attributed to them. Nothing was deleted.`,
+    );
+  }
+}
+
+function describeStacks(holdings: StackHoldings): string {
+  return holdings.stacks.map((s) => `${s.file} (${s.tag ? `stack ${s.tag}` : "no stack identity: last updated by an earlier release"})`).join(", ");
+}
+
 async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo): Promise<number> {
   const holdings = files.length > 0 ? readStackHoldings(files) : undefined;
+  if (options.delete) checkDeleteScope(holdings);
   const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
-  const orphans = await findOrphans(client, holdings);
-  const total = orphans.reduce((sum, o) => sum + o.costPerHour, 0);
-  const scope = holdings ? `in none of ${files.length} state file(s)` : "marked by this package (no state file given: any of them may belong to a stack)";
-  const outcomes = options.delete ? await deleteOrphans(client, orphans) : [];
+  const { listed, otherStacks } = await findOrphans(client, holdings);
+  const orphans = listed.filter((o) => o.attribution === "orphan");
+  const unattributable = listed.filter((o) => o.attribution === "unattributable");
+  const total = listed.reduce((sum, o) => sum + o.costPerHour, 0);
+
+  let confirmed = false;
+  if (options.delete && orphans.length > 0) {
+    if (!options.yes) {
+      const confirm = "confirm" in io ? io.confirm : terminalConfirm();
+      if (!confirm) {
+        if (!options.json) io.out(`These ${orphans.length} orphan(s) of the given stacks would be deleted:\n\n${table(orphans)}\n`);
+        throw new Refusal(`--delete: confirm with --yes to delete the ${orphans.length} orphan(s) listed (no terminal to ask). Nothing was deleted.`);
+      }
+      io.out(`These ${orphans.length} orphan(s) of the given stacks will be deleted:\n\n${table(orphans)}\n`);
+      if (!(await confirm(`Delete these ${orphans.length}? [y/N] `))) {
+        io.out("Nothing was deleted.");
+        return 2;
+      }
+    }
+    confirmed = true;
+  }
+  const outcomes = confirmed ? await deleteOrphans(client, orphans) : [];
   const failed = outcomes.filter((o) => !o.ok).length;
   if (options.json) {
     io.out(JSON.stringify({
       stateFiles: files,
-      orphans: orphans.map((o) => ({ ...o, ...(options.delete ? { deleted: outcomes.find((d) => d.orphan === o)?.result } : {}) })),
+      stacks: holdings?.stacks ?? [],
+      orphans: listed.map((o) => ({ ...o, ...(confirmed && o.attribution === "orphan" ? { deleted: outcomes.find((d) => d.orphan === o)?.result } : {}) })),
+      otherStacks,
       costPerHour: Number(total.toFixed(6)),
-      deleted: options.delete === true,
+      deleted: confirmed,
     }, null, 2));
     return failed > 0 ? 1 : 0;
   }
-  if (orphans.length === 0) {
-    io.out(`No orphans: every instance and volume this package made is ${holdings ? "held by a given stack" : "absent"}.`);
+  const others = otherStacks > 0 ? `\n${otherStacks} marked object(s) of stacks not given were left out (never listed or deleted).` : "";
+  if (!holdings) {
+    if (listed.length === 0) {
+      io.out("No marked objects: this package made no instance or volume that still exists.");
+      return 0;
+    }
+    io.out(`${listed.length} instance(s) and volume(s) marked by this package, costing ${money(total)} in all (no state file given: any of them may belong to a stack, so none is deleted):\n\n${table(listed)}\n`);
+    io.out("Give the `pulumi stack export` files of your stacks to see their orphans.");
     return 0;
   }
-  io.out(`${orphans.length} instance(s) and volume(s) ${scope}, costing ${money(total)} in all:\n\n${table(orphans)}\n`);
-  if (!options.delete) {
-    io.out("Nothing was deleted; run again with --delete to delete these.");
+  io.out(`Stacks: ${describeStacks(holdings)}.`);
+  if (listed.length === 0) {
+    io.out(`No orphans: every instance and volume of the given stacks is held by one of them.${others}`);
+    return 0;
+  }
+  if (orphans.length > 0 && !confirmed) {
+    io.out(`${orphans.length} orphan(s) of the given stacks, in none of ${files.length} state file(s), costing ${money(orphans.reduce((s, o) => s + o.costPerHour, 0))} in all:\n\n${table(orphans)}\n`);
+  }
+  if (unattributable.length > 0) {
+    io.out(
+      `${unattributable.length} object(s) marked by an earlier release that no given stack holds, costing ${money(unattributable.reduce((s, o) => s + o.costPerHour, 0))} (their marker names no stack, so they may be another stack's; never deleted here):\n\n${table(unattributable)}\n`,
+    );
+  }
+  if (others) io.out(others.trim());
+  if (!confirmed) {
+    io.out(orphans.length > 0 ? "Nothing was deleted; run again with --delete --yes to delete the orphans of the given stacks." : "Nothing to delete.");
     return 0;
   }
   for (const o of outcomes) io.out(`${o.orphan.kind} ${o.orphan.id}: ${o.result}`);
@@ -74,10 +162,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
   program
     .command("orphans")
-    .description("List instances and volumes this package made that no given stack state holds, with their cost per hour")
-    .argument("[state-files...]", "files written by `pulumi stack export`; none: list every marked object")
+    .description("List instances and volumes the given stacks made that none of them holds, with their cost per hour")
+    .argument("[state-files...]", "files written by `pulumi stack export`; none: list every marked object (and delete nothing)")
     .option("--json", "print JSON for scripts")
-    .option("--delete", "delete the orphans listed (nothing is deleted without it)")
+    .option("--delete", "delete the given stacks' orphans (needs state files; asks first, or --yes)")
+    .option("--yes", "with --delete: delete without asking")
     .option("--api-url <url>", "API base URL (default VAST_URL or https://console.vast.ai)")
     .action(async (files: string[], options: OrphanOptions) => {
       code = await orphansCommand(files, options, io);
@@ -87,6 +176,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof Refusal) {
+      io.err(`pulumi-vastai orphans: ${error.message}`);
+      return 2;
+    }
     io.err(`pulumi-vastai: ${scrub((error as Error).message)}`);
     return 2;
   }

@@ -1,13 +1,15 @@
 /**
- * `pulumi-vastai orphans` against the simulator: which objects it reports (marked by this
- * package, held by no given stack), their cost, JSON for scripts, and that nothing is deleted
- * without --delete (and only the listed orphans with it).
+ * `pulumi-vastai orphans` against the simulator: which objects it reports (those of the given
+ * stacks that none of them holds, and unattributable ones of an earlier release), their cost,
+ * JSON for scripts, and that it deletes only the given stacks' orphans, only with --delete and
+ * a confirmation (issue 23 item 4).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../provider/cli/main";
-import { INSTANCE_MARKER_ENV } from "../../provider/cli/orphans";
+import { main, type CliIo } from "../../provider/cli/main";
+import { INSTANCE_MARKER_ENV, stackTagOfMarker } from "../../provider/cli/orphans";
+import { GENERATION_KEY, IDENTITY_KEY, identityMarker, stackIdentityOf, stackTagOf } from "../../provider/resources/kit/create-once";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { serviceName } from "../../provider/resources/volume/impl";
 import { SEED } from "../../simulator/seed/seed";
@@ -21,65 +23,114 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Two stacks' nonces, as their StackIdentity resources hold them. */
+const NONCE = { a: "0123456789abcdef0123456789abcdef", b: "fedcba9876543210fedcba9876543210" };
+/** The marker the providers write for resource `name` of stack `stack`. */
+const markerOf = (stack: keyof typeof NONCE, type: string, name: string) =>
+  identityMarker({ [IDENTITY_KEY]: stackIdentityOf(NONCE[stack], type, name), [GENERATION_KEY]: 1 }) as string;
+const LEGACY = "1111111111111111";
+
+interface Pair {
+  instance: number;
+  volume: number;
+}
 interface Made {
-  held: { instance: number; volume: number };
-  orphan: { instance: number; volume: number };
-  unmarked: { instance: number; volume: number };
+  /** Stack a's objects, one pair held by its state, one not. */
+  held: Pair;
+  orphan: Pair;
+  /** Stack b's objects (its state is not given unless a test says so). */
+  other: Pair;
+  /** Objects with a marker of an earlier release (16 hex digits of names only). */
+  legacy: Pair;
+  unmarked: Pair;
 }
 
-/** Two marked instances and volumes (one of each to be held by a stack) and one unmarked of each. */
+async function rent(marker?: string): Promise<number> {
+  const label = marker ? `m-${marker}` : "by hand";
+  return (await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", label, ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
+}
+
+async function volume(name: string): Promise<number> {
+  const made = await h.client.volumes.create("local", { offerId: 900001, sizeGb: 10, name });
+  const id = made.id ?? (await h.client.volumes.list("local")).find((v) => v.name === name)?.id;
+  if (id === undefined) throw new Error(`volume ${name} not found`);
+  return id;
+}
+
 async function makeObjects(): Promise<Made> {
-  const client = h.client;
-  const rent = async (marker?: string) =>
-    (await client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", label: marker ? `m-${marker}` : "by hand", ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
-  const volume = async (name: string) => {
-    const made = await client.volumes.create("local", { offerId: 900001, sizeGb: 10, name });
-    const id = made.id ?? (await client.volumes.list("local")).find((v) => v.name === name)?.id;
-    if (id === undefined) throw new Error(`volume ${name} not found`);
-    return id;
-  };
+  const pair = async (marker: string | undefined, name: string) => ({
+    instance: await rent(marker),
+    volume: await volume(marker ? (serviceName(name, marker) as string) : name),
+  });
   return {
-    held: { instance: await rent("aaaaaaaaaaaaaaaa"), volume: await volume(serviceName("kept", "1111111111111111") as string) },
-    orphan: { instance: await rent("bbbbbbbbbbbbbbbb"), volume: await volume(serviceName("lost", "2222222222222222") as string) },
-    unmarked: { instance: await rent(), volume: await volume("mine") },
+    held: await pair(markerOf("a", "Instance", "kept"), "kept"),
+    orphan: await pair(markerOf("a", "Instance", "lost"), "lost"),
+    other: await pair(markerOf("b", "Instance", "lost"), "lost"),
+    legacy: await pair(LEGACY, "old"),
+    unmarked: await pair(undefined, "mine"),
   };
 }
 
-function stateFile(name: string, resources: Array<{ type: string; id: number | string; outputs?: Record<string, unknown> }>): string {
+type StateResource = { type: string; id: number | string; outputs?: Record<string, unknown> };
+const identityOf = (stack: keyof typeof NONCE): StateResource => ({ type: "pulumi-nodejs:dynamic/vastai:StackIdentity", id: stackTagOf(NONCE[stack]), outputs: { nonce: NONCE[stack] } });
+
+function stateFile(name: string, resources: StateResource[], stack: keyof typeof NONCE | null = "a"): string {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: resources.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r })) } }));
+  const all = [...(stack ? [identityOf(stack)] : []), ...resources];
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: all.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r })) } }));
   return file;
 }
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+const heldBy = (made: Made) =>
+  stateFile("a.json", [
+    { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+    { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+  ]);
+
+async function run(args: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client });
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client, ...extra });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 const liveIds = async () => ({
-  instances: (await h.client.instances.listAll()).map((i) => i.id).sort(),
-  volumes: (await h.client.volumes.list()).map((v) => v.id).sort(),
+  instances: (await h.client.instances.listAll()).map((i) => i.id).sort((x, y) => x - y),
+  volumes: (await h.client.volumes.list()).map((v) => v.id).sort((x, y) => x - y),
 });
+const sorted = (ids: number[]) => [...ids].sort((x, y) => x - y);
+
+interface JsonReport {
+  orphans: Array<{ kind: string; id: number; marker: string; stack: string | null; attribution: string; costPerHour: number; deleted?: string }>;
+  otherStacks: number;
+  costPerHour: number;
+  deleted: boolean;
+}
 
 describe("pulumi-vastai orphans", () => {
-  it("looks for the marker the Instance provider writes", () => {
+  it("looks for the marker the Instance provider writes, and reads a marker's stack tag", () => {
     expect(INSTANCE_MARKER_ENV).toBe(MARKER_ENV);
+    const tag = stackTagOf(NONCE.a);
+    expect(stackTagOfMarker(markerOf("a", "Instance", "x"))).toBe(tag);
+    expect(stackTagOfMarker(`${tag}abcdefghijk.${markerOf("a", "Fleet", "f")}.700001`)).toBe(tag);
+    // A fleet of an earlier release updated by this one: the operation marker names the stack.
+    expect(stackTagOfMarker(`${LEGACY}.${markerOf("a", "Fleet", "f")}.700001`)).toBe(tag);
+    expect(stackTagOfMarker(`${LEGACY}.${LEGACY}.700001`)).toBeUndefined();
+    expect(stackTagOfMarker(LEGACY)).toBeUndefined();
   });
 
-  it("without state lists every marked instance and volume with its cost, and deletes nothing", async () => {
+  it("without state lists every marked instance and volume with its stack and cost, and deletes nothing", async () => {
     const made = await makeObjects();
     const before = await liveIds();
     await h.clearRequests();
     const { code, out } = await run(["orphans", "--json"]);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { orphans: Array<{ kind: string; id: number; marker: string; costPerHour: number }>; costPerHour: number; deleted: boolean };
-    const listed = report.orphans.map((o) => `${o.kind} ${o.id}`).sort();
-    expect(listed).toEqual(
-      [`instance ${made.held.instance}`, `instance ${made.orphan.instance}`, `volume ${made.held.volume}`, `volume ${made.orphan.volume}`].sort(),
-    );
-    expect(report.orphans.find((o) => o.id === made.orphan.instance)?.marker).toBe("bbbbbbbbbbbbbbbb");
+    const report = JSON.parse(out) as JsonReport;
+    const marked = [made.held, made.orphan, made.other, made.legacy];
+    expect(report.orphans.map((o) => `${o.kind} ${o.id}`).sort()).toEqual(marked.flatMap((p) => [`instance ${p.instance}`, `volume ${p.volume}`]).sort());
+    expect(report.orphans.every((o) => o.attribution === "unscoped")).toBe(true);
+    expect(report.orphans.find((o) => o.id === made.other.instance)).toMatchObject({ marker: markerOf("b", "Instance", "lost"), stack: stackTagOf(NONCE.b) });
+    expect(report.orphans.find((o) => o.id === made.legacy.instance)).toMatchObject({ marker: LEGACY, stack: null });
     const live = await h.client.instances.get(made.orphan.instance);
     expect(report.orphans.find((o) => o.id === made.orphan.instance)?.costPerHour).toBe(live?.dphTotal);
     expect(report.costPerHour).toBeCloseTo(report.orphans.reduce((s, o) => s + o.costPerHour, 0), 6);
@@ -89,105 +140,160 @@ describe("pulumi-vastai orphans", () => {
     expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("with state files lists only what no stack holds, in a table with the total", async () => {
+  it("23.4 with a stack's state lists only its unheld objects and the unattributable ones; another stack's are left out", async () => {
     const made = await makeObjects();
-    const a = stateFile("a.json", [{ type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) }]);
-    const b = stateFile("b.json", [
-      { type: "pulumi-nodejs:dynamic/vastai:Volume", id: String(made.held.volume) },
+    const b = stateFile("other-package.json", [
       // Another package's resource with the orphan's id is not a holding.
       { type: "aws:ec2/instance:Instance", id: String(made.orphan.instance) },
-    ]);
-    const { code, out } = await run(["orphans", a, b]);
+    ], null);
+    const { code, out } = await run(["orphans", heldBy(made), b]);
     expect(code).toBe(0);
-    expect(out).toMatch(/^2 instance\(s\) and volume\(s\) in none of 2 state file\(s\), costing \$\d+\.\d{3}\/h in all:/);
-    expect(out).toMatch(new RegExp(`instance +${made.orphan.instance} +m-bbbbbbbbbbbbbbbb +\\S+ +\\$\\d+\\.\\d{3}/h +bbbbbbbbbbbbbbbb`));
-    expect(out).toMatch(new RegExp(`volume +${made.orphan.volume} +lost \\[2222222222222222\\]`));
-    expect(out).not.toContain(String(made.held.instance));
-    expect(out).not.toContain(String(made.unmarked.instance));
-    expect(out).toContain("Nothing was deleted; run again with --delete to delete these.");
+    expect(out).toContain(`(stack ${stackTagOf(NONCE.a)})`);
+    expect(out).toContain("other-package.json (no stack identity");
+    expect(out).toMatch(/^2 orphan\(s\) of the given stacks, in none of 2 state file\(s\), costing \$\d+\.\d{3}\/h in all:/m);
+    const marker = markerOf("a", "Instance", "lost");
+    expect(out).toMatch(new RegExp(`instance +${made.orphan.instance} +m-${marker} +\\S+ +\\$\\d+\\.\\d{3}/h +${stackTagOf(NONCE.a)} +${marker}`));
+    expect(out).toMatch(new RegExp(`^2 object\\(s\\) marked by an earlier release that no given stack holds`, "m"));
+    expect(out).toMatch(new RegExp(`volume +${made.legacy.volume} +old \\[${LEGACY}\\] .*\\(earlier release\\) +${LEGACY}`));
+    expect(out).toContain("2 marked object(s) of stacks not given were left out");
+    for (const id of [made.held.instance, made.other.instance, made.other.volume, made.unmarked.instance]) expect(out).not.toMatch(new RegExp(`\\b${id}\\b`));
+    expect(out).toContain("Nothing was deleted; run again with --delete --yes");
   });
 
   it("an instance a Fleet's state lists among its members is held; a second object with a held marker is not", async () => {
     const made = await makeObjects();
     const state = stateFile("fleet.json", [
-      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: "fleet-1", outputs: { members: [{ id: made.orphan.instance, marker: "bbbbbbbbbbbbbbbb" }] } },
+      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: "fleet-1", outputs: { members: [{ id: made.orphan.instance }] } },
       // The held instance's marker in state does not hold another object carrying it.
-      { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.unmarked.instance), outputs: { marker: "aaaaaaaaaaaaaaaa" } },
+      { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.unmarked.instance), outputs: { marker: markerOf("a", "Instance", "kept") } },
     ]);
-    const report = JSON.parse((await run(["orphans", state, "--json"])).out) as { orphans: Array<{ kind: string; id: number }> };
-    expect(report.orphans.map((o) => `${o.kind} ${o.id}`).sort()).toEqual(
+    const report = JSON.parse((await run(["orphans", state, "--json"])).out) as JsonReport;
+    expect(report.orphans.filter((o) => o.attribution === "orphan").map((o) => `${o.kind} ${o.id}`).sort()).toEqual(
       [`instance ${made.held.instance}`, `volume ${made.held.volume}`, `volume ${made.orphan.volume}`].sort(),
     );
+    expect(report.otherStacks).toBe(2);
   });
 
-  it("--delete deletes the orphans listed and nothing else", async () => {
+  it("23.4 --delete --yes deletes the given stack's orphans and nothing else: not another stack's, not an unattributable one", async () => {
     const made = await makeObjects();
-    const state = stateFile("held.json", [
-      { type: "pulumi-nodejs:dynamic/vastai:Instance", id: made.held.instance },
-      { type: "pulumi-nodejs:dynamic/vastai:NetworkVolume", id: made.held.volume },
-    ]);
-    const { code, out } = await run(["orphans", state, "--delete"]);
+    const { code, out } = await run(["orphans", heldBy(made), "--delete", "--yes"]);
     expect(code).toBe(0);
     expect(out).toContain(`instance ${made.orphan.instance}: deleted`);
     expect(out).toContain(`volume ${made.orphan.volume}: deleted`);
     expect(out).toContain("Deleted 2.");
-    const live = await liveIds();
-    expect(live.instances).toEqual([made.held.instance, made.unmarked.instance].sort());
-    expect(live.volumes).toEqual([made.held.volume, made.unmarked.volume].sort());
-    expect((await run(["orphans", state])).out).toMatch(/^No orphans/);
+    const keep = [made.held, made.other, made.legacy, made.unmarked];
+    expect(await liveIds()).toEqual({ instances: sorted(keep.map((p) => p.instance)), volumes: sorted(keep.map((p) => p.volume)) });
+    // Stack b's own report still sees its objects as its orphans.
+    const b = stateFile("b.json", [], "b");
+    const report = JSON.parse((await run(["orphans", b, "--json"])).out) as JsonReport;
+    expect(sorted(report.orphans.filter((o) => o.attribution === "orphan").map((o) => o.id))).toEqual(sorted([made.other.instance, made.other.volume]));
+  });
+
+  it("23.4 --delete without a state file, or with only stacks of an earlier release, is refused before any request", async () => {
+    await makeObjects();
+    const before = await liveIds();
+    await h.clearRequests();
+    const bare = await run(["orphans", "--delete", "--yes"]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/^pulumi-vastai orphans: --delete needs the state of the stacks whose orphans to delete .*Nothing was deleted\.$/);
+    const legacy = await run(["orphans", stateFile("legacy.json", [], null), "--delete", "--yes"]);
+    expect(legacy.code).toBe(2);
+    expect(legacy.err).toContain("none of the given state files holds a stack identity");
+    expect(await h.requests()).toEqual([]);
+    expect(await liveIds()).toEqual(before);
+  });
+
+  it("23.4 --delete lists what it would delete and asks: without --yes and no terminal it refuses; 'no' keeps all; 'yes' deletes", async () => {
+    const made = await makeObjects();
+    const state = heldBy(made);
+    const before = await liveIds();
+    const refused = await run(["orphans", state, "--delete"], { confirm: undefined });
+    expect(refused.code).toBe(2);
+    expect(refused.out).toMatch(new RegExp(`instance +${made.orphan.instance} `));
+    expect(refused.err).toContain("confirm with --yes to delete the 2 orphan(s) listed (no terminal to ask)");
+    expect(await liveIds()).toEqual(before);
+
+    const questions: string[] = [];
+    const declined = await run(["orphans", state, "--delete"], { confirm: async (q) => (questions.push(q), false) });
+    expect(declined.code).toBe(2);
+    expect(questions).toEqual(["Delete these 2? [y/N] "]);
+    expect(declined.out).toContain("will be deleted");
+    expect(await liveIds()).toEqual(before);
+
+    const accepted = await run(["orphans", state, "--delete"], { confirm: async () => true });
+    expect(accepted.code).toBe(0);
+    expect(accepted.out).toContain("Deleted 2.");
+    expect((await liveIds()).instances).not.toContain(made.orphan.instance);
   });
 
   it("a volume an orphan instance uses goes after the instance, and a failed delete exits 1 naming it", async () => {
     const made = await makeObjects();
     // The orphan volume used by an unmarked instance: the service refuses its delete.
     await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", volumeInfo: { createNew: false, volumeId: made.orphan.volume, mountPath: "/data" } });
-    const { code, out } = await run(["orphans", "--delete", "--json"]);
+    const { code, out } = await run(["orphans", heldBy(made), "--delete", "--yes", "--json"]);
     expect(code).toBe(1);
-    const report = JSON.parse(out) as { orphans: Array<{ kind: string; id: number; deleted?: string }> };
+    const report = JSON.parse(out) as JsonReport;
     expect(report.orphans.find((o) => o.id === made.orphan.instance)?.deleted).toBe("deleted");
     expect(report.orphans.find((o) => o.id === made.orphan.volume)?.deleted).toMatch(/in use|instances? \d+/i);
+    expect(report.orphans.find((o) => o.id === made.legacy.volume)?.deleted).toBeUndefined();
     expect((await liveIds()).volumes).toContain(made.orphan.volume);
   });
 
-  it("reports a volume made with an orphan instance (it has no name to mark), and not one a Fleet member holds", async () => {
+  it("reports a volume made with an orphan Fleet member (it has no name to mark), and not one a Fleet member holds", async () => {
     const client = h.client;
     // Instances on offer 700001 with a new volume each from volume offer 900001 (same machine), as Fleet members with `volume` are.
     const withVolume = async (marker: string) =>
       (await client.instances.create(700001, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: 900001, size: 10, mountPath: "/data" } })).id;
-    const kept = await withVolume("ffffffffffffffff.aaaaaaaaaaaaaaaa.700001");
-    const lost = await withVolume("ffffffffffffffff.bbbbbbbbbbbbbbbb.700001");
+    const fleetKey = `${stackTagOf(NONCE.a)}fleetkey123`;
+    const keptMarker = `${fleetKey}.${markerOf("a", "Fleet", "f")}.700001`;
+    const lostMarker = `${fleetKey}.${markerOf("a", "Fleet", "g")}.700001`;
+    const kept = await withVolume(keptMarker);
+    const lost = await withVolume(lostMarker);
     const volumeOf = async (instanceId: number) => (await client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))!.id;
     const keptVolume = await volumeOf(kept);
     const lostVolume = await volumeOf(lost);
     const state = stateFile("fleet-volumes.json", [
-      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: "ffffffffffffffff", outputs: { members: [{ id: kept, volumeId: keptVolume }] } },
+      { type: "pulumi-nodejs:dynamic/vastai:Fleet", id: fleetKey, outputs: { members: [{ id: kept, volumeId: keptVolume }] } },
     ]);
     const { code, out } = await run(["orphans", "--json", state]);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { orphans: Array<{ kind: string; id: number; marker: string }> };
-    expect(report.orphans.map((o) => `${o.kind} ${o.id} ${o.marker}`).sort()).toEqual(
-      [`instance ${lost} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`, `volume ${lostVolume} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`].sort(),
+    const report = JSON.parse(out) as JsonReport;
+    expect(report.orphans.map((o) => `${o.kind} ${o.id} ${o.marker} ${o.attribution}`).sort()).toEqual(
+      [`instance ${lost} ${lostMarker} orphan`, `volume ${lostVolume} ${lostMarker} orphan`].sort(),
     );
     // --delete takes the instance first, then its volume.
-    expect((await run(["orphans", "--delete", "--json", state])).code).toBe(0);
+    expect((await run(["orphans", "--delete", "--yes", "--json", state])).code).toBe(0);
     const live = await liveIds();
     expect(live.instances).toEqual([kept]);
     expect(live.volumes).toEqual([keptVolume]);
   });
 
-  it("refuses a state file it cannot read before any request, naming the file and the problem", async () => {
+  it("23.4 refuses a state file it cannot read or whose format it does not know, before any request, in one line", async () => {
     await h.clearRequests();
-    const broken = path.join(dir, "broken.json");
-    fs.writeFileSync(broken, "{ not json");
-    const notExport = stateFile("plain.json", []);
-    fs.writeFileSync(notExport, JSON.stringify({ resources: [] }));
-    const missing = path.join(dir, "missing.json");
-    const first = await run(["orphans", broken]);
-    expect(first.code).toBe(2);
-    expect(first.err).toMatch(new RegExp(`^pulumi-vastai: ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not JSON .*\\(expected the JSON of \`pulumi stack export\`\\)$`));
-    expect((await run(["orphans", notExport])).err).toContain("no `deployment` object");
-    expect((await run(["orphans", missing])).err).toContain("cannot be read (ENOENT)");
-    expect(first.err).not.toMatch(/\n\s+at /);
+    const write = (name: string, content: unknown) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+      return file;
+    };
+    const cases: Array<[string, string]> = [
+      [write("broken.json", "{ not json"), "not JSON"],
+      [write("plain.json", { resources: [] }), "format version missing is not one this release reads (version 3)"],
+      [write("empty-deployment.json", { version: 3, deployment: {} }), "`deployment.resources` is missing"],
+      [write("null-resources.json", { version: 3, deployment: { resources: null } }), "`deployment.resources` is not a list"],
+      [write("version-4.json", { version: 4, deployment: { resources: [] } }), "format version 4 is not one this release reads"],
+      [write("no-deployment.json", { version: 3 }), "no `deployment` object"],
+      [write("bad-identity.json", { version: 3, deployment: { resources: [{ type: "pulumi-nodejs:dynamic/vastai:StackIdentity", outputs: {} }] } }), "its StackIdentity has no readable `outputs.nonce`"],
+      [path.join(dir, "missing.json"), "cannot be read (ENOENT)"],
+    ];
+    for (const [file, problem] of cases) {
+      for (const args of [["orphans", file], ["orphans", file, "--delete", "--yes"]]) {
+        const { code, err } = await run(args);
+        expect({ file, code }).toEqual({ file, code: 2 });
+        expect(err).toContain(`pulumi-vastai: ${file}: ${problem}`);
+        expect(err).toContain("(expected the JSON of `pulumi stack export`)");
+        expect(err.split("\n")).toHaveLength(1);
+      }
+    }
     expect(await h.requests()).toEqual([]);
   });
 
