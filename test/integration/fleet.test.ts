@@ -9,6 +9,7 @@ import { providers } from "../../provider/providers";
 import { resetClaims } from "../../provider/resources/fleet/claims";
 import { SPEC_KEYS } from "../../provider/resources/fleet/inputs";
 import { specOf } from "../../provider/resources/fleet/members";
+import { stackIdentityOf } from "../../provider/resources/kit/create-once";
 import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../../provider/resources/kit";
 import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
@@ -389,6 +390,23 @@ describe("volume: a new volume per member, owned by the fleet", () => {
     const live = h.sim.state().instances.map((i: Props) => i.volume_info as Props);
     expect(live.every((v: Props) => v.create_new === true && v.size === 20 && v.mount_path === "/data")).toBe(true);
     expect(outs.hourlyCost).toBeCloseTo(members.reduce((s, m) => s + m.pricePerHour + m.volumePerHour, 0), 6);
+  });
+
+  it("23.2 a replacement (`pulumi up --replace`: the new fleet created, then the old deleted) never touches the new fleet's members or volumes", async () => {
+    const identity = { __identity: stackIdentityOf("0123456789abcdef0123456789abcdef", "Fleet", "workers") };
+    const old = await created({ ...withVolume, ...identity, count: 2 });
+    resetClaims();
+    // The replacement is checked against the stored state (the next generation), created, and only then the old one is deleted.
+    const next = await fleet.create(await checked({ ...withVolume, ...identity, count: 2 }, old.outs));
+    const members = vmembers(next.outs as Props);
+    expect(next.id).not.toBe(old.id);
+    expect(members.every((m) => m.marker.startsWith(`${next.id}.`))).toBe(true);
+    await fleet.delete(old.id, old.outs);
+    const byNumber = (a: number, b: number) => a - b;
+    expect(liveIds()).toEqual(members.map((m) => m.id).sort(byNumber));
+    expect(volumes().map((v) => v.id).sort(byNumber)).toEqual(members.map((m) => m.volumeId as number).sort(byNumber));
+    // What the next run's diff sees: every member of the new fleet is there and healthy.
+    expect((await fleet.diff(next.id, next.outs as Props, await checked({ ...withVolume, ...identity, count: 2 }, next.outs as Props))).changes).toBe(false);
   });
 
   it("members without a volume record volumeId null", async () => {
