@@ -5,7 +5,7 @@
 import { setClientOptions } from "pulumi-vastai";
 import { SEED, startSimulator, type Simulator } from "pulumi-vastai/simulator";
 import { resetRuntime } from "../../provider/context";
-import { runExample, type ExampleRun } from "./run-example";
+import { FAKE_NONCE, runExample, type ExampleRun } from "./run-example";
 
 let sim: Simulator;
 let run: ExampleRun;
@@ -42,8 +42,9 @@ test("declares a CI key that manages instances but not billing, rotated by a dat
     name: "ci-deployer",
     permissions: { instances: "write", user: "read" },
     rotateOn: "2025-01",
-    // The identity every resource gives its provider, from which creates derive their marker.
-    __identity: "vastai-account/test/ApiKey/ci",
+    // The identity every resource gives its provider, from which creates derive their marker:
+    // the stack identity's nonce, the type and the name.
+    __identity: `stack:${FAKE_NONCE}/ApiKey/ci`,
   });
 });
 

@@ -29,6 +29,9 @@ export interface ExampleRun {
 
 let counter = 0;
 
+/** The nonce the mocks give the stack's identity (the package registers it; every identity derives from it). */
+export const FAKE_NONCE = "fake-nonce";
+
 /** Outputs the real providers would add, by type. */
 function fakeOutputs(type: string, name: string, inputs: Props): Props {
   const n = ++counter;
@@ -48,6 +51,8 @@ function fakeOutputs(type: string, name: string, inputs: Props): Props {
       return { scheduledMachineIds: inputs.machineIds, failedMachineIds: [], notificationsSent: 3, endTime: "2030-07-01T06:00:00.000Z" };
     case "ApiKey":
       return { key: `fake-key-${n}`, keyId: 700 + n };
+    case "StackIdentity":
+      return { nonce: FAKE_NONCE, tag: "fake-tag" };
     case "SubaccountKeyRotation":
       return { regeneratedKeys: [{ userId: inputs.subaccountUserId, email: "sub@example.com", derivedKey: "fake" }], rotatedAt: "2030-01-01T00:00:00.000Z" };
     default:
@@ -78,7 +83,8 @@ export async function runExample(options: { project: string; config: Record<stri
         const inputs = unwrap(raw) as Props;
         const secretInputs = Object.keys(raw).filter((k) => JSON.stringify(raw[k] ?? null).includes(pulumi.runtime.specialSecretSig));
         const outputs = { ...inputs, ...fakeOutputs(type, args.name, inputs) };
-        registrations.push({ type, name: args.name, inputs, secretInputs, outputs });
+        // The program's registrations: the stack identity is the package's own, one per stack.
+        if (type !== "StackIdentity") registrations.push({ type, name: args.name, inputs, secretInputs, outputs });
         return { id: `${args.name}-id`, state: outputs };
       },
       call: (args) => {
