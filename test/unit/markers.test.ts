@@ -1,0 +1,127 @@
+/**
+ * Markers and the stack identity (issue 23 items 1 and 2): a marker is unique to one stack's
+ * state (its nonce), starts with the stack's tag, keeps the length of earlier markers, and
+ * markers of identities of an earlier release are unchanged; a fleet's key changes with its
+ * generation; the stack identity is registered once per stack run, also when one process runs
+ * several stacks.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { SshKey } from "pulumi-vastai";
+import { fleetKeyOf } from "../../provider/resources/fleet/members";
+import {
+  GENERATION_KEY,
+  IDENTITY_KEY,
+  LEGACY_MARKER,
+  MARKER_LENGTH,
+  STACK_MARKER,
+  STACK_TAG_LENGTH,
+  UNKNOWN,
+  identityMarker,
+  isFirstCreate,
+  stackIdentityOf,
+  stackTagOf,
+  withGeneration,
+} from "../../provider/resources/kit";
+import { provider as stackIdentityProvider } from "../../provider/resources/stackIdentity/provider";
+import { WEBHOOK_USER_NAME_LIMIT, serviceName as webhookName } from "../../provider/resources/webhook/provider";
+import { WEBHOOK_NAME_LIMIT } from "../../provider/client";
+
+const A = "0123456789abcdef0123456789abcdef";
+const B = "fedcba9876543210fedcba9876543210";
+const inputs = (identity: string, generation = 1) => ({ [IDENTITY_KEY]: identity, [GENERATION_KEY]: generation });
+const marker = (nonce: string, type = "Instance", name = "gpu", generation = 1) => identityMarker(inputs(stackIdentityOf(nonce, type, name), generation)) as string;
+
+describe("issue 23 item 1: markers from the stack's nonce", () => {
+  it("23.1 equal project, stack and resource names in two stacks give two markers, each starting with its stack's tag", () => {
+    expect(marker(A)).not.toBe(marker(B));
+    expect(marker(A).startsWith(stackTagOf(A))).toBe(true);
+    expect(marker(B).startsWith(stackTagOf(B))).toBe(true);
+    expect(stackTagOf(A)).toHaveLength(STACK_TAG_LENGTH);
+    expect(stackTagOf(A)).not.toBe(stackTagOf(B));
+  });
+
+  it("is the same for a rerun of the same create, and differs by type, name and generation", () => {
+    expect(marker(A)).toBe(marker(A));
+    const all = [marker(A), marker(A, "Volume"), marker(A, "Instance", "other"), marker(A, "Instance", "gpu", 2)];
+    expect(new Set(all).size).toBe(4);
+    for (const m of all) expect(m).toMatch(STACK_MARKER);
+  });
+
+  it("23.1(d) is as long as an earlier release's marker, so every name that held one still fits", () => {
+    expect(marker(A)).toHaveLength(MARKER_LENGTH);
+    expect(MARKER_LENGTH).toBe(16);
+    const longest = "w".repeat(WEBHOOK_USER_NAME_LIMIT);
+    expect(webhookName(longest, marker(A))?.length).toBeLessThanOrEqual(WEBHOOK_NAME_LIMIT);
+  });
+
+  it("23.1(d) an identity of an earlier release keeps its marker (16 hex digits of the names)", () => {
+    // The value the earlier release computed for this identity and generation.
+    expect(identityMarker(inputs("proj/dev/Instance/x"))).toBe("f46bf9287b9b7e39");
+    expect(identityMarker(inputs("proj/dev/Instance/x"))).toMatch(LEGACY_MARKER);
+  });
+
+  it("an identity unknown in a preview gives no marker, and a first create is still a first create", () => {
+    expect(identityMarker(inputs(UNKNOWN))).toBeUndefined();
+    expect(identityMarker({})).toBeUndefined();
+    expect(isFirstCreate(inputs(stackIdentityOf(A, "SshKey", "k")))).toBe(true);
+    expect(isFirstCreate(withGeneration(inputs(stackIdentityOf(A, "SshKey", "k")), inputs(stackIdentityOf(A, "SshKey", "k"))))).toBe(false);
+  });
+});
+
+describe("issue 23 item 2: a fleet's key changes with its generation", () => {
+  it("23.2 a replacement's key differs from the key of the fleet it replaces; a rerun's is the same", () => {
+    const identity = stackIdentityOf(A, "Fleet", "workers");
+    expect(fleetKeyOf(inputs(identity, 1))).toBe(fleetKeyOf(inputs(identity, 1)));
+    expect(fleetKeyOf(inputs(identity, 2))).not.toBe(fleetKeyOf(inputs(identity, 1)));
+    expect(fleetKeyOf(inputs(identity, 1)).startsWith(stackTagOf(A))).toBe(true);
+    // Neither key is a prefix of the other's members' markers.
+    expect(`${fleetKeyOf(inputs(identity, 2))}.`.startsWith(`${fleetKeyOf(inputs(identity, 1))}.`)).toBe(false);
+    expect(fleetKeyOf(inputs("proj/dev/Fleet/workers", 2))).not.toBe(fleetKeyOf(inputs("proj/dev/Fleet/workers", 1)));
+  });
+});
+
+describe("the StackIdentity provider", () => {
+  it("makes a nonce of 128 random bits once, never changes it, takes no inputs, and deletes nothing", async () => {
+    const one = await stackIdentityProvider.create({ __provider: "p" });
+    const two = await stackIdentityProvider.create({ __provider: "p" });
+    expect(one.outs.nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(one.outs.nonce).not.toBe(two.outs.nonce);
+    expect(one.id).toBe(stackTagOf(one.outs.nonce as string));
+    expect((await stackIdentityProvider.diff(one.id, one.outs, { __provider: "p" })).changes).toBe(false);
+    expect((await stackIdentityProvider.read(one.id, one.outs)).props).toEqual(one.outs);
+    expect((await stackIdentityProvider.check({}, { __provider: "p", nonce: "x" })).failures).toEqual([]);
+    expect((await stackIdentityProvider.check({}, { __provider: "p", name: "x" })).failures).toEqual([
+      { property: "name", reason: "name is not a StackIdentity property (it takes no inputs)" },
+    ]);
+    await expect(stackIdentityProvider.delete(one.id, one.outs)).resolves.toBeUndefined();
+  });
+});
+
+describe("one stack identity per stack run", () => {
+  async function run(stack: string, nonce: string): Promise<{ identities: number; identity: unknown }> {
+    const registered: Array<{ type: string; inputs: Record<string, unknown> }> = [];
+    await pulumi.runtime.setMocks(
+      {
+        newResource: (args) => {
+          registered.push({ type: args.type, inputs: args.inputs });
+          return { id: `${args.name}-id`, state: args.type.endsWith(":StackIdentity") ? { nonce } : args.inputs };
+        },
+        call: () => ({}),
+      },
+      "proj",
+      stack,
+    );
+    new SshKey("a", { publicKey: "ssh-ed25519 AAAA a" });
+    new SshKey("b", { publicKey: "ssh-ed25519 AAAA b" });
+    await pulumi.runtime.disconnect();
+    return {
+      identities: registered.filter((r) => r.type.endsWith(":StackIdentity")).length,
+      identity: registered.find((r) => r.type.endsWith(":SshKey"))?.inputs[IDENTITY_KEY],
+    };
+  }
+
+  it("registers it once per run, and again for the next stack run in the same process", async () => {
+    expect(await run("dev", A)).toEqual({ identities: 1, identity: stackIdentityOf(A, "SshKey", "a") });
+    expect(await run("staging", B)).toEqual({ identities: 1, identity: stackIdentityOf(B, "SshKey", "a") });
+  });
+});
