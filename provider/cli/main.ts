@@ -94,7 +94,8 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   let confirmed = false;
   if (options.delete && orphans.length > 0) {
     if (!options.yes) {
-      const confirm = "confirm" in io ? io.confirm : terminalConfirm();
+      // JSON is for scripts: they confirm with --yes, never at a prompt mixed into the JSON.
+      const confirm = options.json ? undefined : "confirm" in io ? io.confirm : terminalConfirm();
       if (!confirm) {
         if (!options.json) io.out(`These ${orphans.length} orphan(s) of the given stacks would be deleted:\n\n${table(orphans)}\n`);
         throw new Refusal(`--delete: confirm with --yes to delete the ${orphans.length} orphan(s) listed (no terminal to ask). Nothing was deleted.`);

@@ -213,6 +213,12 @@ describe("pulumi-vastai orphans", () => {
     expect(refused.err).toContain("confirm with --yes to delete the 2 orphan(s) listed (no terminal to ask)");
     expect(await liveIds()).toEqual(before);
 
+    // JSON is for scripts: never a prompt inside it, --yes or nothing.
+    const scripted = await run(["orphans", state, "--delete", "--json"], { confirm: async () => true });
+    expect(scripted.code).toBe(2);
+    expect(scripted.err).toContain("confirm with --yes");
+    expect(await liveIds()).toEqual(before);
+
     const questions: string[] = [];
     const declined = await run(["orphans", state, "--delete"], { confirm: async (q) => (questions.push(q), false) });
     expect(declined.code).toBe(2);
