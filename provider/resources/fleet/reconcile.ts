@@ -156,6 +156,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const replaced = stale.filter((m) => !inPlace.includes(m));
   const current = kept.filter((m) => m.spec === run.spec);
   const need = inputs.count - kept.length;
+  const booting = current.filter(isBooting);
   inPlace.forEach((m) => run.staying.add(m.id));
   for (const m of dead) if (m.status !== "gone") remember(run, m.machineId);
   // 3. offers and the budget, before anything is rented or destroyed
@@ -203,7 +204,9 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   forgetListing(client);
   try {
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
-    const first = (await Promise.allSettled([...[...dead, ...excess].map((m) => remove(run, m)), grow(run, need)])).find(
+    // Members still booting (left by a killed run, or by one whose wait ran out) are waited for
+    // with the new ones: only a wait that runs out says they are not running.
+    const first = (await Promise.allSettled([...[...dead, ...excess].map((m) => remove(run, m)), grow(run, need), settleBooting(run, booting)])).find(
       (r): r is PromiseRejectedResult => r.status === "rejected",
     );
     if (first) throw first.reason;
@@ -224,7 +227,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const outs = outputsOf(run);
   if (run.volumesLeft.length > 0) throw new PartialFailure(`Fleet: ${volumesLeftText(run)}`, fleetKey, news, outs);
   const late = run.members.filter((m) => !isHealthy(m));
-  if (late.length > 0 && (wanted > 0 || inPlace.length > 0)) {
+  if (late.length > 0 && (wanted > 0 || inPlace.length > 0 || booting.length > 0)) {
     throw new PartialFailure(
       `Fleet: member(s) ${late.map((m) => `${m.id} (${m.status ?? "no status"})`).join(", ")} were not running after ` +
         `${inputs.runningTimeoutMinutes} minutes (runningTimeoutMinutes); the next \`pulumi up\` replaces them if they die`,
@@ -445,6 +448,32 @@ async function rollInPlace(run: Run, members: Member[], min: number): Promise<Me
   }
   if (spared) await remove(run, spared);
   return refused;
+}
+
+/** Booting: neither running nor stopped, nor dead (those are replaced). */
+function isBooting(m: Member): boolean {
+  return m.status !== "running" && m.status !== "stopped" && readStatus(m.id, m.status).kind !== "dead";
+}
+
+/**
+ * Waits for kept members that are still booting (adopted from a killed run, or left booting by
+ * an earlier wait); one that dies or never becomes ready is destroyed and rented again, as a
+ * new member's failed boot is.
+ */
+async function settleBooting(run: Run, members: Member[]): Promise<void> {
+  if (members.length === 0) return;
+  const results: HealthResult[] = await waitUntilReady(run.client, members, run.inputs);
+  let lost = 0;
+  for (const r of results) {
+    if (r.outcome === "running" || r.outcome === "timeout") {
+      run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
+      continue;
+    }
+    remember(run, r.member.machineId);
+    await remove(run, r.outcome === "gone" ? { ...r.member, status: "gone" } : r.member);
+    lost++;
+  }
+  if (lost > 0) await grow(run, lost);
 }
 
 /** Waits for members updated in place; one that dies or never becomes ready is handled as a dead boot. */
