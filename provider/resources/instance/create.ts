@@ -161,9 +161,7 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
       );
     }
     if (outcome.kind !== "gone") await destroyFailedBoot(client, rented, why, props, outs, log);
-    // The given offer is tried again: this create's claim on it is let go first.
     if (inputs.offerId === undefined) index++;
-    else release(client, rented.offerId);
   }
 }
 
@@ -235,6 +233,8 @@ async function destroyFailedBoot(client: VastClient, rented: Rented, why: string
   try {
     await client.instances.destroy(rented.id);
     log.destroyed.push(rented.id);
+    // The offer is free again: this process's claim on it goes too (a given offerId is tried again).
+    release(client, rented.offerId);
   } catch (error) {
     throw new PartialFailure(
       `Instance ${rented.id} ${why}, and destroying it before trying again failed (${(error as Error).message}). ` +
