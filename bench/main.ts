@@ -84,7 +84,9 @@ async function main(): Promise<void> {
   const opts = options(process.argv);
   const settings: BenchSettings = { scale: opts.scale, latencyMs: opts.latencyMs, parallel: opts.parallel };
   const limits = serviceLimits(settings.scale);
-  const sim = await startSimProcess({ rateLimits: limits, latencyMs: settings.latencyMs, marketOffers: MARKET_OFFERS });
+  // Each instance of a stack rents an offer of its own on the bulk market (provider-run.ts).
+  const marketOffers = Math.min(2000, Math.max(MARKET_OFFERS, ...opts.sizes));
+  const sim = await startSimProcess({ rateLimits: limits, latencyMs: settings.latencyMs, marketOffers });
   const results: Results = {
     settings: {
       ...settings,

@@ -20,9 +20,15 @@ export interface InstanceState {
 
 const provider = providers.instance as Required<typeof providers.instance>;
 
-/** The inputs of instance `i` of the benchmark stack. */
+/** First offer of the simulator's bulk market (its option `marketOffers`). */
+const MARKET_FIRST_OFFER_ID = 800_001;
+
+/**
+ * The inputs of instance `i` of the benchmark stack: an offer of its own on the bulk market, as
+ * a rented offer is taken (the simulator refuses a second rental, as the service does).
+ */
 export function instanceArgs(i: number): Props {
-  return { offerId: 700001 + (i % 24), image: "pytorch/pytorch", label: `bench-${i}` };
+  return { offerId: MARKET_FIRST_OFFER_ID + i, image: "pytorch/pytorch", label: `bench-${i}` };
 }
 
 async function checked(news: Props): Promise<Props> {

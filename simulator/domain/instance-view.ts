@@ -74,7 +74,7 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     gpu_name: offer?.gpuName,
     gpu_ram: offer?.gpuRam,
     gpu_totalram: offer ? offer.gpuRam * offer.numGpus : undefined,
-    dph_total: inst.bidPrice ?? offer?.dphTotal,
+    dph_total: inst.bidPrice ?? inst.dphTotal ?? offer?.dphTotal,
     is_bid: inst.bidPrice !== null,
     min_bid: minBidOf(ctx.store, inst.offerId),
     disk_space: inst.diskSpace,

@@ -21,8 +21,33 @@ export function catalogueOffer(marketOffers: number, id: number): OfferSeed | un
   return o && (id < MARKET_FIRST_OFFER_ID || id - MARKET_FIRST_OFFER_ID < marketOffers) ? o : undefined;
 }
 
-export function offerState(store: Store, id: number): OfferState {
-  return store.data.offerStates[String(id)] ?? "available";
+/**
+ * Availability of an offer. An offer is a bundle of a machine's free GPUs; renting it takes
+ * those GPUs, so the service drops it from the search and answers its create with 404
+ * `no_such_ask` until the instance is destroyed. Every offer here covers every GPU of its machine
+ * (one offer per machine), so any rental takes its offer whole, whatever its `num_gpus`.
+ * The control API's state (`unavailable`, `gone`) wins.
+ */
+export function offerState(store: Store, id: number, holder?: number): OfferState {
+  const set = store.data.offerStates[String(id)];
+  if (set !== undefined && set !== "available") return set;
+  return isTaken(store, id, holder) ? "gone" : "available";
+}
+
+/** An instance (of any account) other than `holder` holds the offer. */
+export function isTaken(store: Store, id: number, holder?: number): boolean {
+  return store.data.instances.some((i) => i.offerId === id && i.id !== holder);
+}
+
+/** The offer's $/hour at the default disk: the seed's, unless the control API changed it. */
+export function offerPrice(store: Store, o: OfferSeed): number {
+  return store.data.offerPrices?.[String(o.id)] ?? o.dphTotal;
+}
+
+/** The on-demand $/hour of renting `o` now with `diskGb` of disk, as `dph_total` shows it. */
+export function pricedWithDisk(store: Store, o: OfferSeed, diskGb: number): number {
+  const base = offerPrice(store, o) - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * DEFAULT_ALLOCATED_STORAGE_GB;
+  return Math.round((base + (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * diskGb) * 1e6) / 1e6;
 }
 
 /** Disk priced into `dph_total` when a search names none, GB (the service's default). */
@@ -41,8 +66,8 @@ export function offerView(store: Store, o: OfferSeed, allocatedStorageGb = DEFAU
   const state = offerState(store, o.id);
   const rentable = state === "available";
   const storagePerHour = (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * allocatedStorageGb;
-  const basePerHour = o.dphTotal - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * DEFAULT_ALLOCATED_STORAGE_GB;
-  const dphTotal = Math.round((basePerHour + storagePerHour) * 1e6) / 1e6;
+  const basePerHour = offerPrice(store, o) - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * DEFAULT_ALLOCATED_STORAGE_GB;
+  const dphTotal = pricedWithDisk(store, o, allocatedStorageGb);
   return {
     id: o.id,
     ask_contract_id: o.id,

@@ -7,6 +7,7 @@ import type { SimContext } from "../context";
 import { setMarketPrice } from "../domain/bids";
 import { catalogueOffer } from "../domain/offers";
 import { machineById } from "../seed/machines";
+import { MARKET_FIRST_OFFER_ID, MAX_MARKET_OFFERS } from "../seed/offers";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
 import { bodyOf, idParam, optInt } from "../http/validate";
@@ -35,7 +36,18 @@ function setInstanceStatus(ctx: SimContext, idText: string, raw: unknown) {
 function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
   const id = idParam(idText, "offer id");
   if (!catalogueOffer(ctx.marketOffers, id)) throw notFound("no_such_ask", `No offer with id ${id} in the catalogue`);
-  const state = bodyOf(raw).state;
+  const body = bodyOf(raw);
+  const price = body.dph_total;
+  if (price !== undefined) {
+    // The host changed its price: searches show the new one, rentals from now on pay it.
+    if (typeof price !== "number" || !Number.isFinite(price) || price <= 0) throw invalidArgs(`dph_total must be a positive $/hour (got ${show(price)})`);
+    ctx.store.data.offerPrices = { ...(ctx.store.data.offerPrices ?? {}), [String(id)]: price };
+    if (body.state === undefined) {
+      ctx.store.changed();
+      return { success: true, id, dph_total: price };
+    }
+  }
+  const state = body.state;
   if (typeof state !== "string" || !OFFER_STATES.has(state)) {
     throw invalidArgs(`state must be "available", "unavailable" or "gone" (got ${show(state)})`);
   }
@@ -55,9 +67,10 @@ function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
 }
 
 /**
- * Adds `count` running instances to the main account at once, spread over the offers: an
- * account that already holds many instances (other stacks, other tools) without paying the
- * creation rate limit to set it up.
+ * Adds `count` running instances to the main account at once: an account that already holds
+ * many instances (other stacks, other tools) without paying the creation rate limit to set it
+ * up. They sit on bulk-market offers this simulator does not show (beyond `marketOffers`), so
+ * the offers a test rents stay free (a rented offer is taken, domain/offers.ts).
  */
 function addInstances(ctx: SimContext, raw: unknown) {
   const body = bodyOf(raw);
@@ -66,7 +79,8 @@ function addInstances(ctx: SimContext, raw: unknown) {
   const label = typeof body.label === "string" ? body.label : "unrelated";
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    const offerId = SEED.offerIds[i % SEED.offerIds.length];
+    const hidden = MAX_MARKET_OFFERS - ctx.marketOffers;
+    const offerId = hidden > 0 ? MARKET_FIRST_OFFER_ID + ctx.marketOffers + (i % hidden) : SEED.offerIds[i % SEED.offerIds.length];
     const inst = build(ctx, { userId: SEED.user.id, offerId, body: { label }, template: undefined, image: "ubuntu:22.04", env: [] });
     inst.bootStartedAt = 0; // booted long ago: running at once
     ctx.store.data.instances.push(inst);

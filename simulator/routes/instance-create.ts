@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { EnvFlagError, mergeEnv, parseEnvFlags } from "../domain/env-flags";
 import { minBidOf } from "../domain/bids";
-import { catalogueOffer, offerSeed, offerState } from "../domain/offers";
+import { catalogueOffer, offerSeed, offerState, pricedWithDisk } from "../domain/offers";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optBool, optNumber, optObject, optString, type Body } from "../http/validate";
@@ -121,6 +121,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
   const now = ctx.now();
   // Request scalars override template scalars (spec: Precedence 1).
   const str = (f: string): string | null => optString(body, f) ?? (tf[f] as string | undefined) ?? null;
+  const diskSpace = optNumber(body, "disk") ?? (tf.recommended_disk_space as number | undefined) ?? 8;
   return {
     id,
     userId: r.userId,
@@ -140,7 +141,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
     onstart: str("onstart"),
     runtype: str("runtype") ?? "ssh",
     argsStr: str("args_str"),
-    diskSpace: optNumber(body, "disk") ?? (tf.recommended_disk_space as number | undefined) ?? 8,
+    diskSpace,
     vm: optBool(body, "vm") ?? false,
     sshPort: 10000 + (id % 50000),
     sshKeyIds: ctx.store.data.sshKeys.filter((k) => k.userId === r.userId && !k.deletedAt).map((k) => k.id),
@@ -148,6 +149,8 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
     extraFilters: { ...((tf.extra_filters as object | undefined) ?? {}), ...(optObject(body, "extra_filters") ?? {}) },
     volumeInfo: optObject(body, "volume_info") ?? null,
     bidPrice: optNumber(body, "price") ?? null,
+    // What the service charges from now on: the offer's price at renting, with this disk.
+    dphTotal: pricedWithDisk(ctx.store, offerSeed(r.offerId)!, diskSpace),
   };
 }
 

@@ -141,7 +141,7 @@ function startAgain(ctx: SimContext, inst: InstanceRecord): Record<string, unkno
   const wasStopped = inst.intendedStatus === "stopped";
   inst.intendedStatus = "running";
   if (!wasStopped) return { success: true };
-  if (offerState(ctx.store, inst.offerId) !== "available") {
+  if (offerState(ctx.store, inst.offerId, inst.id) !== "available") {
     // The start waits until the offer is available again (api-facts: state change queued).
     inst.startQueued = true;
     return { success: false, error: "resources_unavailable", msg: "The machine has no free resources now; the start is queued" };

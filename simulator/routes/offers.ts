@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
-import { catalogue, countryCode, offerView } from "../domain/offers";
+import { catalogue, countryCode, offerState, offerView } from "../domain/offers";
 import { invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optNumber, type Body } from "../http/validate";
 
@@ -53,7 +53,8 @@ function search(ctx: SimContext, raw: unknown): { offers: Record<string, unknown
   const order = orderOf(query);
   let offers: Record<string, unknown>[];
   try {
-    offers = catalogue(ctx.marketOffers).filter((o) => ctx.store.data.offerStates[String(o.id)] !== "gone")
+    // Gone: removed by the control API, or taken by an instance (domain/offers.ts).
+    offers = catalogue(ctx.marketOffers).filter((o) => offerState(ctx.store, o.id) !== "gone")
       .map((o) => offerView(ctx.store, o, storage))
       .filter((v) => matches(readerFor(v), filters));
   } catch (err) {

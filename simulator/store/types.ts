@@ -91,6 +91,8 @@ export interface InstanceRecord {
   /** The volume the instance uses: linked, or made with it (`volume_info.create_new`). */
   volumeId?: number;
   bidPrice: number | null;
+  /** On-demand $/hour the service charges, fixed when rented: the offer's price then, with the instance's own disk. */
+  dphTotal?: number;
   /** Stopped by the service because a higher bid took the machine (`POST /_sim/machines/{id}/market`). */
   outbid?: boolean;
   /** $ prepaid and not used (`PUT /api/v0/instances/prepay/{id}/`). */
@@ -154,6 +156,8 @@ export interface SimData {
   nextBoot: { actualStatus: string; remaining: number } | null;
   /** The going bid price per machine id, $/hour (`POST /_sim/machines/{id}/market`): bids below it are outbid. */
   marketPrices?: Record<string, number>;
+  /** Offer prices the control API changed (`POST /_sim/offers/{id}` with `dph_total`), $/hour at the default disk. */
+  offerPrices?: Record<string, number>;
   /**
    * Published ports per machine id (`POST /_sim/machines/{id}/ports`): `"8000/tcp"` -> a port on
    * 127.0.0.1 a test listens on; instances on the machine show them at `public_ipaddr` 127.0.0.1.

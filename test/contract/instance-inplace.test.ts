@@ -44,19 +44,21 @@ test("image, env and onstart change in place on the same machine; a refusal fail
   expect(fx.sim.state().instances[0]).toMatchObject({ template_updates: 1, image_uuid: "nginx:latest" });
   const kept = (error as PluginCallError).initFailure?.properties ?? {};
   expect(kept).toMatchObject({ image: "nginx", lastUpdate: "refused in place (the host is draining): the next up replaces" });
+  // The replacement rents the same given offer, which the old instance holds: it goes first.
   expect(await fx.plugin.diff(urn("box"), created.id, kept, refusedNews.inputs)).toEqual({
-    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: false,
+    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: true,
   });
 
   // updatePolicy replace: the diff replaces; the replacement is a new rental
   const replacing = await fx.plugin.check(urn("box"), changed.inputs, { ...news, image: "redis", updatePolicy: "replace" });
   expect(await fx.plugin.diff(urn("box"), created.id, updated.properties, replacing.inputs)).toEqual({
-    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: false,
+    changes: "some", replaces: ["env", "image", "onstart"], deleteBeforeReplace: true,
   });
+  // offerId is given: the same offer is rented again once the old instance let it go.
   await writesSinceLast();
-  const replacement = await fx.plugin.create(urn("box"), replacing.inputs);
-  expect(await writesSinceLast()).toEqual(["PUT /api/v0/asks/700001/"]); // offerId is given: the same offer (several GPUs on it)
   await fx.plugin.delete(urn("box"), created.id, updated.properties);
+  const replacement = await fx.plugin.create(urn("box"), replacing.inputs);
+  expect(await writesSinceLast()).toEqual([`DELETE /api/v0/instances/${created.id}/`, "PUT /api/v0/asks/700001/"]);
   expect(liveIds()).toEqual([replacement.id]);
   await fx.plugin.delete(urn("box"), replacement.id, replacement.properties);
   expect(liveIds()).toEqual([]);
@@ -95,7 +97,7 @@ test("imageLogin through the plugin: sent as image_login on create, a change rep
   expect((create?.body as Props).image_login).toBe("[redacted]");
   expect(JSON.stringify(created.properties)).toContain(login); // the input in state: the class marks imageLogin secret
   const changed = await fx.plugin.check(urn("private"), inputs, { ...news, imageLogin: "-u me -p rotated-pass ghcr.io" });
-  expect(await fx.plugin.diff(urn("private"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: ["imageLogin"], deleteBeforeReplace: false });
+  expect(await fx.plugin.diff(urn("private"), created.id, created.properties, changed.inputs)).toEqual({ changes: "some", replaces: ["imageLogin"], deleteBeforeReplace: true });
   const bad = await fx.plugin.check(urn("private"), inputs, { ...news, imageLogin: "me:contract-reg-pass-51c2" });
   expect(JSON.stringify(bad.failures)).toMatch(/imageLogin: must be/);
   expect(JSON.stringify(bad.failures)).not.toContain("contract-reg-pass-51c2");

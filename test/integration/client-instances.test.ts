@@ -5,18 +5,24 @@ import { useSimulator } from "../support/simulator";
 
 const h = useSimulator();
 
-const offerId = () => SEED.offerIds[0];
+// A rented offer is taken until destroyed: each create rents the next offer of the catalogue.
+let next = 0;
+beforeEach(() => {
+  next = 0;
+});
+const offerId = () => SEED.offerIds[next++ % SEED.offerIds.length];
 
 describe("instances over HTTP", () => {
   it("creates an instance and reads the id from new_contract", async () => {
-    const created = await h.client.instances.create(offerId(), { image: "ubuntu:22.04", label: "it-create", env: { A: "1" }, ports: ["8080:8080"], disk: 16 });
+    const offer = offerId();
+    const created = await h.client.instances.create(offer, { image: "ubuntu:22.04", label: "it-create", env: { A: "1" }, ports: ["8080:8080"], disk: 16 });
     expect(created.id).toEqual(expect.any(Number));
     expect(created.success).toBe(true);
     const inst = await h.client.instances.get(created.id);
     expect(inst).toMatchObject({ id: created.id, label: "it-create", actualStatus: "running", intendedStatus: "running", diskSpace: 16 });
     expect(inst?.extraEnv).toEqual(expect.arrayContaining([["A", "1"]]));
     const log = await h.requests();
-    expect(log.find((r) => r.method === "PUT" && r.path === `/api/v0/asks/${offerId()}/`)?.body).toEqual({
+    expect(log.find((r) => r.method === "PUT" && r.path === `/api/v0/asks/${offer}/`)?.body).toEqual({
       image: "ubuntu:22.04",
       label: "it-create",
       env: { A: "1", "-p 8080:8080": "1" },
@@ -54,9 +60,10 @@ describe("instances over HTTP", () => {
   });
 
   it("reports a start queued for lack of resources as not applied, not as an error", async () => {
-    const { id } = await h.client.instances.create(offerId(), { image: "ubuntu" });
+    const offer = offerId();
+    const { id } = await h.client.instances.create(offer, { image: "ubuntu" });
     await h.client.instances.stop(id);
-    await h.control("POST", `/offers/${offerId()}`, { state: "unavailable" });
+    await h.control("POST", `/offers/${offer}`, { state: "unavailable" });
     const result = await h.client.instances.start(id);
     expect(result).toMatchObject({ applied: false, code: "resources_unavailable" });
   });
@@ -69,12 +76,13 @@ describe("instances over HTTP", () => {
   });
 
   it("turns a vanished offer into NotFoundError and an unavailable one into GoneError", async () => {
-    await h.control("POST", `/offers/${offerId()}`, { state: "gone" });
-    const gone = await h.client.instances.create(offerId(), { image: "ubuntu" }).catch((e) => e);
+    const offer = offerId();
+    await h.control("POST", `/offers/${offer}`, { state: "gone" });
+    const gone = await h.client.instances.create(offer, { image: "ubuntu" }).catch((e) => e);
     expect(gone).toBeInstanceOf(NotFoundError);
     expect(gone).toMatchObject({ status: 404, code: "no_such_ask" });
-    await h.control("POST", `/offers/${offerId()}`, { state: "unavailable" });
-    const busy = await h.client.instances.create(offerId(), { image: "ubuntu" }).catch((e) => e);
+    await h.control("POST", `/offers/${offer}`, { state: "unavailable" });
+    const busy = await h.client.instances.create(offer, { image: "ubuntu" }).catch((e) => e);
     expect(busy).toBeInstanceOf(GoneError);
     expect(busy.message).toMatch(/^PUT \/api\/v0\/asks\/\d+\/ failed: HTTP 410 no_such_ask: No ask by id \d+ is available\./);
   });

@@ -71,7 +71,7 @@ it("an offer the service says is gone is skipped for the next match", async () =
 it("refuses a fleet over maxHourlyCost before renting, naming the budget, the projection and its breakdown", async () => {
   await h.clearRequests();
   const error = await rejection(fleet.create(await checked({ ...base, count: 3, maxHourlyCost: 0.5 })));
-  expect(error.message).toMatch(/^Fleet: the projected cost 0\.\d+ \$\/hour exceeds maxHourlyCost 0\.5 \(\$\/hour\): 3 new member\(s\) .*offer 700005.*; nothing was rented$/);
+  expect(error.message).toMatch(/^Fleet "workers": the projected cost 0\.\d+ \$\/hour exceeds maxHourlyCost 0\.5 \(\$\/hour\): 3 new member\(s\) .*offer 700005.*; nothing was rented$/);
   expect(count(await h.requests(), "PUT", CREATE_PATH)).toBe(0);
   expect(liveIds()).toEqual([]);
 });

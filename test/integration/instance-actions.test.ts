@@ -45,6 +45,8 @@ describe("interruptible instances", () => {
   it("a bid below the machine's going price is rented outbid", async () => {
     const probe = await h.client.instances.create(offerId(), { image: "ubuntu", price: 0.5 });
     await h.control("POST", `/machines/${await machineOf(probe.id)}/market`, { price: 2 });
+    // The offer is free again once the probe is destroyed (a rented offer is taken).
+    await h.client.instances.destroy(probe.id);
     const { id } = await h.client.instances.create(offerId(), { image: "ubuntu", price: 1 });
     expect(await h.client.instances.get(id)).toMatchObject({ actualStatus: "stopped", isBid: true });
   });

@@ -23,7 +23,8 @@ describe("a boot of 150 ms", () => {
   });
 
   it("returns at once when waitForRunning is false", async () => {
-    const { outs } = await createChecked({ offerId: 700001, image: "x", waitForRunning: false });
+    // Another offer: the test before rented 700001 (a rented offer is taken).
+    const { outs } = await createChecked({ offerId: 700002, image: "x", waitForRunning: false });
     expect(outs.actualStatus).toBeNull();
     expect(outs.statusMsg).toBe("Provisioning");
   });

@@ -30,7 +30,8 @@ it("creates an instance from an offerId, waits for running and records the outpu
     gpuName: "A100 SXM4",
     numGpus: 1,
     gpuRamGb: 81.9,
-    pricePerHour: 1.1,
+    // The offer's 1.10 at the default 8 GB, plus 32 GB more of disk at 0.15 $/GB/month.
+    pricePerHour: 1.106667,
     machineId: live.machine_id,
     marker: expect.stringMatching(/^[0-9a-f]{16}$/),
     instanceApiKey: expect.stringMatching(/^[0-9a-f]+$/),

@@ -42,7 +42,8 @@ describe("the update endpoint (client and simulator)", () => {
   });
 
   it("refuses a stopped instance and a machine told to refuse, as success false with msg; unknown ids are 404", async () => {
-    const stopped = await h.client.instances.create(700001, { image: "ubuntu", targetState: "stopped" });
+    // Another offer: 700001 is rented once (a rented offer is taken).
+    const stopped = await h.client.instances.create(700002, { image: "ubuntu", targetState: "stopped" });
     const e1 = await h.client.instanceActions.updateTemplate(stopped.id, { image: "nginx" }).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(VastOperationError);
     expect((e1 as VastOperationError).serverMessage).toMatch(/stopped/);

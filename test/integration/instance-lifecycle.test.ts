@@ -62,7 +62,7 @@ it("records a status change on refresh and replaces a dead instance on the next 
   expect(read.props).toMatchObject({ actualStatus: "exited", statusMsg: "The container exited" });
   await h.clearRequests();
   const diff = await instance.diff(id, outs, await checked(args));
-  expect(diff).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: false });
+  expect(diff).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: true });
   expect(await writes()).toEqual([]);
 });
 

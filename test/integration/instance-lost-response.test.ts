@@ -94,6 +94,8 @@ describe("a service slower than the client's timeout", () => {
     expect(outs.actualStatus).toBe("running");
     const requests = await slow.requests();
     expect(count(requests, "PUT", CREATE_PATH)).toBe(2);
-    expect(count(requests, "DELETE", /^\/api\/v0\/instances\/\d+\/?$/)).toBe(1);
+    // The request given up on lands after the second rented the offer: the offer is taken, so
+    // the service refuses it (404 no_such_ask) and nothing is left to destroy.
+    expect(count(requests, "DELETE", /^\/api\/v0\/instances\/\d+\/?$/)).toBe(0);
   });
 });

@@ -34,15 +34,17 @@ it("(4) the next run adopts the instance a killed run left, instead of renting a
 
 it("(4) another resource or stack does not adopt it", async () => {
   await killedRun(await checked({ offerId: 700001, image: "x", ...identity("trainer") }));
-  await instance.create(await checked({ offerId: 700001, image: "x", [IDENTITY_KEY]: "proj/prod/Instance/trainer" }));
-  await instance.create(await checked({ offerId: 700001, image: "x", ...identity("other") }));
+  // Other offers: a rented offer is taken.
+  await instance.create(await checked({ offerId: 700002, image: "x", [IDENTITY_KEY]: "proj/prod/Instance/trainer" }));
+  await instance.create(await checked({ offerId: 700003, image: "x", ...identity("other") }));
   expect(new Set(liveInstancesOf(h).map(markerOf)).size).toBe(3);
 });
 
 it("(4) a replacement (create before delete) rents a new instance instead of adopting the one it replaces", async () => {
   const first = await checked({ offerId: 700001, image: "x", ...identity("trainer") });
   const created = await instance.create(first);
-  const replacement = await instance.check(created.outs as Props, { __provider: "test-provider", offerId: 700001, image: "y", ...identity("trainer") });
+  // On another offer: the one it replaces holds 700001 until it is deleted.
+  const replacement = await instance.check(created.outs as Props, { __provider: "test-provider", offerId: 700002, image: "y", ...identity("trainer") });
   const second = await instance.create(replacement.inputs as Props);
   expect(second.id).not.toBe(created.id);
   expect(liveInstancesOf(h)).toHaveLength(2);

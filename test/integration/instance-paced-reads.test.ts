@@ -10,7 +10,8 @@ const N = 60;
 // Only the list is limited, as on the service; creation stays unlimited to set up quickly.
 // The providers keep the default pacing intervals (1.1 s for the paged list).
 const h = useSimulator({
-  simulator: { rateLimits: { "GET /api/v1/instances": 1000 } },
+  // A rented offer is taken: each instance rents one of the bulk market.
+  simulator: { rateLimits: { "GET /api/v1/instances": 1000 }, marketOffers: N },
   providers: { pacing: {} },
   settings: FAST_INSTANCE_SETTINGS,
   reset: false,
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const inputs = await checked({ offerId: 700001, image: "x" });
   states = [];
   for (let i = 0; i < N; i++) {
-    const { id } = await h.client.instances.create(700001, { image: "x" });
+    const { id } = await h.client.instances.create(800_001 + i, { image: "x" });
     states.push({ id: String(id), props: { ...inputs, instanceId: id } });
   }
   await h.clearRequests();

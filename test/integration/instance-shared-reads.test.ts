@@ -13,14 +13,15 @@ const N = 55;
 const args = { offerId: 700001, image: "pytorch/pytorch" };
 
 // Each test gets a new provider client, as a new process would have: nothing cached.
-const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false });
+// A rented offer is taken: each instance rents one of the bulk market.
+const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS, reset: false, simulator: { marketOffers: N + 1 } });
 let states: Array<{ id: string; props: Props }>;
 
 beforeAll(async () => {
   const inputs = await checked(args);
   states = [];
   for (let i = 0; i < N; i++) {
-    const { id } = await h.client.instances.create(700001 + (i % 20), { image: "pytorch/pytorch", label: `worker-${i}` });
+    const { id } = await h.client.instances.create(800_001 + i, { image: "pytorch/pytorch", label: `worker-${i}` });
     states.push({ id: String(id), props: { ...inputs, instanceId: id, actualStatus: "running", marker: `m${i}` } });
   }
 });
@@ -82,7 +83,7 @@ it("waiting for a new instance polls it directly, never the cached listing", asy
 
 it("reads one instance created after the listing with one call instead of reporting it gone", async () => {
   await Promise.all(states.slice(0, 5).map((s) => instance.read(s.id, s.props)));
-  const { id } = await h.client.instances.create(700001, { image: "elsewhere" });
+  const { id } = await h.client.instances.create(800_001 + N, { image: "elsewhere" });
   await h.clearRequests();
   const read = await instance.read(String(id), states[0].props);
   expect(read.id).toBe(String(id));

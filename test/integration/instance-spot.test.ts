@@ -38,8 +38,9 @@ describe("bids", () => {
   it("replaces when a bid is added to an on-demand instance or removed", async () => {
     const onDemand = await createChecked(args);
     expect((await instance.diff(onDemand.id, onDemand.outs, await checked(spot))).replaces).toEqual(["bidPricePerHour"]);
-    const bid = await createChecked({ ...spot, label: "b" });
-    expect((await instance.diff(bid.id, bid.outs, await checked({ ...args, label: "b" }))).replaces).toEqual(["bidPricePerHour"]);
+    // Another offer: 700001 is rented once (a rented offer is taken).
+    const bid = await createChecked({ ...spot, offerId: 700005, label: "b" });
+    expect((await instance.diff(bid.id, bid.outs, await checked({ ...args, offerId: 700005, label: "b" }))).replaces).toEqual(["bidPricePerHour"]);
   });
 
   it("a bid the service rents on-demand fails the create clearly and destroys the instance", async () => {
@@ -85,7 +86,8 @@ describe("outbid", () => {
 
   it("onOutbid replace (default): the next diff replaces it", async () => {
     const { id, outs, news } = await outbidOne({});
-    expect(await instance.diff(id, outs, news)).toEqual({ changes: true, replaces: ["outbid"], deleteBeforeReplace: false });
+    // The replacement rents the same offer, which the old instance holds: it goes first.
+    expect(await instance.diff(id, outs, news)).toEqual({ changes: true, replaces: ["outbid"], deleteBeforeReplace: true });
   });
 
   it("onOutbid rebid: the diff updates in place, the update bids the going price and waits for running", async () => {

@@ -22,7 +22,7 @@ async function diffWithStatus(status: string) {
 
 describe("instance status", () => {
   it.each(["EXITED", "offline ", " Unknown"])("(12) replaces an instance whose status is %j", async (status) => {
-    expect(await diffWithStatus(status)).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: false });
+    expect(await diffWithStatus(status)).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: true });
     expect(warnings).toEqual([]);
   });
 

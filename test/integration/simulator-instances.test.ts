@@ -3,12 +3,21 @@ import { ED25519_KEY, manualClock, openSimulator } from "./simulator-support";
 import { useSimulator } from "../support/simulator";
 
 const clock = manualClock();
-const h = useSimulator({ start: openSimulator, simulator: { bootMs: 1000, now: clock.now } });
+const h = useSimulator({ start: openSimulator, simulator: { bootMs: 1000, now: clock.now, marketOffers: 20 } });
 
 const OFFER = SEED.offerIds[0];
 
-async function create(body: Record<string, unknown>, offer = OFFER) {
-  return h.call("PUT", `/api/v0/asks/${offer}/`, body);
+// A rented offer is taken until its instance is destroyed: each create without an offer named
+// rents the next offer of the catalogue, starting from the first in every test.
+const CATALOGUE = [...SEED.offerIds, ...Array.from({ length: 20 }, (_, i) => 800_001 + i)];
+let nextOffer = 0;
+beforeEach(() => {
+  nextOffer = 0;
+});
+
+async function create(body: Record<string, unknown>, offer?: number) {
+  const id = offer ?? CATALOGUE[nextOffer++ % CATALOGUE.length];
+  return h.call("PUT", `/api/v0/asks/${id}/`, body);
 }
 
 async function read(id: number) {
@@ -112,20 +121,48 @@ describe("instance creation", () => {
 
   it("answers 404 no_such_ask for an offer that is gone and 410 for one that cannot start now", async () => {
     await h.control("POST", `/_sim/offers/${OFFER}`, { state: "gone" });
-    const gone = await create({ image: "ubuntu" });
+    const gone = await create({ image: "ubuntu" }, OFFER);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ success: false, error: "no_such_ask", msg: `No ask by id ${OFFER} is available.` });
     await h.control("POST", `/_sim/offers/${OFFER}`, { state: "unavailable" });
-    const busy = await create({ image: "ubuntu" });
+    const busy = await create({ image: "ubuntu" }, OFFER);
     expect(busy.status).toBe(410);
     expect(busy.body.error).toBe("no_such_ask");
     expect((await create({ image: "ubuntu" }, 123)).status).toBe(404);
     expect((await h.control("GET", "/_sim/state")).body.instances).toEqual([]);
   });
 
-  it("lets many instances run on one offer", async () => {
-    for (let i = 0; i < 3; i++) expect((await create({ image: "ubuntu" })).status).toBe(200);
-    expect((await h.call("GET", "/api/v0/instances/")).body.instances_found).toBe(3);
+  it("23.13 a rented offer is taken: gone from the search, its create answers 404 no_such_ask, free again once destroyed", async () => {
+    const search = async () => ((await h.call("POST", "/api/v0/bundles/", { limit: 1000 })).body.offers as { id: number }[]).map((o) => o.id);
+    const first = await create({ image: "ubuntu" }, OFFER);
+    expect(first.status).toBe(200);
+    expect(await search()).not.toContain(OFFER);
+    const again = await create({ image: "ubuntu" }, OFFER);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ success: false, error: "no_such_ask", msg: `No ask by id ${OFFER} is available.` });
+    // A multi-GPU offer is taken whole as well: every offer covers its machine's GPUs.
+    const multi = SEED.offers.find((o) => o.numGpus === 8)!.id;
+    expect((await create({ image: "ubuntu" }, multi)).status).toBe(200);
+    expect((await create({ image: "ubuntu" }, multi)).status).toBe(404);
+    expect((await h.call("GET", "/api/v0/instances/")).body.instances_found).toBe(2);
+    expect((await h.call("DELETE", `/api/v0/instances/${first.body.new_contract}/`)).status).toBe(200);
+    expect(await search()).toContain(OFFER);
+    expect((await create({ image: "ubuntu" }, OFFER)).status).toBe(200);
+  });
+
+  it("23.3 an instance pays the price of its offer when rented, with its own disk; a later price change moves only the search", async () => {
+    const offer = SEED.offers[0];
+    const at = async (disk: number) =>
+      ((await h.call("POST", "/api/v0/bundles/", { id: { eq: offer.id }, allocated_storage: disk })).body.offers as { dph_total: number }[])[0]?.dph_total;
+    const priced = await at(100);
+    const r = await create({ image: "ubuntu", disk: 100 }, offer.id);
+    expect((await read(r.body.new_contract)).dph_total).toBeCloseTo(priced, 6);
+    expect(priced).toBeGreaterThan(offer.dphTotal);
+    await h.control("POST", `/_sim/offers/${SEED.offers[1].id}`, { dph_total: 0.9 });
+    const raised = ((await h.call("POST", "/api/v0/bundles/", { id: { eq: SEED.offers[1].id } })).body.offers as { dph_total: number }[])[0];
+    expect(raised.dph_total).toBeCloseTo(0.9, 6);
+    const s = await create({ image: "ubuntu" }, SEED.offers[1].id);
+    expect((await read(s.body.new_contract)).dph_total).toBeCloseTo(0.9, 6);
   });
 
   it("starts stopped with target_state stopped and reports success false", async () => {
@@ -154,7 +191,7 @@ describe("instance creation", () => {
 describe("instance list", () => {
   it("lists with instances_found", async () => {
     await create({ image: "ubuntu" });
-    const other = await h.call("PUT", `/api/v0/asks/${OFFER}/`, { image: "ubuntu" }, { key: SEED.unapprovedUser.apiKey });
+    const other = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[1]}/`, { image: "ubuntu" }, { key: SEED.unapprovedUser.apiKey });
     expect(other.status).toBe(200);
     const r = await h.call("GET", "/api/v0/instances");
     expect(r.body.instances_found).toBe(1);

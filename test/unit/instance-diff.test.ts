@@ -47,7 +47,14 @@ describe("Instance diff of inputs", () => {
     ["vm", true],
   ])("replaces the instance when %s changes", (key, value) => {
     const result = diffOfInputs(stateOf(base), news({ ...base, [key]: value }));
-    expect(result).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: false });
+    // The same given offer is rented again: the old instance holds it, so it is deleted first.
+    expect(result).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: key !== "offerId" });
+  });
+
+  it("23.13 a replacement that rents the same given offerId deletes the old instance first; with offer filters it creates first", () => {
+    expect(diffOfInputs(stateOf(base), news({ ...base, diskGb: 40 })).deleteBeforeReplace).toBe(true);
+    const filtered = { ...base, offerId: undefined, offer: { gpuName: "RTX 4090" } };
+    expect(diffOfInputs({ ...stateOf(filtered), offerId: 700001 }, news({ ...filtered, diskGb: 40 })).deleteBeforeReplace).toBe(false);
   });
 
   it.each([
@@ -72,7 +79,7 @@ describe("Instance diff of inputs", () => {
     expect(diffOfInputs(stateOf(base), news({ ...base, [key]: value }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(diffOfInputs(stateOf(base), news({ ...base, updatePolicy: "in-place", [key]: value })).replaces).toEqual([]);
     const replacing = { ...base, updatePolicy: "replace" };
-    expect(diffOfInputs(stateOf(replacing), news({ ...replacing, [key]: value }))).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: false });
+    expect(diffOfInputs(stateOf(replacing), news({ ...replacing, [key]: value }))).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: true });
   });
 
   it("lists every changed property and exactly the replacing ones", () => {
@@ -137,7 +144,7 @@ describe("Instance diff consults the live status", () => {
   it.each(["exited", "unknown", "offline"])("replaces the instance when it is %s", async (status) => {
     liveStatus = status;
     present = true;
-    expect(await diffInstance("42", stateOf(base), news(base))).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: false });
+    expect(await diffInstance("42", stateOf(base), news(base))).toEqual({ changes: true, replaces: ["actualStatus"], deleteBeforeReplace: true });
     expect(requests.every((r) => r.method === "GET")).toBe(true);
   });
 

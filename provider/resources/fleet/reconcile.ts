@@ -19,7 +19,8 @@
  * that cannot be deleted stays in `members` (status gone) and fails the run, naming the volume.
  */
 import { scrub, type Instance, type VastClient } from "../../client";
-import { PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
+import { IDENTITY_KEY, PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
+import { diskToRent } from "../instance/offers";
 import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
 import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilReady } from "./health";
@@ -28,9 +29,10 @@ import { accountInstances, forgetListing } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
 import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, removeMember, rentMember, specOf } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
+import { BudgetError, budgetFailure, liveProjection, overBudget, readBackPrices } from "./budget";
 import { volumeIdOf, withVolumeIds } from "./volumes";
 
-export class BudgetError extends Error {}
+export { BudgetError } from "./budget";
 
 interface Run {
   client: VastClient;
@@ -51,6 +53,19 @@ interface Run {
   changed: boolean;
   /** Removed members whose volume could not be deleted: kept in state until a run deletes it. */
   volumesLeft: VolumeLeft[];
+  /** The disk every member is rented with (priced by the search, sent by the create), GB. */
+  diskGb: number;
+  /** Offers being rented now (sent, not answered yet): the budget counts them (budget.ts). */
+  inflight: Candidate[];
+  /** How failures name the fleet: its resource name. */
+  name: string;
+}
+
+/** The fleet as messages name it: `Fleet "workers"` from its identity, else its key. */
+function fleetName(props: Props, fleetKey: string): string {
+  const identity = props[IDENTITY_KEY];
+  const name = typeof identity === "string" && identity !== "" ? identity.split("/").pop() : undefined;
+  return name ? `Fleet "${name}"` : `Fleet ${fleetKey}`;
 }
 
 /** Removal order: not running first, then the most expensive. */
@@ -65,20 +80,28 @@ function remember(run: Run, machineId: number | null): void {
 
 const badSet = (run: Run) => new Set(Object.keys(run.badHosts).map(Number));
 
-/** The projected $/hour and its breakdown, for the budget guard's message. */
-export function projection(kept: readonly Member[], offers: readonly Candidate[]): { total: number; breakdown: string } {
+/**
+ * The projected $/hour and its breakdown, for the budget guard's message. `alongside` are
+ * members that run beside their replacement for a while (the member a spare stands in for, an
+ * old member kept until its replacement runs): the peak of the run counts them.
+ */
+export function projection(kept: readonly Member[], offers: readonly Candidate[], alongside: readonly Member[] = []): { total: number; breakdown: string } {
   const running = kept.filter((m) => m.status !== "stopped");
   const stopped = kept.filter((m) => m.status === "stopped");
   const keptRunning = running.reduce((s, m) => s + memberCost(m), 0);
   const keptStopped = stopped.reduce((s, m) => s + memberCost(m), 0);
   const fresh = offers.reduce((s, o) => s + o.pricePerHour + (o.volumePerHour ?? 0), 0);
+  const overlap = alongside.reduce((s, m) => s + memberCost(m), 0);
   const priced = (o: Candidate) => `offer ${o.id} ${round6(o.pricePerHour)}` + (o.volumePerHour ? ` + volume ${round6(o.volumePerHour)}` : "");
   const parts = [
     `${offers.length} new member(s) ${round6(fresh)}` + (offers.length > 0 ? ` (${offers.map(priced).join(", ")})` : ""),
     `${running.length} kept member(s) ${round6(keptRunning)}`,
     `storage of ${stopped.length} stopped member(s) ${round6(keptStopped)}`,
   ];
-  return { total: round6(fresh + keptRunning + keptStopped), breakdown: parts.join(" + ") };
+  if (alongside.length > 0) {
+    parts.push(`${alongside.length} member(s) running beside their replacement during the roll ${round6(overlap)} (${alongside.map((m) => `member ${m.id} ${round6(memberCost(m))}`).join(", ")})`);
+  }
+  return { total: round6(fresh + keptRunning + keptStopped + overlap), breakdown: parts.join(" + ") };
 }
 
 /** Runs one reconcile; `olds` is the state entry (undefined on create). */
@@ -88,6 +111,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const run: Run = {
     client, inputs, props: news, olds, fleetKey, prefix: operationPrefix(fleetKey, news), spec: specOf(news, SPEC_KEYS),
     members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), staying: new Set(), changed: false, volumesLeft: [],
+    diskGb: 0, inflight: [], name: fleetName(news, fleetKey),
   };
   // 1. one listing (the diff's, when recent): the members' status, and what a killed run of this operation left
   const all = await accountInstances(client);
@@ -132,6 +156,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const replaced = stale.filter((m) => !inPlace.includes(m));
   const current = kept.filter((m) => m.spec === run.spec);
   const need = inputs.count - kept.length;
+  const booting = current.filter(isBooting);
   inPlace.forEach((m) => run.staying.add(m.id));
   for (const m of dead) if (m.status !== "gone") remember(run, m.machineId);
   // 3. offers and the budget, before anything is rented or destroyed
@@ -141,10 +166,12 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   const wanted = need + replaced.length + spare;
   const updatedKept = inPlace.slice(0, inPlace.length - spare);
   if (wanted > 0 || inPlace.length > 0) {
+    // The disk the members are rented with is the disk the search prices (instance/offers.ts).
+    run.diskGb = await diskToRent(client, inputs);
     // Offers the members hold are taken even when this process never claimed them (an earlier run).
     const held = new Set([...run.members, ...dead].map((m) => m.offerId));
     // Enough candidates to replace every in-place member whose machine refuses the update.
-    run.candidates = (await searchCandidates(client, inputs, wanted + inPlace.length + held.size)).filter((c) => !held.has(c.id));
+    run.candidates = (await searchCandidates(client, { ...inputs, diskGb: run.diskGb }, wanted + inPlace.length + held.size)).filter((c) => !held.has(c.id));
     run.reserved = pickOffers(client, inputs, run.candidates, wanted, [...current, ...inPlace], badSet(run));
     run.reserved.forEach((c) => run.tried.add(c.id));
     if (run.reserved.length < wanted) {
@@ -160,11 +187,16 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   }
   if (inputs.maxHourlyCost !== undefined) {
-    const p = projection([...current, ...updatedKept], run.reserved);
+    // The peak of the run: the member a spare stands in for runs beside it until the roll ends;
+    // without room to destroy first (minHealthy = count), an old member runs beside its replacement.
+    const alongside = spare > 0 ? inPlace.slice(inPlace.length - spare) : [];
+    const oldRunning = replaced.filter(isHealthy).sort((a, b) => memberCost(b) - memberCost(a));
+    if (oldRunning.length > 0 && minHealthyOf(inputs) >= inputs.count) alongside.push(oldRunning[0]);
+    const p = projection([...current, ...updatedKept], run.reserved, alongside);
     if (p.total > inputs.maxHourlyCost + 1e-9) {
       releaseReserved(run);
       throw new BudgetError(
-        `Fleet: the projected cost ${p.total} $/hour exceeds maxHourlyCost ${inputs.maxHourlyCost} ($/hour): ${p.breakdown}; nothing was rented`,
+        `${run.name}: the projected cost ${p.total} $/hour exceeds maxHourlyCost ${inputs.maxHourlyCost} ($/hour): ${p.breakdown}; nothing was rented`,
       );
     }
   }
@@ -172,7 +204,9 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   forgetListing(client);
   try {
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
-    const first = (await Promise.allSettled([...[...dead, ...excess].map((m) => remove(run, m)), grow(run, need)])).find(
+    // Members still booting (left by a killed run, or by one whose wait ran out) are waited for
+    // with the new ones: only a wait that runs out says they are not running.
+    const first = (await Promise.allSettled([...[...dead, ...excess].map((m) => remove(run, m)), grow(run, need), settleBooting(run, booting)])).find(
       (r): r is PromiseRejectedResult => r.status === "rejected",
     );
     if (first) throw first.reason;
@@ -182,16 +216,18 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   } catch (error) {
     releaseReserved(run);
+    // A budget failure names the fleet itself (budget.ts).
+    const message = error instanceof BudgetError ? error.message : `Fleet: ${(error as Error).message}`;
     // Nothing rented, destroyed or adopted: the state as it was stays right.
-    if (!run.changed) throw new Error(`Fleet: ${(error as Error).message}`, { cause: error });
+    if (!run.changed) throw error instanceof BudgetError ? error : new Error(message, { cause: error });
     const also = run.volumesLeft.length > 0 ? `; also ${volumesLeftText(run)}` : "";
-    throw new PartialFailure(`Fleet: ${(error as Error).message}${also}`, fleetKey, news, outputsOf(run));
+    throw new PartialFailure(`${message}${also}`, fleetKey, news, outputsOf(run));
   }
   releaseReserved(run);
   const outs = outputsOf(run);
   if (run.volumesLeft.length > 0) throw new PartialFailure(`Fleet: ${volumesLeftText(run)}`, fleetKey, news, outs);
   const late = run.members.filter((m) => !isHealthy(m));
-  if (late.length > 0 && (wanted > 0 || inPlace.length > 0)) {
+  if (late.length > 0 && (wanted > 0 || inPlace.length > 0 || booting.length > 0)) {
     throw new PartialFailure(
       `Fleet: member(s) ${late.map((m) => `${m.id} (${m.status ?? "no status"})`).join(", ")} were not running after ` +
         `${inputs.runningTimeoutMinutes} minutes (runningTimeoutMinutes); the next \`pulumi up\` replaces them if they die`,
@@ -251,9 +287,16 @@ async function grow(run: Run, n: number): Promise<Member[]> {
       for (;;) {
         const offer = nextOffer(run, pending);
         if (!offer) throw new Error(`no further offer matches the filters, price cap, spread and bad-host memory (${n} member(s) wanted)`);
+        // Every rental of the run keeps the fleet within maxHourlyCost, counting what runs now.
+        const over = overBudget(run, offer);
+        if (over) {
+          release(run.client, offer.id);
+          throw over;
+        }
         pending.push(offer);
+        run.inflight.push(offer);
         try {
-          const member = await rentMember(run.client, run.props, offer, `${run.prefix}${offer.id}`, run.spec);
+          const member = await rentMember(run.client, { ...run.props, diskGb: run.diskGb || run.props.diskGb }, offer, `${run.prefix}${offer.id}`, run.spec);
           run.members.push(member);
           run.changed = true;
           watch.add(member);
@@ -265,12 +308,16 @@ async function grow(run: Run, n: number): Promise<Member[]> {
             throw new Error(`renting offer ${offer.id} failed: ${(error as Error).message}`, { cause: error });
           }
           // Taken by someone else: the claim stays (nobody here can rent it), the next offer is tried.
+        } finally {
+          run.inflight.splice(run.inflight.indexOf(offer), 1);
         }
       }
     };
     const settled = await Promise.allSettled(Array.from({ length: toRent }, rentSlot));
     const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    // What the service charges, read back: members that bring the fleet over are destroyed.
+    await checkCharged(run, batch);
     if (failed) throw failed.reason;
     let results = await waitUntilReady(run.client, batch, run.inputs, watch);
     if (run.inputs.volume !== undefined) {
@@ -297,6 +344,27 @@ async function grow(run: Run, n: number): Promise<Member[]> {
     }
   }
   return ready;
+}
+
+/**
+ * With maxHourlyCost: reads back what the service charges for `batch` (its instance rows'
+ * dph_total, 25 per list call). When the fleet then costs more than the budget, members of the
+ * batch are destroyed, the most expensive first, until it fits, and the run fails naming them.
+ */
+async function checkCharged(run: Run, batch: Member[]): Promise<void> {
+  const budget = run.inputs.maxHourlyCost;
+  if (budget === undefined || batch.length === 0) return;
+  const charged = await readBackPrices(run.client, batch);
+  run.members = run.members.map((m) => charged.get(m.id) ?? m);
+  const before = liveProjection(run);
+  if (before.total <= budget + 1e-9) return;
+  const destroyed: Member[] = [];
+  for (const m of batch.map((b) => charged.get(b.id) ?? b).sort((a, b) => memberCost(b) - memberCost(a))) {
+    if (liveProjection(run).total <= budget + 1e-9) break;
+    await remove(run, m);
+    destroyed.push(m);
+  }
+  throw budgetFailure(run, before, destroyed, batch);
 }
 
 /**
@@ -380,6 +448,32 @@ async function rollInPlace(run: Run, members: Member[], min: number): Promise<Me
   }
   if (spared) await remove(run, spared);
   return refused;
+}
+
+/** Booting: neither running nor stopped, nor dead (those are replaced). */
+function isBooting(m: Member): boolean {
+  return m.status !== "running" && m.status !== "stopped" && readStatus(m.id, m.status).kind !== "dead";
+}
+
+/**
+ * Waits for kept members that are still booting (adopted from a killed run, or left booting by
+ * an earlier wait); one that dies or never becomes ready is destroyed and rented again, as a
+ * new member's failed boot is.
+ */
+async function settleBooting(run: Run, members: Member[]): Promise<void> {
+  if (members.length === 0) return;
+  const results: HealthResult[] = await waitUntilReady(run.client, members, run.inputs);
+  let lost = 0;
+  for (const r of results) {
+    if (r.outcome === "running" || r.outcome === "timeout") {
+      run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
+      continue;
+    }
+    remember(run, r.member.machineId);
+    await remove(run, r.outcome === "gone" ? { ...r.member, status: "gone" } : r.member);
+    lost++;
+  }
+  if (lost > 0) await grow(run, lost);
 }
 
 /** Waits for members updated in place; one that dies or never becomes ready is handled as a dead boot. */

@@ -8,10 +8,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, Props, jsonClean, startChoosing } from "../kit";
+import { PartialFailure, Props, jsonClean, release, startChoosing } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
-import { candidateOfferList } from "./offers";
+import { candidateOfferList, diskToRent } from "./offers";
 import { notReadyReason } from "./readiness";
 import { prepayOnCreate } from "./actions";
 import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
@@ -82,13 +82,15 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
 const MAX_OFFER_SEARCHES = 3;
 
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = typedInputs(props);
+  let inputs = typedInputs(props);
   // Until this create holds an offer, creates starting beside it search wider (kit/claims.ts).
   const chosen = startChoosing(client);
   let earlier: Awaited<ReturnType<typeof leftByEarlierRun>>;
   let candidates: Awaited<ReturnType<typeof candidateOfferList>>;
   try {
     earlier = await leftByEarlierRun(client, log, props);
+    // The disk priced by the search is the disk rented (offers.ts).
+    inputs = { ...inputs, diskGb: await diskToRent(client, inputs) };
     candidates = await candidateOfferList(client, inputs);
   } catch (error) {
     chosen();
@@ -231,6 +233,8 @@ async function destroyFailedBoot(client: VastClient, rented: Rented, why: string
   try {
     await client.instances.destroy(rented.id);
     log.destroyed.push(rented.id);
+    // The offer is free again: this process's claim on it goes too (a given offerId is tried again).
+    release(client, rented.offerId);
   } catch (error) {
     throw new PartialFailure(
       `Instance ${rented.id} ${why}, and destroying it before trying again failed (${(error as Error).message}). ` +

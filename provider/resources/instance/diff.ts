@@ -42,6 +42,13 @@ export const IN_PLACE_KEYS: readonly string[] = [
 
 const hasFilters = (props: Props) => props.offer !== undefined && props.offer !== null;
 
+/**
+ * A replacement rents the same given offer again: the old instance holds it until it is
+ * destroyed (a rented offer is taken: the service answers 404 no_such_ask), so the old one
+ * goes first.
+ */
+const sameOfferAgain = (olds: Props, news: Props) => typeof news.offerId === "number" && !hasFilters(news) && news.offerId === olds.offerId;
+
 /** The input properties that differ, sorted. */
 export function changedInputs(olds: Props, news: Props): string[] {
   const changed = INPUT_KEYS.filter((key) => {
@@ -63,7 +70,7 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
   const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
   replaces.push(...templateReplaces(changed, news, olds));
   replaces.sort();
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameOfferAgain(olds, news) };
 }
 
 /**
@@ -89,5 +96,5 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
   }
   if (!reason) return result;
   if (reason === "update") return { ...result, changes: true };
-  return { changes: true, replaces: [reason], deleteBeforeReplace: false };
+  return { changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) };
 }

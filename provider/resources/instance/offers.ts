@@ -4,6 +4,24 @@ import { choosingCount, claimCount, isClaimed } from "../kit";
 import { withinBid } from "./bid";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
+/** Disk the service gives an instance when neither the request nor its template names one, GB. */
+export const SERVICE_DEFAULT_DISK_GB = 8;
+
+/**
+ * The disk an instance will be rented with, GB: `diskGb`, else its template's
+ * `recommended_disk_space` (one template search), else the service's default. Searches price
+ * this disk into `dph_total`, and the create sends it, so the price judged is the price paid.
+ */
+export async function diskToRent(client: VastClient, inputs: { diskGb?: number; templateHashId?: string }): Promise<number> {
+  if (inputs.diskGb !== undefined) return inputs.diskGb;
+  if (inputs.templateHashId) {
+    const [template] = await client.templates.search({ hashId: inputs.templateHashId });
+    const recommended = template?.recommendedDiskSpace;
+    if (typeof recommended === "number" && recommended > 0) return recommended;
+  }
+  return SERVICE_DEFAULT_DISK_GB;
+}
+
 /** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
 export const MAX_OFFER_CANDIDATES = 10;
 
@@ -11,8 +29,8 @@ export const MAX_OFFER_CANDIDATES = 10;
  * The offer search for `offer` filters, cheapest first. `gpuRamGb` is a minimum per GPU and
  * is sent in MB (the REST API's unit) by the query builder. Only offers that can be rented
  * now are asked for, as the official CLI does. The service prices the disk into each offer's
- * `dph_total`: the instance's own disk is sent (`diskGb`), so `maxPricePerHour` is judged
- * against what the instance will cost; without `diskGb` the client's default size is priced.
+ * `dph_total`: the disk the instance will be rented with is sent (diskToRent), so
+ * `maxPricePerHour` is judged against what the instance will cost.
  */
 export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearch {
   const filters: OfferFilters = { rentable: true, rented: false };

@@ -89,8 +89,15 @@ export async function rentFirstAvailable(
   const taken: number[] = [];
   const byFilters = inputs.offerId === undefined;
   for (let i = start; i < offers.length; i++) {
-    // From filters, an offer another create of this process holds is left to it (kit/claims.ts).
-    if (byFilters && !claim(client, offers[i])) {
+    // An offer another create of this process holds (a Fleet's member, another Instance) is left
+    // to it (kit/claims.ts); from filters the next match is tried, a given offerId fails.
+    if (!claim(client, offers[i])) {
+      if (!byFilters) {
+        throw new Error(
+          `Instance: offerId ${offers[i]} is being rented by another resource of this run (an Instance or a Fleet member); ` +
+            "an offer can be rented once: choose another offer or use offer filters",
+        );
+      }
       taken.push(offers[i]);
       continue;
     }
@@ -99,7 +106,7 @@ export async function rentFirstAvailable(
     } catch (error) {
       const message = (error as Error).message;
       // A gone offer stays claimed: nobody here can rent it.
-      if (byFilters && !isOfferGone(error)) release(client, offers[i]);
+      if (!isOfferGone(error)) release(client, offers[i]);
       if (!(error instanceof VastError)) throw error;
       if (!isOfferGone(error)) throw new Error(`Instance: renting offer ${offers[i]} failed: ${message}`, { cause: error });
       if (inputs.offerId !== undefined) {
