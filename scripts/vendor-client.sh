@@ -4,7 +4,7 @@
 # version is already there. Needs Python 3.10 or newer.
 set -euo pipefail
 VASTAI_VERSION="1.9.1"
-cd "$(dirname "$0")/.."
+case "$0" in */*) cd "${0%/*}/.." ;; *) cd .. ;; esac
 VENV=".venv-vastai"
 
 PY="${PYTHON:-}"
@@ -14,11 +14,16 @@ if [ -z "$PY" ]; then
   done
 fi
 if [ -z "$PY" ] || ! command -v "$PY" >/dev/null 2>&1; then
-  echo "vendor-client: Python 3.10 or newer is required (python3 not found; set PYTHON=/path/to/python3)" >&2
+  echo "vendor-client: Python 3.10 or newer is required (${PY:-python3} not found; set PYTHON=/path/to/python3)" >&2
   exit 1
 fi
 if ! "$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null; then
   echo "vendor-client: Python 3.10 or newer is required ($PY is $("$PY" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo unknown))" >&2
+  exit 1
+fi
+
+if ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
+  echo "vendor-client: $PY cannot create virtual environments (install the venv module, e.g. apt-get install python3-venv)" >&2
   exit 1
 fi
 
