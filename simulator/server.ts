@@ -38,6 +38,17 @@ function registerErrorHandlers(app: FastifyInstance): void {
   });
 }
 
+// The service labels JSON `application/json` with no charset, and the vendor's client compares
+// the header with that text exactly (search offers prints "invalid return Content-Type" for
+// anything else). JSON is UTF-8 by definition (RFC 8259), so nothing is lost.
+function registerJsonType(app: FastifyInstance): void {
+  app.addHook("onSend", async (_request, reply, payload) => {
+    const type = reply.getHeader("content-type");
+    if (typeof type === "string" && /^application\/json\s*;/i.test(type)) reply.header("content-type", "application/json");
+    return payload;
+  });
+}
+
 export interface ServerTimeouts {
   /** Ms to receive a whole request, headers and body. */
   requestTimeoutMs: number;
@@ -66,6 +77,7 @@ export function buildServer(ctx: SimContext, opts: PipelineOptions & ServerTimeo
   });
   registerParsers(app);
   registerErrorHandlers(app);
+  registerJsonType(app);
   registerGuard(app);
   registerPipeline(app, ctx, opts);
   registerRoutes(app, ctx);

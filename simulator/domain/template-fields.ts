@@ -19,13 +19,23 @@ export function pickTemplateFields(body: Body): Record<string, unknown> {
     throw invalidArgs(`runtype must be one of ssh, jupyter, args (got ${show(body.runtype)})`);
   }
   if (body.runtype !== undefined) out.runtype = body.runtype;
-  const disk = optNumber(body, "recommended_disk_space");
+  const disk = diskSpace(body);
   if (disk !== undefined && disk <= 0) throw invalidArgs(`recommended_disk_space must be a positive number of GB (got ${disk})`);
   if (disk !== undefined) out.recommended_disk_space = disk;
   if (optObject(body, "extra_filters") !== undefined) out.extra_filters = body.extra_filters;
   if (body.volume_info !== undefined) out.volume_info = body.volume_info === null ? null : optObject(body, "volume_info");
   if (typeof out.env === "string") checkEnv(out.env);
   return out;
+}
+
+/**
+ * recommended_disk_space as a number, or as the decimal text the vendor's client sends
+ * (`vastai create template --disk_space 8.0` sends "8.0").
+ */
+function diskSpace(body: Body): number | undefined {
+  const v = body.recommended_disk_space;
+  if (typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return optNumber(body, "recommended_disk_space");
 }
 
 function checkEnv(env: string): void {

@@ -41,6 +41,16 @@ export function envObject(body: Body): Record<string, string> {
   return out;
 }
 
+// Direct and proxied connections are asked for with space-separated types, as the vendor's
+// client does: "ssh_direc ssh_proxy", "jupyter_direc ssh_direc ssh_proxy" (api-facts).
+const CONNECTION_TYPES = ["ssh_direc", "ssh_proxy", "jupyter_direc", "jupyter_proxy", "ssh_direct", "jupyter_direct"];
+
+function validRuntype(runtype: string): boolean {
+  if (["ssh", "jupyter", "args"].includes(runtype)) return true;
+  const words = runtype.split(" ");
+  return words.length > 0 && words.every((w) => CONNECTION_TYPES.includes(w)) && new Set(words).size === words.length;
+}
+
 function checkBody(body: Body): void {
   if (body.template_id !== undefined) {
     throw invalidArgs("template_id is not accepted when creating an instance; send the template's hash_id as template_hash_id");
@@ -57,8 +67,10 @@ function checkBody(body: Body): void {
     throw invalidArgs(`target_state must be "running" or "stopped" (got ${show(target)})`);
   }
   const runtype = optString(body, "runtype");
-  if (runtype !== undefined && !["ssh", "jupyter", "args", "ssh_direct", "ssh_proxy", "jupyter_direct", "jupyter_proxy"].includes(runtype)) {
-    throw invalidArgs(`runtype must be one of ssh, jupyter, args (got ${show(runtype)})`);
+  if (runtype !== undefined && !validRuntype(runtype)) {
+    throw invalidArgs(
+      `runtype must be ssh, jupyter, args, or space-separated connection types among ${CONNECTION_TYPES.join(", ")} (got ${show(runtype)})`,
+    );
   }
   const disk = optNumber(body, "disk");
   if (disk !== undefined && disk <= 0) throw invalidArgs(`disk must be a positive number of GB (got ${disk})`);

@@ -1,13 +1,16 @@
 /**
  * Maintenance windows for many machines at once (spec: POST maintenances/batch; api-facts:
  * list and cancel). Machines the caller does not own come back as `not_found` entries.
+ * One machine at a time, as the vendor's client does it (vendor document: PUT
+ * /machines/{machine_id}/dnotify/ schedules, PUT /machines/{machine_id}/cancel_maint/ cancels
+ * every window of the machine); both share the windows of the batch routes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { maintenanceView } from "../domain/maintenance-view";
 import { account } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
-import { bodyOf, optString, type Body } from "../http/validate";
+import { bodyOf, idParam, optString, type Body } from "../http/validate";
 import { machineById } from "../seed/machines";
 import { NOT_OWNED_MSG } from "./machines";
 
@@ -86,7 +89,51 @@ function cancel(ctx: SimContext, request: FastifyRequest) {
   return { success: results.some((r) => r.success), results };
 }
 
+type MachineRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** The caller's machine named in the path; 404 as the document lists otherwise. */
+function ownedMachine(request: MachineRequest, userId: number) {
+  const machineId = idParam(request.params.id, "machine_id");
+  const m = machineById(machineId);
+  if (!m || m.ownerId !== userId) throw apiError(404, "not_found", NOT_OWNED_MSG, { machine_id: machineId, user_id: userId });
+  return m;
+}
+
+/** The vendor's client sends sdate as Unix seconds (a float); the document shows date-time text. */
+function sdateOf(body: Body): Body {
+  const v = body.sdate;
+  if (typeof v === "number" && Number.isFinite(v)) return { ...body, sdate: Math.floor(v) };
+  if (typeof v === "string" && v.trim() !== "") {
+    const ms = /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) * 1000 : Date.parse(v);
+    if (Number.isFinite(ms)) return { ...body, sdate: Math.floor(ms / 1000) };
+  }
+  return body;
+}
+
+function notify(ctx: SimContext, request: MachineRequest) {
+  const userId = account(request).user.id;
+  const m = ownedMachine(request, userId);
+  const w = checkWindow(ctx, sdateOf(bodyOf(request.body)));
+  ctx.store.data.maintenances.push({
+    id: ctx.store.nextId("maintenance"), machineId: m.id, userId, startTime: w.sdate, durationHours: w.duration,
+    category: w.category, reason: w.reason, createdAt: ctx.now(), cancelledAt: null,
+  });
+  ctx.store.changed();
+  return { success: true, you_sent: `${m.rentalsRunning} notifications sent` };
+}
+
+function cancelMachine(ctx: SimContext, request: MachineRequest) {
+  const userId = account(request).user.id;
+  const m = ownedMachine(request, userId);
+  const open = ctx.store.data.maintenances.filter((x) => x.machineId === m.id && x.userId === userId && x.cancelledAt === null);
+  for (const x of open) x.cancelledAt = ctx.now();
+  if (open.length > 0) ctx.store.changed();
+  return { success: true, ctime: ctx.now() / 1000, machine_id: m.id, msg: `deleted ${open.length} scheduled maintenance window(s) on machine ${m.id}` };
+}
+
 export function registerMaintenances(app: FastifyInstance, ctx: SimContext): void {
+  app.put<{ Params: { id: string } }>("/api/v0/machines/:id/dnotify", (req) => notify(ctx, req));
+  app.put<{ Params: { id: string } }>("/api/v0/machines/:id/cancel_maint", (req) => cancelMachine(ctx, req));
   app.post("/api/v0/machines/maintenances/batch", (req) => schedule(ctx, req));
   app.delete("/api/v0/machines/maintenances/batch", (req) => cancel(ctx, req));
   app.get("/api/v0/machines/maintenances", (req) => list(ctx, req));

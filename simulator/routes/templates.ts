@@ -1,6 +1,7 @@
 /**
  * Templates: search, create, edit, delete (spec: Templates; api-facts: Templates). `id` is
- * stable; `hash_id` is derived from content and changes on every edit.
+ * stable; `hash_id` is derived from content and changes on every edit. The vendor's client
+ * edits through /api/v1/template/ (editV1).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
@@ -82,6 +83,19 @@ function edit(ctx: SimContext, request: FastifyRequest) {
   return { success: true, hash_id: hashId, msg: "Template updated", template: templateView(t) };
 }
 
+/**
+ * The vendor's client edits through `PUT /api/v1/template/` with the whole template and both
+ * its numeric `id` and its `hash_id` (vastai update template); the edit is the one of v0.
+ */
+function editV1(ctx: SimContext, request: FastifyRequest) {
+  const body = bodyOf(request.body);
+  if (!Number.isInteger(body.id)) throw invalidArgs(`id must be the template's numeric id (got ${show(body.id)}); this route takes id and hash_id`);
+  const hash = reqString(body, "hash_id", " (the template to edit)");
+  const t = ctx.store.data.templates.find((x) => x.hashId === hash);
+  if (t && t.id !== body.id) throw invalidArgs(`id ${show(body.id)} and hash_id ${hash} name different templates`);
+  return edit(ctx, request);
+}
+
 function remove(ctx: SimContext, request: FastifyRequest) {
   const userId = account(request).user.id;
   const id = bodyOf(request.body).template_id;
@@ -101,5 +115,6 @@ export function registerTemplates(app: FastifyInstance, ctx: SimContext): void {
   app.get("/api/v0/template", (req) => search(ctx, req));
   app.post("/api/v0/template", (req) => create(ctx, req));
   app.put("/api/v0/template", (req) => edit(ctx, req));
+  app.put("/api/v1/template", (req) => editV1(ctx, req));
   app.delete("/api/v0/template", (req) => remove(ctx, req));
 }
