@@ -178,7 +178,7 @@ export class RequestCore {
       }
       throw error;
     }
-    return this.parseSuccess(spec, site, result.body);
+    return this.parseSuccess(spec, site, result.body, { host: new URL(url).host, status: result.status, contentType: result.contentType });
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
@@ -194,12 +194,14 @@ export class RequestCore {
     return wrapped;
   }
 
-  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string): T {
+  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string, answer: { host: string; status: number; contentType: string }): T {
     let json: unknown;
     try {
       json = text.trim() === "" ? {} : JSON.parse(text);
     } catch {
-      throw new ResponseSchemaError(site, "", "the body is not JSON");
+      // An HTML page (or other text) with a success status comes from something that is not the
+      // API: a web site or proxy at a wrong vastai:apiUrl. Say where the calls went.
+      throw new ResponseSchemaError(site, "", "the body is not JSON", answer);
     }
     const failure = operationFailure(json);
     const accept = spec.acceptOperationFailure;

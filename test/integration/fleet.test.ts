@@ -477,3 +477,14 @@ describe("volume: a new volume per member, owned by the fleet", () => {
     expect((offerId.failures ?? []).map((f) => f.reason)).toEqual([expect.stringMatching(/^volume\.volumeId: is not accepted on a fleet: .*leave volumeId out \(got 900001\)$/)]);
   });
 });
+
+describe("issue 25 item 6: a roll that runs out of offers says why", () => {
+  it("25.6 names the spare member an in-place roll adds first and minHealthy: count - 1", async () => {
+    // The simulator's catalogue has one RTX 4090: the fleet holds it, and the roll wants one more.
+    const only4090 = { offer: { gpuName: "RTX 4090" }, image: "pytorch/pytorch", count: 1, minHealthy: 1 };
+    const { id, outs } = await created(only4090);
+    const news = await checked({ ...only4090, image: "vllm/vllm-openai:latest" }, outs);
+    const error = await rejection(fleet.update(id, outs, news));
+    expect(error.message).toMatch(/1 offer\(s\) are needed .*; 1 counts 1 spare member the roll adds first because minHealthy is count \(1\): set minHealthy: count - 1 \(0\) to roll without it, or widen the filters or lower count; nothing was rented$/);
+  });
+});
