@@ -12,6 +12,7 @@ import { specOf } from "../../provider/resources/fleet/members";
 import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../../provider/resources/kit";
 import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { SEED } from "pulumi-vastai/simulator";
 import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
 type Props = Record<string, unknown>;
@@ -480,9 +481,11 @@ describe("volume: a new volume per member, owned by the fleet", () => {
 
 describe("issue 25 item 6: a roll that runs out of offers says why", () => {
   it("25.6 names the spare member an in-place roll adds first and minHealthy: count - 1", async () => {
-    // The simulator's catalogue has one RTX 4090: the fleet holds it, and the roll wants one more.
-    const only4090 = { offer: { gpuName: "RTX 4090" }, image: "pytorch/pytorch", count: 1, minHealthy: 1 };
+    // One member holds its offer; every other offer is gone, and the roll wants one more.
+    const only4090 = { ...base, count: 1, minHealthy: 1 };
     const { id, outs } = await created(only4090);
+    const held = new Set(membersOf(outs).map((m) => m.offerId));
+    for (const offer of SEED.offers) if (!held.has(offer.id)) await h.control("POST", `/offers/${offer.id}`, { state: "gone" });
     const news = await checked({ ...only4090, image: "vllm/vllm-openai:latest" }, outs);
     const error = await rejection(fleet.update(id, outs, news));
     expect(error.message).toMatch(/1 offer\(s\) are needed .*; 1 counts 1 spare member the roll adds first because minHealthy is count \(1\): set minHealthy: count - 1 \(0\) to roll without it, or widen the filters or lower count; nothing was rented$/);
