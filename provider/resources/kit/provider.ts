@@ -2,17 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { editDistance, nearestName, unknownNameMessage } from "./names";
 
-/** What every resource implementation served by the runtime provides. */
-export interface ProviderImpl {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
-}
-
-export type Props = Record<string, unknown>;
+// The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
+export type { ProviderImpl, Props } from "./provider-impl";
+import type { Props } from "./provider-impl";
 
 /** The property Pulumi uses to carry the serialized provider; never an input of ours. */
 export const PROVIDER_KEY = "__provider";
@@ -137,12 +129,18 @@ export function unknownPropertyFailures(
     .map((property) => ({ property, reason: unknownNameMessage(property, type, [...known, ...sharedNear(property, known)]) }));
 }
 
+/** A zod schema, typed structurally so that zod stays out of the public declarations. */
+export interface CheckSchema {
+  safeParse(data: unknown): unknown;
+}
+
 /**
  * Validates inputs with a zod schema and turns every issue into a Pulumi check failure
  * that names the property, the rule and (unless the property is secret) the value.
  * Never throws, never calls the API. Values unknown during preview are not judged.
  */
-export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: CheckOptions = {}): pulumi.dynamic.CheckResult {
+export function checkWith(zodSchema: CheckSchema, news: Props, options: CheckOptions = {}): pulumi.dynamic.CheckResult {
+  const schema = zodSchema as z.ZodType;
   const inputs = userInputs(news);
   const known: Props = {};
   for (const [k, v] of Object.entries(inputs)) if (!containsUnknown(v)) known[k] = v;
