@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime } from "./context";
 import { BOOKKEEPING_KEYS, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
-import type { Props, ProviderImpl } from "./resources/kit/provider";
+import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
 
 /** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
 export const KINDS = {

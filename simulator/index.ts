@@ -13,7 +13,7 @@ export {
   type RateLimitTable,
 } from "./http/rate-limit";
 export type { FaultSpec } from "./http/faults";
-export type { LoggedRequest } from "./http/request-log";
+export type { LoggedRequest } from "./http/logged-request";
 export type { StateView } from "./state-view";
 // The plugin driver lives in `pulumi-vastai/testing`; kept here for existing imports.
 export { startProviderPlugin, dynamicUrn, PluginCallError, UNKNOWN_VALUE, type ProviderPlugin, type PluginOptions } from "../testing/plugin";

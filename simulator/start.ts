@@ -1,4 +1,6 @@
 /** `startSimulator`: state, controls and server wired together, listening on loopback. */
+// First: without its optional peer dependencies the simulator stops here with a clear message.
+import "./peers";
 import type { AddressInfo } from "net";
 import type { SimContext } from "./context";
 import { FaultRegistry } from "./http/faults";

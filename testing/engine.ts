@@ -14,12 +14,21 @@
  * Secret inputs and `additionalSecretOutputs` come back secret to the program, and each report
  * names the secret outputs of each resource and of the stack.
  *
- * Not a replacement for the CLI: no refresh, no parents, no providers other than dynamic
+ * Resource options are honoured as the engine honours them: `protect` (deleting or replacing a
+ * protected resource fails the step), `retainOnDelete` (removed from the stack, left on the
+ * service), `ignoreChanges` (top-level and dotted paths), `deleteBeforeReplace`,
+ * `replaceOnChanges`, `dependsOn` (order of creation and deletion), `parent` (the child's URN
+ * carries its parent's type) and `aliases` (a renamed resource keeps its object). Options it
+ * cannot honour (`import`, `Resource.get`, `deletedWith`, array paths in `ignoreChanges`) fail
+ * the step with a message that says so, rather than doing something else than `pulumi up`.
+ *
+ * A failed step throws `StepFailedError`, whose `report` says what was done and which resource
+ * failed and why. Not a replacement for the CLI: no refresh, no providers other than dynamic
  * ones, state kept in memory.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PluginCallError, type ProviderPlugin } from "./plugin";
-import { mergeOutcomes, shortType, type ResourceOutcome, type StepReport } from "./report";
+import { mergeOutcomes, messageOf, shortType, StepFailedError, type ResourceOutcome, type StepReport } from "./report";
 import { resolveOutputs, unwrapSecrets, wrapSecrets } from "./values";
 
 type Props = Record<string, unknown>;
@@ -35,6 +44,26 @@ interface StateEntry {
   inputs: Props;
   /** Inputs and outputs as the provider returned them (what diff/update/delete get). */
   outputs: Props;
+  /** Options of its last registration that matter once the program no longer declares it. */
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  /** URNs it depends on (dependsOn and inputs): deleted after them... they after it. */
+  dependencies?: string[];
+}
+
+/** The resource options of one registration, as the SDK sends them to the engine. */
+interface Registration {
+  urn: string;
+  protect: boolean;
+  retainOnDelete: boolean;
+  ignoreChanges: string[];
+  deleteBeforeReplace: boolean;
+  replaceOnChanges: string[];
+  dependencies: string[];
+  aliasUrns: string[];
+  additionalSecretOutputs: string[];
+  importId: string;
+  deletedWith: string;
 }
 
 export interface EngineOptions {
@@ -72,7 +101,14 @@ export class OfflineEngine {
     return this.withPlugin(config, async (plugin) => {
       const run = new Run(plugin, this.options, this.state, true);
       const { failure, outputs } = await run.execute(program, config, secretKeys);
-      if (failure) throw failure;
+      if (!failure) {
+        try {
+          run.refuseProtectedLeftovers();
+        } catch (err) {
+          run.fail(err);
+        }
+      }
+      if (run.failed()) throw new StepFailedError("preview", run.partialReport(), run.causes());
       return { outcomes: mergeOutcomes([...run.outcomes, ...run.leftovers()]), ...outputs };
     });
   }
@@ -84,13 +120,20 @@ export class OfflineEngine {
     return this.withPlugin(config, async (plugin) => {
       const run = new Run(plugin, this.options, this.state, false);
       const { failure, outputs } = await run.execute(program, config, secretKeys);
-      if (failure) {
-        this.state = run.stateAfterFailure();
-        throw failure;
+      if (!failure) {
+        try {
+          run.refuseProtectedLeftovers();
+          await run.deleteLeftovers();
+        } catch (err) {
+          run.fail(err);
+        }
       }
-      const deleted = await run.deleteLeftovers();
+      if (run.failed()) {
+        this.state = run.stateAfterFailure();
+        throw new StepFailedError("up", run.partialReport(), run.causes());
+      }
       this.state = run.newState();
-      return { outcomes: mergeOutcomes([...run.outcomes, ...deleted]), ...outputs };
+      return { outcomes: mergeOutcomes(run.outcomes), ...outputs };
     });
   }
 
@@ -98,10 +141,23 @@ export class OfflineEngine {
   async destroy(): Promise<StepReport> {
     return this.withPlugin(this.config, async (plugin) => {
       const outcomes: ResourceOutcome[] = [];
-      for (const entry of [...this.state].reverse()) {
-        await plugin.delete(entry.urn, entry.id, entry.outputs);
+      const fail = (err: unknown) => {
+        throw new StepFailedError("destroy", { outcomes: mergeOutcomes(outcomes), outputs: {}, secretOutputs: [] }, [err]);
+      };
+      const protectedOnes = this.state.filter((e) => e.protect);
+      for (const entry of protectedOnes) {
+        outcomes.push({ ...label(entry), outcome: "failed", error: protectedMessage("delete") });
+      }
+      if (protectedOnes.length > 0) fail(new Error(protectedMessage("delete")));
+      for (const entry of deletionOrder(this.state)) {
+        try {
+          if (!entry.retainOnDelete) await plugin.delete(entry.urn, entry.id, entry.outputs);
+        } catch (err) {
+          outcomes.push({ ...label(entry), outcome: "failed", error: withoutTypePrefix(messageOf(err), entry) });
+          fail(err);
+        }
         this.state = this.state.filter((e) => e !== entry);
-        outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
+        outcomes.push({ ...label(entry), outcome: "deleted", ...(entry.retainOnDelete ? { retained: true } : {}) });
       }
       return { outcomes: mergeOutcomes(outcomes), outputs: {}, secretOutputs: [] };
     });
@@ -122,6 +178,69 @@ export class OfflineEngine {
   }
 }
 
+const label = (e: { type: string; name: string }) => ({ type: shortType(e.type), name: e.name });
+
+function protectedMessage(action: "delete" | "replace"): string {
+  return `it is protected (protect: true) and pulumi would refuse to ${action} it; set protect: false, run up, then ${action === "delete" ? "remove it or destroy" : "change it"}`;
+}
+
+/** Provider messages often start with the type ("Fleet: ..."): the report says `Type name` once. */
+function withoutTypePrefix(message: string, e: { type: string; name: string }): string {
+  const type = shortType(e.type);
+  for (const prefix of [`${type} ${e.name}: `, `${type}: `]) if (message.startsWith(prefix)) return message.slice(prefix.length);
+  return message;
+}
+
+/** Dependents before what they depend on; otherwise last created first. */
+function deletionOrder(entries: readonly StateEntry[]): StateEntry[] {
+  const pending = [...entries].reverse();
+  const out: StateEntry[] = [];
+  while (pending.length > 0) {
+    // The first entry nothing still pending depends on.
+    const i = pending.findIndex((e) => !pending.some((o) => o !== e && (o.dependencies ?? []).includes(e.urn)));
+    out.push(...pending.splice(i < 0 ? 0 : i, 1));
+  }
+  return out;
+}
+
+/** The URN the engine gives a resource: a child's type is qualified by its parent's. */
+function urnOf(stack: string, project: string, parent: string, type: string, name: string): string {
+  if (parent) type = `${parent.split("::")[2].split("$").pop()}$${type}`;
+  return `urn:pulumi:${stack}::${project}::${type}::${name}`;
+}
+
+const splitPath = (path: string) => path.split(".");
+
+function valueAt(obj: unknown, path: string[]): unknown {
+  let v = obj;
+  for (const k of path) v = v && typeof v === "object" ? (v as Props)[k] : undefined;
+  return v;
+}
+
+/**
+ * `ignoreChanges`: each named property keeps its old input (or stays absent when it had none),
+ * as the engine does before Check. Array and wildcard paths are refused.
+ */
+function applyIgnoreChanges(news: Props, olds: Props, paths: string[], who: string): Props {
+  const out = structuredClone(news);
+  for (const path of paths) {
+    if (/[[\]*"]/.test(path)) {
+      throw new Error(`${who}: ignoreChanges path "${path}" is not supported by the offline engine (use top-level or dotted property names)`);
+    }
+    const keys = splitPath(path);
+    const old = valueAt(olds, keys);
+    let target: Props = out;
+    for (const k of keys.slice(0, -1)) {
+      if (!target[k] || typeof target[k] !== "object") target[k] = {};
+      target = target[k] as Props;
+    }
+    const last = keys[keys.length - 1];
+    if (old === undefined) delete target[last];
+    else target[last] = structuredClone(old);
+  }
+  return out;
+}
+
 /** One `preview` or `up`: the registrations of one program run and what they did. */
 class Run {
   readonly outcomes: ResourceOutcome[] = [];
@@ -131,9 +250,11 @@ class Run {
   private readonly replacedOld: StateEntry[] = [];
   /** Objects made on the service by an operation that then failed (kept so destroy finds them). */
   private readonly orphans: StateEntry[] = [];
+  /** Leftovers deleted so far by `deleteLeftovers` (gone from the service and from state). */
+  private readonly deleted = new Set<StateEntry>();
   private readonly errors: unknown[] = [];
-  /** `additionalSecretOutputs` of each registration, by `type::name`. */
-  private readonly secretOutputsOf = new Map<string, string[]>();
+  /** The options of each registration, by `type::name`. */
+  private readonly registrations = new Map<string, Registration>();
 
   constructor(
     private readonly plugin: ProviderPlugin,
@@ -150,7 +271,7 @@ class Run {
   ): Promise<{ failure?: Error; outputs: { outputs: Props; secretOutputs: string[] } }> {
     pulumi.runtime.setAllConfig(config, secretKeys);
     await pulumi.runtime.setMocks(this.mocks(), this.options.project, this.options.stack, this.dryRun);
-    this.watchSecretOutputs();
+    this.watchRegistrations();
     let exported: unknown;
     try {
       exported = await program();
@@ -165,15 +286,57 @@ class Run {
   }
 
   /**
-   * The mocks' `newResource` is not told a resource's `additionalSecretOutputs`; the request
-   * the SDK sends to the monitor carries them, so they are read there.
+   * The mocks' `newResource` is not told a resource's options (`protect`, `ignoreChanges`,
+   * `additionalSecretOutputs`, ...); the request the SDK sends to the monitor carries them, so
+   * they are read there.
    */
-  private watchSecretOutputs(): void {
-    type Request = { getType(): string; getName(): string; getAdditionalsecretoutputsList(): string[] };
+  private watchRegistrations(): void {
+    type Alias = { getUrn(): string; hasSpec(): boolean; getSpec(): { getName(): string; getType(): string; getStack(): string; getProject(): string; getParenturn(): string; getNoparent(): boolean } };
+    type Request = {
+      getType(): string;
+      getName(): string;
+      getParent(): string;
+      getProtect(): boolean;
+      getRetainondelete(): boolean;
+      getIgnorechangesList(): string[];
+      getDeletebeforereplace(): boolean;
+      getReplaceonchangesList(): string[];
+      getDependenciesList(): string[];
+      getAliasesList(): Alias[];
+      getAliasurnsList(): string[];
+      getAdditionalsecretoutputsList(): string[];
+      getImportid(): string;
+      getDeletedwith(): string;
+    };
     const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource(req: Request, cb: unknown): Promise<void> };
     const register = monitor.registerResource.bind(monitor);
+    const { stack, project } = this.options;
     monitor.registerResource = (req, cb) => {
-      this.secretOutputsOf.set(`${req.getType()}::${req.getName()}`, req.getAdditionalsecretoutputsList());
+      const type = req.getType();
+      const name = req.getName();
+      const parent = req.getParent();
+      const aliasUrns = [
+        ...req.getAliasurnsList(),
+        ...req.getAliasesList().map((a) => {
+          if (!a.hasSpec()) return a.getUrn();
+          const spec = a.getSpec();
+          const aliasParent = spec.getNoparent() ? "" : spec.getParenturn() || parent;
+          return urnOf(spec.getStack() || stack, spec.getProject() || project, aliasParent, spec.getType() || type, spec.getName() || name);
+        }),
+      ];
+      this.registrations.set(`${type}::${name}`, {
+        urn: urnOf(stack, project, parent, type, name),
+        protect: req.getProtect(),
+        retainOnDelete: req.getRetainondelete(),
+        ignoreChanges: req.getIgnorechangesList(),
+        deleteBeforeReplace: req.getDeletebeforereplace(),
+        replaceOnChanges: req.getReplaceonchangesList(),
+        dependencies: req.getDependenciesList(),
+        aliasUrns,
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        importId: req.getImportid(),
+        deletedWith: req.getDeletedwith(),
+      });
       return register(req, cb);
     };
   }
@@ -189,8 +352,12 @@ class Run {
         // with an empty result (not a rejection) keeps the SDK from raising unhandled rejections.
         if (this.errors.length > 0) return { id: "", state: {} };
         try {
+          if (args.id && !this.registrations.has(`${args.type}::${args.name}`)) {
+            throw new Error(`reading an existing object (${shortType(args.type)}.get) is not supported by the offline engine`);
+          }
           return await this.register(args.type, args.name, args.inputs as Props);
         } catch (err) {
+          this.outcomes.push({ ...label(args), outcome: "failed", error: withoutTypePrefix(messageOf(err), args) });
           this.fail(err);
           return { id: "", state: {} };
         }
@@ -206,62 +373,102 @@ class Run {
     this.errors.push(err);
   }
 
+  failed(): boolean {
+    return this.errors.length > 0;
+  }
+
+  causes(): unknown[] {
+    return [...this.errors];
+  }
+
   failure(): Error | undefined {
     const first = this.errors[0];
     if (first === undefined) return undefined;
     return first instanceof Error ? first : new Error(String(first));
   }
 
+  /** What was done before the failure and what failed. */
+  partialReport(): StepReport {
+    return { outcomes: mergeOutcomes(this.outcomes), outputs: {}, secretOutputs: [] };
+  }
+
   private async register(type: string, name: string, raw: Props): Promise<pulumi.runtime.MockResourceResult> {
-    const urn = `urn:pulumi:${this.options.stack}::${this.options.project}::${type}::${name}`;
+    const who = `${shortType(type)} ${name}`;
+    const opts = this.registrations.get(`${type}::${name}`);
+    const urn = opts?.urn ?? urnOf(this.options.stack, this.options.project, "", type, name);
+    if (opts?.importId) throw new Error(`import (id ${opts.importId}) is not supported by the offline engine; test the program without the import option`);
+    if (opts?.deletedWith) throw new Error(`deletedWith is not supported by the offline engine`);
     const { plain, secretKeys } = unwrapSecrets(raw);
-    const secret = [...new Set([...secretKeys, ...(this.secretOutputsOf.get(`${type}::${name}`) ?? [])])];
-    const prior = this.prior.find((e) => e.urn === urn);
-    const checked = await this.plugin.check(urn, prior?.inputs ?? {}, plain);
+    const secret = [...new Set([...secretKeys, ...(opts?.additionalSecretOutputs ?? [])])];
+    const found = this.prior.find((e) => e.urn === urn) ?? this.prior.find((e) => opts?.aliasUrns.includes(e.urn));
+    // An aliased entry is the same object under its new URN from now on.
+    const prior = found && found.urn !== urn ? { ...found, urn, type, name, aliasOf: found.urn } : found;
+    const news = prior && opts?.ignoreChanges.length ? applyIgnoreChanges(plain, prior.inputs, opts.ignoreChanges, who) : plain;
+    const checked = await this.plugin.check(urn, prior?.inputs ?? {}, news);
     if (checked.failures.length > 0) {
-      throw new Error(`${shortType(type)} ${name}: ${checked.failures.map((f) => f.reason).join("; ")}`);
+      throw new Error(`${who}: ${checked.failures.map((f) => f.reason).join("; ")}`);
     }
-    if (this.dryRun) return this.plan(urn, type, name, prior, checked.inputs, secret);
-    const entry = await this.apply(urn, type, name, prior, checked.inputs, secret);
+    const keep = { protect: opts?.protect ?? false, retainOnDelete: opts?.retainOnDelete ?? false, dependencies: opts?.dependencies ?? [] };
+    if (this.dryRun) return this.plan(urn, type, name, prior, checked.inputs, secret, opts);
+    const entry: StateEntry & { aliasOf?: string } = { ...(await this.apply(urn, type, name, prior, checked.inputs, secret, opts)), ...keep };
+    // The alias is spent once the run ends (newState drops the mark).
     this.touched.push(entry);
     return { id: entry.id, state: wrapSecrets(entry.outputs, secret) };
+  }
+
+  /**
+   * The diff of one resource with the options applied: `replaceOnChanges` turns a change of a
+   * named property into a replacement; `deleteBeforeReplace` deletes the old object first.
+   * Replacing a protected resource fails, as under `pulumi up`.
+   */
+  private async decide(prior: StateEntry, inputs: Props, opts: Registration | undefined): Promise<"none" | "update" | "replace" | "delete-then-replace"> {
+    const diff = await this.plugin.diff(prior.urn, prior.id, prior.outputs, inputs);
+    if (diff.changes === "none") return "none";
+    const roc = opts?.replaceOnChanges ?? [];
+    const changed = (path: string) => JSON.stringify(valueAt(prior.inputs, splitPath(path))) !== JSON.stringify(valueAt(inputs, splitPath(path)));
+    const forced = roc.includes("*") ? Object.keys({ ...prior.inputs, ...inputs }).some(changed) : roc.some(changed);
+    if (diff.replaces.length === 0 && !forced) return "update";
+    if (prior.protect || opts?.protect) throw new Error(protectedMessage("replace"));
+    return diff.deleteBeforeReplace || opts?.deleteBeforeReplace ? "delete-then-replace" : "replace";
   }
 
   /**
    * A preview of one resource: what `up` would do, from check and diff only. Outputs of a
    * resource that would change are its checked inputs; the SDK makes the rest unknown.
    */
-  private async plan(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[]): Promise<pulumi.runtime.MockResourceResult> {
+  private async plan(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[], opts: Registration | undefined): Promise<pulumi.runtime.MockResourceResult> {
     this.touched.push(prior ?? { urn, type, name, id: "", inputs, outputs: {} });
     const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome });
     if (!prior) {
       note("created");
       return { id: undefined, state: wrapSecrets(inputs, secret) };
     }
-    const diff = await this.plugin.diff(urn, prior.id, prior.outputs, inputs);
-    if (diff.changes === "none") {
+    const decision = await this.decide(prior, inputs, opts);
+    if (decision === "none") {
       note("unchanged");
       return { id: prior.id, state: wrapSecrets(prior.outputs, secret) };
     }
-    note(diff.replaces.length > 0 ? "replaced" : "updated");
-    return { id: diff.replaces.length > 0 ? undefined : prior.id, state: wrapSecrets(inputs, secret) };
+    note(decision === "update" ? "updated" : "replaced");
+    return { id: decision === "update" ? prior.id : undefined, state: wrapSecrets(inputs, secret) };
   }
 
-  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[]): Promise<StateEntry> {
+  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[], opts: Registration | undefined): Promise<StateEntry> {
     const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome, secretOutputs: secret });
     if (!prior) {
       note("created");
       return this.create(urn, type, name, inputs);
     }
-    const diff = await this.plugin.diff(urn, prior.id, prior.outputs, inputs);
-    if (diff.changes === "none") {
+    const decision = await this.decide(prior, inputs, opts);
+    if (decision === "none") {
       note("unchanged");
       return { ...prior, inputs };
     }
-    if (diff.replaces.length > 0) {
+    if (decision !== "update") {
       note("replaced");
-      if (diff.deleteBeforeReplace) await this.plugin.delete(urn, prior.id, prior.outputs);
-      else this.replacedOld.push(prior);
+      if (decision === "delete-then-replace") {
+        if (!prior.retainOnDelete) await this.plugin.delete(urn, prior.id, prior.outputs);
+        this.deleted.add(prior);
+      } else this.replacedOld.push(prior);
       return this.create(urn, type, name, inputs);
     }
     note("updated");
@@ -282,33 +489,45 @@ class Run {
 
   /** What the program no longer declares (what `up` deletes), last created first. */
   leftovers(): ResourceOutcome[] {
-    return this.gone().map((entry) => ({ type: shortType(entry.type), name: entry.name, outcome: "deleted" }));
+    return this.gone().map((entry) => ({ ...label(entry), outcome: "deleted", ...(entry.retainOnDelete ? { retained: true } : {}) }));
   }
 
   private gone(): StateEntry[] {
-    const kept = new Set(this.touched.map((e) => e.urn));
-    return this.prior.filter((e) => !kept.has(e.urn)).reverse();
+    const kept = new Set(this.touched.flatMap((e) => [e.urn, (e as { aliasOf?: string }).aliasOf]));
+    return deletionOrder(this.prior.filter((e) => !kept.has(e.urn)));
+  }
+
+  /** `up` (and preview) fail when the program no longer declares a protected resource. */
+  refuseProtectedLeftovers(): void {
+    const protectedOnes = this.gone().filter((e) => e.protect);
+    for (const e of protectedOnes) this.outcomes.push({ ...label(e), outcome: "failed", error: protectedMessage("delete") });
+    if (protectedOnes.length > 0) {
+      throw new Error(`${protectedOnes.map((e) => `${shortType(e.type)} ${e.name}`).join(", ")}: ${protectedMessage("delete")}`);
+    }
   }
 
   /** Deletes what the program no longer declares, then the old halves of replacements. */
-  async deleteLeftovers(): Promise<ResourceOutcome[]> {
-    const outcomes: ResourceOutcome[] = [];
-    for (const entry of this.gone()) {
-      await this.plugin.delete(entry.urn, entry.id, entry.outputs);
-      outcomes.push({ type: shortType(entry.type), name: entry.name, outcome: "deleted" });
+  async deleteLeftovers(): Promise<void> {
+    for (const entry of [...this.gone(), ...[...this.replacedOld].reverse()]) {
+      try {
+        if (!entry.retainOnDelete) await this.plugin.delete(entry.urn, entry.id, entry.outputs);
+      } catch (err) {
+        this.outcomes.push({ ...label(entry), outcome: "failed", error: withoutTypePrefix(messageOf(err), entry) });
+        throw err;
+      }
+      this.deleted.add(entry);
+      if (!this.replacedOld.includes(entry)) this.outcomes.push({ ...label(entry), outcome: "deleted", ...(entry.retainOnDelete ? { retained: true } : {}) });
     }
-    for (const entry of [...this.replacedOld].reverse()) await this.plugin.delete(entry.urn, entry.id, entry.outputs);
-    return outcomes;
   }
 
   newState(): StateEntry[] {
-    return [...this.touched];
+    return this.touched.map(({ aliasOf: _spent, ...entry }: StateEntry & { aliasOf?: string }) => entry);
   }
 
   /** After a failed run: everything that may still exist on the service, so destroy removes it. */
   stateAfterFailure(): StateEntry[] {
-    const touched = new Set(this.touched.map((e) => e.urn));
+    const touched = new Set(this.touched.flatMap((e) => [e.urn, (e as { aliasOf?: string }).aliasOf]));
     const untouchedPrior = this.prior.filter((e) => !touched.has(e.urn));
-    return [...untouchedPrior, ...this.replacedOld, ...this.touched, ...this.orphans];
+    return [...untouchedPrior, ...this.replacedOld, ...this.touched, ...this.orphans].filter((e) => !this.deleted.has(e));
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { Simulator, SimulatorOptions } from "../simulator/index";
 import { OfflineEngine, type Program } from "./engine";
-import { startProviderPlugin } from "./plugin";
+import { startProviderPlugin, type ProviderPlugin } from "./plugin";
 import type { StepReport } from "./report";
 
 export { OfflineEngine, type EngineOptions, type Program, type PluginStarter } from "./engine";
@@ -23,7 +23,7 @@ export {
   type CheckFailure,
   type DiffResult,
 } from "./plugin";
-export { formatTable, mergeOutcomes, shortType, type Outcome, type ResourceOutcome, type StepReport, type StepRow } from "./report";
+export { formatTable, mergeOutcomes, shortType, StepFailedError, type Outcome, type ResourceOutcome, type StepReport, type StepRow } from "./report";
 
 export interface TestStackOptions {
   /** Project name: the namespace of `new pulumi.Config()` in the program. Default `test`. */
@@ -55,7 +55,11 @@ export interface TestStack {
   up(program: Program, config?: Record<string, string>): Promise<StepReport>;
   /** `pulumi destroy --yes`. */
   destroy(): Promise<StepReport>;
-  /** Stops the simulator (destroy first to delete what the program made). */
+  /**
+   * Ends every provider plugin process still running (a step cut short by a test timeout leaves
+   * one) and stops the simulator. Call it in `afterAll`; destroy first to delete what the
+   * program made.
+   */
   close(): Promise<void>;
 }
 
@@ -69,10 +73,20 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const { startSimulator } = require("../simulator/start") as typeof import("../simulator/start");
   const sim = await startSimulator({ port: 0, bootMs: 0, ...options.simulator });
   const cwd = options.cwd ?? process.cwd();
-  const engine = new OfflineEngine(
-    () => startProviderPlugin({ cwd, env: { VAST_API_KEY: undefined, VAST_URL: undefined, VAST_RUN_URL: undefined } }),
-    { project: options.project ?? "test", stack: options.stack ?? "test" },
-  );
+  // Every plugin process this stack starts, until it is closed: `close` ends those a timed-out
+  // step left running, so jest does not wait on them.
+  const live = new Set<ProviderPlugin>();
+  let closed = false;
+  const startPlugin = async (): Promise<ProviderPlugin> => {
+    const plugin = await startProviderPlugin({ cwd, env: { VAST_API_KEY: undefined, VAST_URL: undefined, VAST_RUN_URL: undefined } });
+    if (closed) {
+      await plugin.close();
+      throw new Error("the test stack was closed");
+    }
+    live.add(plugin);
+    return { ...plugin, close: () => (live.delete(plugin), plugin.close()) };
+  };
+  const engine = new OfflineEngine(startPlugin, { project: options.project ?? "test", stack: options.stack ?? "test" });
   const stackConfig = (extra: Record<string, string> = {}) => ({
     "vastai:apiKey": sim.apiKey,
     "vastai:apiUrl": sim.url,
@@ -87,6 +101,10 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     preview: (program, config) => engine.preview(program, stackConfig(config), secretKeys),
     up: (program, config) => engine.up(program, stackConfig(config), secretKeys),
     destroy: () => engine.destroy(),
-    close: () => sim.close(),
+    close: async () => {
+      closed = true;
+      await Promise.all([...live].map((p) => (live.delete(p), p.close())));
+      await sim.close();
+    },
   };
 }

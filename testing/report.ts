@@ -3,7 +3,7 @@
  * steps. The offline engine reports in these terms; so does the demo when it runs the CLI.
  */
 
-export type Outcome = "created" | "updated" | "replaced" | "deleted" | "unchanged";
+export type Outcome = "created" | "updated" | "replaced" | "deleted" | "unchanged" | "failed";
 
 export interface ResourceOutcome {
   /** Resource type without the package prefix, e.g. `Template`. */
@@ -17,6 +17,10 @@ export interface ResourceOutcome {
    * `additionalSecretOutputs`), as the engine would store them encrypted.
    */
   secretOutputs?: string[];
+  /** Deleted from the stack but left on the service (`retainOnDelete: true`). */
+  retained?: boolean;
+  /** Why the step failed for this resource (outcome `failed`). */
+  error?: string;
 }
 
 export interface StepReport {
@@ -31,6 +35,36 @@ export interface StepRow {
   title: string;
   outcomes: ResourceOutcome[];
   ms: number;
+}
+
+/**
+ * A step that failed part-way: `report` says what was done (the resources created, updated or
+ * deleted before the failure), which resources failed (outcome `failed`, with `error`), and the
+ * message names each failed resource as `Type name`. State keeps what may exist on the service,
+ * so a later `destroy` removes it.
+ */
+export class StepFailedError extends Error {
+  constructor(
+    readonly step: "preview" | "up" | "destroy",
+    readonly report: StepReport,
+    readonly causes: unknown[],
+  ) {
+    const failed = report.outcomes.filter((o) => o.outcome === "failed");
+    const done = report.outcomes.filter((o) => o.outcome !== "failed" && o.outcome !== "unchanged");
+    const lines = failed.length > 0 ? failed.map((o) => `  ${o.type} ${o.name}: ${o.error}`) : causes.map((c) => `  ${messageOf(c)}`);
+    super(
+      [
+        `${step} failed:`,
+        ...lines,
+        `done before the failure: ${done.length > 0 ? done.map((o) => `${o.type} ${o.name} ${o.outcome}`).join(", ") : "nothing"}`,
+      ].join("\n"),
+    );
+    this.name = "StepFailedError";
+  }
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The type token's last part: `pulumi-nodejs:dynamic/vastai:Template` -> `Template`. */
@@ -49,7 +83,7 @@ export const BOOKKEEPING_TYPES: readonly string[] = ["StackIdentity"];
  * leaving out the package's bookkeeping resources.
  */
 export function mergeOutcomes(ops: ResourceOutcome[]): ResourceOutcome[] {
-  const rank: Record<Outcome, number> = { unchanged: 0, updated: 1, created: 2, deleted: 2, replaced: 3 };
+  const rank: Record<Outcome, number> = { unchanged: 0, updated: 1, created: 2, deleted: 2, replaced: 3, failed: 4 };
   const byKey = new Map<string, ResourceOutcome>();
   for (const op of ops) {
     if (BOOKKEEPING_TYPES.includes(op.type)) continue;

@@ -46,6 +46,14 @@ export interface CoreSettings {
 
 export type QueryValue = string | number | boolean | null | undefined;
 
+/**
+ * What a request checks its response with: a zod schema in practice, typed structurally so that
+ * zod's declarations stay out of the package's public ones.
+ */
+export interface ResponseSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
 export interface RequestSpec<T> {
   endpoint: Endpoint;
   /** Values for the route's `{name}` placeholders. */
@@ -55,7 +63,7 @@ export interface RequestSpec<T> {
   /** JSON body. */
   body?: unknown;
   /** Parses the 2xx body into the result (snake_case in, camelCase out). */
-  schema: z.ZodType<T>;
+  schema: ResponseSchema<T>;
   /** Hand `{success: false, ...}` bodies at HTTP 200 to the schema instead of throwing
    * VastOperationError (for calls where success=false is not a failure); a function decides
    * per body. */
@@ -178,7 +186,7 @@ export class RequestCore {
       }
       throw error;
     }
-    return this.parseSuccess(spec, site, result.body);
+    return this.parseSuccess(spec, site, result.body, { host: new URL(url).host, status: result.status, contentType: result.contentType });
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
@@ -194,12 +202,14 @@ export class RequestCore {
     return wrapped;
   }
 
-  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string): T {
+  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string, answer: { host: string; status: number; contentType: string }): T {
     let json: unknown;
     try {
       json = text.trim() === "" ? {} : JSON.parse(text);
     } catch {
-      throw new ResponseSchemaError(site, "", "the body is not JSON");
+      // An HTML page (or other text) with a success status comes from something that is not the
+      // API: a web site or proxy at a wrong vastai:apiUrl. Say where the calls went.
+      throw new ResponseSchemaError(site, "", "the body is not JSON", answer);
     }
     const failure = operationFailure(json);
     const accept = spec.acceptOperationFailure;
@@ -207,7 +217,7 @@ export class RequestCore {
     if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
-      const { fieldPath, problem } = schemaProblem(parsed.error);
+      const { fieldPath, problem } = schemaProblem(parsed.error as z.ZodError);
       throw new ResponseSchemaError(site, fieldPath, problem);
     }
     return parsed.data;

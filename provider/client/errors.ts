@@ -263,9 +263,14 @@ export class ResponseSchemaError extends VastError implements CallSite {
   /** Dotted path of the first field that failed, for example `instances.0.id` (empty for the whole body). */
   readonly fieldPath: string;
 
-  constructor(site: CallSite, fieldPath: string, problem: string) {
+  constructor(site: CallSite, fieldPath: string, problem: string, notJson?: { host: string; status: number; contentType: string }) {
     const where = fieldPath ? `at \`${fieldPath}\`` : "at the top level";
-    super(`${site.method} ${site.path} returned a response the client cannot read: ${where}: ${problem}. The API may have changed; report this with the path above.`);
+    super(
+      notJson
+        ? `${site.method} ${site.path} at ${notJson.host} answered HTTP ${notJson.status} with ${notJson.contentType ? `a ${notJson.contentType.split(";")[0]} body` : "a body"} that is not JSON, ` +
+            `so it is not the service's API: check vastai:apiUrl (the calls go to ${notJson.host}) and any proxy between here and the service.`
+        : `${site.method} ${site.path} returned a response the client cannot read: ${where}: ${problem}. The API may have changed; report this with the path above.`,
+    );
     this.method = site.method;
     this.path = site.path;
     this.endpoint = site.endpoint;

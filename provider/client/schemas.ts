@@ -81,13 +81,7 @@ export const templateSchema: z.ZodType<Template> = mapped(
   }),
 );
 
-/**
- * Whether a new template is private when the caller does not say: the vendor's client creates
- * private templates, and a template's env may hold tokens. The client sends `private` only when
- * given, because a caller that compares the service's record with its inputs (the Template
- * resource) must apply the same default on its side.
- */
-export const DEFAULT_TEMPLATE_PRIVATE = true;
+export { DEFAULT_TEMPLATE_PRIVATE } from "./types-templates";
 
 /**
  * Template fields to the wire. The registry login fields are sent only when set: the service

@@ -60,8 +60,27 @@ export interface Transport {
 
 let gotPromise: Promise<Got> | undefined;
 function loadGot(): Promise<Got> {
-  gotPromise ??= import("got").then((m) => m.default);
+  gotPromise ??= import("got").then((m) => m.default, loadGotNatively);
   return gotPromise;
+}
+
+/**
+ * Where dynamic import() is refused (jest without --experimental-vm-modules runs tests in a vm
+ * context with no import callback), got is loaded by Node's own require, which loads ES modules
+ * since Node 20.19 (`require(esm)`). Jest replaces `require`, `module` and `process` in its
+ * sandbox; the host realm's `process` still reaches Node's loader. Errors got raises there come
+ * from that realm: the transport reads their `code`/`name`, never `instanceof`.
+ */
+function loadGotNatively(importError: unknown): Got {
+  type HostProcess = { getBuiltinModule?(id: "module"): typeof import("node:module") };
+  const host = (require("node:vm") as typeof import("node:vm")).runInThisContext("process") as HostProcess;
+  const nodeModule = host.getBuiltinModule?.("module");
+  if (!nodeModule) throw importError;
+  try {
+    return (nodeModule.createRequire(__filename)("got") as { default: Got }).default;
+  } catch {
+    throw importError;
+  }
 }
 
 const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };

@@ -227,3 +227,11 @@ export interface InstanceBalance {
   totalDiscount?: number;
   discountMonths?: number;
 }
+
+/**
+ * Whether a new template is private when the caller does not say: the vendor's client creates
+ * private templates, and a template's env may hold tokens. The client sends `private` only when
+ * given, because a caller that compares the service's record with its inputs (the Template
+ * resource) must apply the same default on its side.
+ */
+export const DEFAULT_TEMPLATE_PRIVATE = true;

@@ -5,28 +5,19 @@
  * can scan what a client sent for leaked secrets. Bodies are cut to a prefix and the number of
  * entries is capped, so a long run or a huge upload cannot fill the memory.
  */
-import type { FastifyRequest } from "fastify";
+import type { IncomingHttpHeaders } from "http";
 import { redactBody, redactHeaders, redactQuery } from "./redact";
 
-export interface LoggedRequest {
+// The entry type lives in logged-request.ts, without fastify, for the public declarations.
+export type { LoggedRequest } from "./logged-request";
+import type { LoggedRequest } from "./logged-request";
+
+/** The parts of a request the log reads (a fastify request has them; typed here without fastify). */
+export interface RequestLine {
   method: string;
-  /** Path without the query string. */
-  path: string;
-  /** Status sent; 0 when the connection was destroyed by a `drop` fault. */
-  status: number;
-  query: Record<string, unknown>;
-  /**
-   * Parsed JSON body (a string for other content types), null when there was none. When the
-   * body was longer than `logBodyBytes`, the first `logBodyBytes` bytes of its JSON text.
-   */
-  body: unknown;
-  /** Set when the body was cut: its size in bytes as logged whole. */
-  bodyBytes?: number;
-  /** Set when `body` is only the start of the body. */
-  bodyTruncated?: true;
-  headers: Record<string, string | string[] | undefined>;
-  /** Set when a fault destroyed the connection. */
-  dropped?: "before" | "after";
+  url: string;
+  query: unknown;
+  headers: IncomingHttpHeaders;
 }
 
 export interface RequestLogOptions {
@@ -49,7 +40,7 @@ export class RequestLog {
 
   constructor(private readonly opts: RequestLogOptions) {}
 
-  start(request: FastifyRequest): LoggedRequest {
+  start(request: RequestLine): LoggedRequest {
     const query = { ...(request.query as Record<string, unknown> | undefined) };
     const entry: LoggedRequest = {
       method: request.method,

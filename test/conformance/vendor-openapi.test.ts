@@ -12,14 +12,21 @@ import type { Simulator } from "pulumi-vastai/simulator";
 import { ENDPOINTS, endpointKey } from "../../provider/client";
 import { KNOWN_DIFFERENCES, type Finding } from "./known-differences";
 import { recordExchanges, type Recorded } from "./exchanges";
-import { VendorSpec } from "./vendor-spec";
+import { locateSpec, VendorSpec } from "./vendor-spec";
+
+// Outside this workspace the document may be absent: skip with one line that says where to put
+// it (CI sets VASTAI_REQUIRE_OPENAPI=1, which makes locateSpec throw instead).
+const located = locateSpec();
+if (located.skipReason) process.stderr.write(`${located.skipReason}\n`);
+const describeIfSpec = located.skipReason ? describe.skip : describe;
 
 let spec: VendorSpec;
 let sim: Simulator;
 let recorded: Recorded[];
 
 beforeAll(async () => {
-  spec = new VendorSpec();
+  if (located.skipReason) return;
+  spec = new VendorSpec(located.file);
   ({ sim, recorded } = await recordExchanges());
 }, 60_000);
 afterAll(() => sim?.close());
@@ -63,7 +70,7 @@ function rawFindingsOf(r: Recorded): Finding[] {
 
 const describeFinding = (f: Finding) => `${f.endpoint} ${f.kind} ${f.at || "(root)"}: ${f.message}`;
 
-describe("the client and the simulator against the vendor's OpenAPI document", () => {
+describeIfSpec("the client and the simulator against the vendor's OpenAPI document", () => {
   it("exercises every endpoint the client calls", () => {
     const hit = new Set(recorded.map(endpointOf));
     const missed = Object.values(ENDPOINTS)

@@ -13,6 +13,7 @@ import { stackIdentityOf } from "../../provider/resources/kit/create-once";
 import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../../provider/resources/kit";
 import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { SEED } from "pulumi-vastai/simulator";
 import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
 type Props = Record<string, unknown>;
@@ -493,5 +494,18 @@ describe("volume: a new volume per member, owned by the fleet", () => {
     expect(reasons).toContainEqual(expect.stringMatching(/^volume\.createNew: must be true: a fleet makes one new volume per member .*\(got false\)$/));
     const offerId = await fleet.check({}, { __provider: "p", ...base, count: 2, volume: { ...volume, volumeId: 900001 } });
     expect((offerId.failures ?? []).map((f) => f.reason)).toEqual([expect.stringMatching(/^volume\.volumeId: is not accepted on a fleet: .*leave volumeId out \(got 900001\)$/)]);
+  });
+});
+
+describe("issue 25 item 6: a roll that runs out of offers says why", () => {
+  it("25.6 names the spare member an in-place roll adds first and minHealthy: count - 1", async () => {
+    // One member holds its offer; every other offer is gone, and the roll wants one more.
+    const only4090 = { ...base, count: 1, minHealthy: 1 };
+    const { id, outs } = await created(only4090);
+    const held = new Set(membersOf(outs).map((m) => m.offerId));
+    for (const offer of SEED.offers) if (!held.has(offer.id)) await h.control("POST", `/offers/${offer.id}`, { state: "gone" });
+    const news = await checked({ ...only4090, image: "vllm/vllm-openai:latest" }, outs);
+    const error = await rejection(fleet.update(id, outs, news));
+    expect(error.message).toMatch(/1 offer\(s\) are needed .*; 1 counts 1 spare member the roll adds first because minHealthy is count \(1\): set minHealthy: count - 1 \(0\) to roll without it, or widen the filters or lower count; nothing was rented$/);
   });
 });

@@ -170,9 +170,12 @@ describe("request core", () => {
     expect(error.message).toMatch(/^GET \/api\/v0\/instances\/ returned a response the client cannot read: at `instances.1.id`: /);
   });
 
-  it("refuses a 2xx body that is not JSON", async () => {
-    const { client } = setup([{ status: 200, body: "<html>", contentType: "text/html" }]);
-    await expect(client.instances.list()).rejects.toThrow(/at the top level: the body is not JSON/);
+  it("25.6 refuses a 2xx body that is not JSON, naming the host and vastai:apiUrl", async () => {
+    const { client } = setup([{ status: 200, body: "<html>", contentType: "text/html; charset=utf-8" }]);
+    const error = await client.instances.list().catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseSchemaError);
+    expect(error.message).toMatch(/answered HTTP 200 with a text\/html body that is not JSON, so it is not the service's API: check vastai:apiUrl \(the calls go to [^)]+\)/);
+    expect(error.message).not.toContain("report this");
   });
 
   it("keeps unknown fields in raw and maps known ones to camelCase", async () => {

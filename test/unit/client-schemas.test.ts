@@ -4,7 +4,7 @@
  * document allows null, each time with unknown extra fields at every level.
  */
 import type { z } from "zod";
-import { VendorSpec } from "../conformance/vendor-spec";
+import { locateSpec, VendorSpec } from "../conformance/vendor-spec";
 import { acknowledgedResponse, successResponse, templateCreateResponse, templateEditResponse, templateSearchResponse } from "../../provider/client/schemas";
 import {
   apiKeyCreateResponse,
@@ -21,7 +21,11 @@ import { copyDirectResponse, machineListResponse, workerGroupLogsResponse } from
 type Json = Record<string, unknown>;
 type Mode = "examples" | "nulls";
 
-const spec = new VendorSpec();
+// Without the vendor's document (a clone outside this workspace) the cases built from it are
+// skipped with one line saying where to put it; VASTAI_REQUIRE_OPENAPI=1 makes that a failure.
+const located = locateSpec();
+if (located.skipReason) process.stderr.write(`${located.skipReason}\n`);
+const spec = located.skipReason ? (undefined as unknown as VendorSpec) : new VendorSpec(located.file);
 
 function resolve(schema: Json): Json {
   if (typeof schema.$ref === "string") return resolve(spec.schemaAt(schema.$ref) ?? {});
@@ -99,7 +103,7 @@ const CASES: Array<[string, string, z.ZodType<unknown>]> = [
   ["POST", "/get_workergroup_logs", workerGroupLogsResponse],
 ];
 
-describe("client schemas over payloads built from the vendor document", () => {
+(located.skipReason ? describe.skip : describe)("client schemas over payloads built from the vendor document", () => {
   it.each(CASES.flatMap(([m, p, s]) => (["examples", "nulls"] as const).map((mode) => [`${m} ${p} (${mode})`, m, p, s, mode] as const)))(
     "%s parses",
     (_name, method, path, schema, mode) => {

@@ -7,7 +7,8 @@
 import type { RequestCore } from "../core";
 import { ENDPOINTS, endpointKey, type Endpoint } from "../endpoints";
 import { PagingLoopError, VastValidationError } from "../errors";
-import { chargePageResponse, invoicePageResponse, type BillingPage, type Charge, type Invoice } from "../schemas-billing";
+import { chargePageResponse, invoicePageResponse } from "../schemas-billing";
+import type { BillingPage, Charge, Invoice } from "../types-billing";
 
 /** The service's largest charges page; the vendor's client asks at most 100 of either. */
 export const MAX_CHARGES_PAGE = 500;

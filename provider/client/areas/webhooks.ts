@@ -16,11 +16,8 @@ import {
   webhookTestResponse,
   webhookUpdateResponse,
   webhookUrlProblem,
-  type NotificationType,
-  type Webhook,
-  type WebhookInput,
-  type WebhookWithSecret,
 } from "../schemas-webhooks";
+import type { NotificationType, Webhook, WebhookInput, WebhookWithSecret } from "../types-webhooks";
 import type { DeleteResult } from "../types-templates";
 import { deleteConfirmed } from "./confirm";
 

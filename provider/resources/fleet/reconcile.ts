@@ -181,7 +181,8 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
         `Fleet: ${wanted} offer(s) are needed but only ${found} match the offer filters ${JSON.stringify(inputs.offer)}` +
           `${inputs.volume ? ` on a machine with a volume offer of ${inputs.volume.size} GB free (volume)` : ""}` +
           `${inputs.maxPricePerHour === undefined ? "" : `, maxPricePerHour ${inputs.maxPricePerHour}`}` +
-          `${inputs.spread ? `, spread at most ${inputs.spread.max} per ${inputs.spread.by}` : ""} and the machines avoided (badHosts); ` +
+          `${inputs.spread ? `, spread at most ${inputs.spread.max} per ${inputs.spread.by}` : ""} and the machines avoided (badHosts)` +
+          `${spare > 0 ? `; ${wanted} counts 1 spare member the roll adds first because minHealthy is count (${inputs.count}): set minHealthy: count - 1 (${inputs.count - 1}) to roll without it, or ` : "; "}` +
           `widen the filters or lower count; nothing was rented`,
       );
     }

@@ -1,18 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { editDistance, unknownNameMessage } from "./names";
+import { editDistance, nearestName, unknownNameMessage } from "./names";
 
-/** What every resource implementation served by the runtime provides. */
-export interface ProviderImpl {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
-}
-
-export type Props = Record<string, unknown>;
+// The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
+export type { ProviderImpl, Props } from "./provider-impl";
+import type { Props } from "./provider-impl";
 
 /** The property Pulumi uses to carry the serialized provider; never an input of ours. */
 export const PROVIDER_KEY = "__provider";
@@ -87,6 +79,33 @@ function reservedKeyFailures(value: unknown, path: string[], out: pulumi.dynamic
 }
 
 /** The properties a zod object schema declares (empty for other schemas). */
+/** The property names of the object schema at `path` inside `schema` (through optional, nullable, arrays, ...). */
+function schemaKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  type Def = { innerType?: unknown; in?: unknown; element?: unknown; options?: unknown[] };
+  const unwrap = (s: unknown): unknown => {
+    for (let i = 0; i < 10 && s && !(s as { shape?: unknown }).shape; i++) {
+      const def = (s as { _zod?: { def?: Def } })._zod?.def;
+      const next = def?.innerType ?? def?.in ?? def?.options?.find((o) => unwrap(o));
+      if (!next) return undefined;
+      s = next;
+    }
+    return s;
+  };
+  let cur: unknown = schema;
+  for (const key of path) {
+    const def = (cur as { _zod?: { def?: Def } })._zod?.def;
+    if (typeof key === "number") {
+      cur = def?.element;
+      continue;
+    }
+    const shape = (unwrap(cur) as { shape?: Record<string, unknown> } | undefined)?.shape;
+    cur = shape?.[String(key)];
+  }
+  let target: unknown = cur;
+  for (let i = 0; i < 10 && target && (target as { _zod?: { def?: Def } })._zod?.def?.element; i++) target = (target as { _zod: { def: Def } })._zod.def.element;
+  return schemaKeys((unwrap(target) ?? target) as z.ZodType);
+}
+
 function schemaKeys(schema: z.ZodType): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   return shape && typeof shape === "object" ? Object.keys(shape) : [];
@@ -110,12 +129,18 @@ export function unknownPropertyFailures(
     .map((property) => ({ property, reason: unknownNameMessage(property, type, [...known, ...sharedNear(property, known)]) }));
 }
 
+/** A zod schema, typed structurally so that zod stays out of the public declarations. */
+export interface CheckSchema {
+  safeParse(data: unknown): unknown;
+}
+
 /**
  * Validates inputs with a zod schema and turns every issue into a Pulumi check failure
  * that names the property, the rule and (unless the property is secret) the value.
  * Never throws, never calls the API. Values unknown during preview are not judged.
  */
-export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: CheckOptions = {}): pulumi.dynamic.CheckResult {
+export function checkWith(zodSchema: CheckSchema, news: Props, options: CheckOptions = {}): pulumi.dynamic.CheckResult {
+  const schema = zodSchema as z.ZodType;
   const inputs = userInputs(news);
   const known: Props = {};
   for (const [k, v] of Object.entries(inputs)) if (!containsUnknown(v)) known[k] = v;
@@ -127,6 +152,19 @@ export function checkWith<S extends z.ZodType>(schema: S, news: Props, options: 
     for (const issue of result.error.issues) {
       // Unknown top-level properties are reported once, below, with the nearest name.
       if (options.type && issue.code === "unrecognized_keys" && issue.path.length === 0) continue;
+      // A misspelt name inside an object input (`offer.gpuname`): the nearest name there.
+      if (issue.code === "unrecognized_keys" && issue.path.length > 0) {
+        const at = issue.path.map(String).join(".");
+        const names = schemaKeysAt(schema, issue.path);
+        for (const key of (issue as { keys: string[] }).keys) {
+          const near = nearestName(key, names);
+          failures.push({
+            property: `${at}.${key}`,
+            reason: `${at}.${key}: ${key} is not a property of ${at}; ${near ? `did you mean ${near}?` : `it takes ${names.join(", ")}`}`,
+          });
+        }
+        continue;
+      }
       const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
       if (reported.has(property)) continue;
       const top = String(issue.path[0] ?? "");

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MaintenanceCategory } from "../../client/types-account";
+import type { WindowPlan } from "./plan";
 import { Props, checkWith, containsUnknown, deepEqual, userInputs } from "../kit";
 
 export const MAINTENANCE_CATEGORIES = ["power", "internet", "disk", "gpu", "software", "other"] as const satisfies readonly MaintenanceCategory[];
@@ -58,15 +59,7 @@ export const maintenanceWindowSchema = z.object({
   allowPartial: z.boolean({ error: "must be true or false" }).optional(),
 });
 
-/** Inputs in the form the service and the comparisons use. */
-export interface WindowPlan {
-  /** Sorted, without duplicates. */
-  machineIds: number[];
-  startUnix: number;
-  durationHours: number;
-  category: MaintenanceCategory;
-  allowPartial: boolean;
-}
+export type { WindowPlan } from "./plan";
 
 export function uniqueSorted(ids: readonly number[]): number[] {
   return [...new Set(ids)].sort((a, b) => a - b);

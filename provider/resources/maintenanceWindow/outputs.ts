@@ -1,7 +1,8 @@
 /** The outputs of `MaintenanceWindow` computed from its plan, the per-machine results and the clock. */
 import { createHash } from "node:crypto";
 import type { Props } from "../kit";
-import { WindowPlan, uniqueSorted } from "./inputs";
+import type { WindowPlan } from "./plan";
+import { uniqueSorted } from "./inputs";
 import type { MachineResult } from "./service";
 
 /** Where the window stands by the provider's clock: before, during or after it. */

@@ -6,7 +6,7 @@
 import type { VastClient } from "../../client";
 import { VastApiError, epochSecondsOf } from "../../client";
 import type { MaintenanceWindow } from "../../client/types-account";
-import type { WindowPlan } from "./inputs";
+import type { WindowPlan } from "./plan";
 
 export const BATCH_SIZE = 100;
 
