@@ -127,6 +127,12 @@ const unchanged = ["ApiKey ci: unchanged", "Fleet workers: unchanged", "Instance
 test("23.1(a) two stacks with identical project, stack and resource names never adopt, change or delete each other's objects", async () => {
   const alice = new Stack("team", "dev");
   const bob = new Stack("team", "dev");
+  // Before the first up the stack's nonce is unknown: check takes the unknown identity, and the
+  // preview lists the program's resources only.
+  await takeRequests();
+  const preview = await alice.engine.preview(program, config(), ["vastai:apiKey"]);
+  expect(outcomes(preview)).toEqual(unchanged.map((o) => o.replace("unchanged", "created")));
+  expect((await takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
   await alice.up();
   const hers = objectsOf(alice);
   expect(hers.instances).toHaveLength(3);
