@@ -30,8 +30,10 @@ interface Made {
 /** Two marked instances and volumes (one of each to be held by a stack) and one unmarked of each. */
 async function makeObjects(): Promise<Made> {
   const client = h.client;
+  // A rented offer is taken: each instance rents an offer of its own (700001 is left free).
+  let next = 1;
   const rent = async (marker?: string) =>
-    (await client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", label: marker ? `m-${marker}` : "by hand", ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
+    (await client.instances.create(SEED.offerIds[next++], { image: "ubuntu:22.04", label: marker ? `m-${marker}` : "by hand", ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
   const volume = async (name: string) => {
     const made = await client.volumes.create("local", { offerId: 900001, sizeGb: 10, name });
     const id = made.id ?? (await client.volumes.list("local")).find((v) => v.name === name)?.id;
@@ -151,11 +153,12 @@ describe("pulumi-vastai orphans", () => {
 
   it("reports a volume made with an orphan instance (it has no name to mark), and not one a Fleet member holds", async () => {
     const client = h.client;
-    // Instances on offer 700001 with a new volume each from volume offer 900001 (same machine), as Fleet members with `volume` are.
-    const withVolume = async (marker: string) =>
-      (await client.instances.create(700001, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: 900001, size: 10, mountPath: "/data" } })).id;
-    const kept = await withVolume("ffffffffffffffff.aaaaaaaaaaaaaaaa.700001");
-    const lost = await withVolume("ffffffffffffffff.bbbbbbbbbbbbbbbb.700001");
+    // Instances on offers 700001 and 700002 with a new volume each from a volume offer on the same
+    // machine (900001, 900002), as Fleet members with `volume` are.
+    const withVolume = async (marker: string, offerId: number, volumeOfferId: number) =>
+      (await client.instances.create(offerId, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: volumeOfferId, size: 10, mountPath: "/data" } })).id;
+    const kept = await withVolume("ffffffffffffffff.aaaaaaaaaaaaaaaa.700001", 700001, 900001);
+    const lost = await withVolume("ffffffffffffffff.bbbbbbbbbbbbbbbb.700002", 700002, 900002);
     const volumeOf = async (instanceId: number) => (await client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))!.id;
     const keptVolume = await volumeOf(kept);
     const lostVolume = await volumeOf(lost);
@@ -166,7 +169,7 @@ describe("pulumi-vastai orphans", () => {
     expect(code).toBe(0);
     const report = JSON.parse(out) as { orphans: Array<{ kind: string; id: number; marker: string }> };
     expect(report.orphans.map((o) => `${o.kind} ${o.id} ${o.marker}`).sort()).toEqual(
-      [`instance ${lost} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`, `volume ${lostVolume} ffffffffffffffff.bbbbbbbbbbbbbbbb.700001`].sort(),
+      [`instance ${lost} ffffffffffffffff.bbbbbbbbbbbbbbbb.700002`, `volume ${lostVolume} ffffffffffffffff.bbbbbbbbbbbbbbbb.700002`].sort(),
     );
     // --delete takes the instance first, then its volume.
     expect((await run(["orphans", "--delete", "--json", state])).code).toBe(0);
