@@ -18,7 +18,9 @@ import { useSimulator } from "../support/simulator";
 
 const h = useSimulator();
 
-const offerId = SEED.offerIds[0];
+// A rented offer is taken until destroyed: each create rents the next offer of the catalogue.
+let rented = 0;
+const nextOffer = () => SEED.offerIds[rented++ % SEED.offerIds.length];
 
 async function instanceCount(): Promise<number> {
   return (await h.client.instances.list()).length;
@@ -57,7 +59,7 @@ describe("retries", () => {
 describe("lost responses of writes", () => {
   it("reports instance creation whose response was lost after it took effect, without resending", async () => {
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, drop: "after" });
-    const error = await h.client.instances.create(offerId, { image: "ubuntu", label: "lost-1" }).catch((e) => e);
+    const error = await h.client.instances.create(nextOffer(), { image: "ubuntu", label: "lost-1" }).catch((e) => e);
     expect(error).toBeInstanceOf(ResponseLostError);
     expect(error.message).toMatch(/^PUT \/api\/v0\/asks\/\d+\/ was sent but its response was lost/);
     const creates = (await h.requests()).filter((r) => r.path.startsWith("/api/v0/asks/"));
@@ -68,16 +70,16 @@ describe("lost responses of writes", () => {
 
   it("reports a connection dropped before the change too: the client cannot tell the two apart", async () => {
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, drop: "before" });
-    await expect(h.client.instances.create(offerId, { image: "ubuntu" })).rejects.toBeInstanceOf(ResponseLostError);
+    await expect(h.client.instances.create(nextOffer(), { image: "ubuntu" })).rejects.toBeInstanceOf(ResponseLostError);
     expect(await instanceCount()).toBe(0);
   });
 
   it("reports a gateway 504 on creation as lost, but retries 429 and 503", async () => {
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, status: 504 });
-    await expect(h.client.instances.create(offerId, { image: "ubuntu" })).rejects.toBeInstanceOf(ResponseLostError);
+    await expect(h.client.instances.create(nextOffer(), { image: "ubuntu" })).rejects.toBeInstanceOf(ResponseLostError);
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, status: 429 });
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, status: 503 });
-    await expect(h.client.instances.create(offerId, { image: "ubuntu" })).resolves.toMatchObject({ success: true });
+    await expect(h.client.instances.create(nextOffer(), { image: "ubuntu" })).resolves.toMatchObject({ success: true });
     expect(await instanceCount()).toBe(1);
   });
 });
@@ -92,7 +94,7 @@ describe("timeouts", () => {
 
   it("turns a timed-out creation into a lost response", async () => {
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, delayMs: 400 });
-    const error = await h.clientWith({ timeoutMs: 100 }).instances.create(offerId, { image: "ubuntu" }).catch((e) => e);
+    const error = await h.clientWith({ timeoutMs: 100 }).instances.create(nextOffer(), { image: "ubuntu" }).catch((e) => e);
     expect(error).toBeInstanceOf(ResponseLostError);
     expect(error.cause).toBeInstanceOf(VastTimeoutError);
   });
@@ -147,7 +149,7 @@ describe("pacing against the service's rate limits", () => {
   const limited = useSimulator({ simulator: { rateLimits: { "PUT /api/v0/instances/{id}": 50 } }, reset: false });
 
   it("spaces concurrent calls of one endpoint so none is refused", async () => {
-    const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
+    const { id } = await limited.client.instances.create(nextOffer(), { image: "ubuntu" });
     await limited.clearRequests();
     const client = limited.clientWith({ pacing: { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } }, maxAttempts: 1 });
     const started = Date.now();
@@ -158,7 +160,7 @@ describe("pacing against the service's rate limits", () => {
   });
 
   it("shares the slots between two clients of the same key", async () => {
-    const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
+    const { id } = await limited.client.instances.create(nextOffer(), { image: "ubuntu" });
     await limited.clearRequests();
     const pacing = { intervalsMs: { "PUT /api/v0/instances/{id}/": 100 } };
     const a = limited.clientWith({ pacing, maxAttempts: 1 });
@@ -168,7 +170,7 @@ describe("pacing against the service's rate limits", () => {
   });
 
   it("without pacing the same burst is refused with the plain-text 429", async () => {
-    const { id } = await limited.client.instances.create(offerId, { image: "ubuntu" });
+    const { id } = await limited.client.instances.create(nextOffer(), { image: "ubuntu" });
     const client = limited.clientWith({ pacing: false, maxAttempts: 1 });
     const results = await Promise.allSettled([1, 2, 3].map((n) => client.instances.setLabel(id, `x${n}`)));
     const refused = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason);
@@ -182,7 +184,7 @@ describe("default pacing against the realistic rate limits", () => {
   const real = useSimulator({ simulator: { rateLimits: "realistic" }, reset: false });
 
   it("sends a concurrent burst of reads and updates without a single 429", async () => {
-    const { id } = await real.client.instances.create(offerId, { image: "ubuntu" });
+    const { id } = await real.client.instances.create(nextOffer(), { image: "ubuntu" });
     await real.clearRequests();
     const warnings: string[] = [];
     // The default intervals, shared process-wide; no retries allowed to hide a refusal.
@@ -214,7 +216,7 @@ describe("secrets in messages", () => {
     await h.fault({ method: "PUT", path: "/api/v0/asks/*", times: 1, drop: "after" });
     const errors: unknown[] = [
       await client.instances.list().catch((e) => e),
-      await client.instances.create(offerId, { image: "ubuntu" }).catch((e) => e),
+      await client.instances.create(nextOffer(), { image: "ubuntu" }).catch((e) => e),
       await h.clientWith({ apiUrl: "http://127.0.0.1:1", maxAttempts: 1 }).instances.list().catch((e) => e),
     ];
     for (const e of errors) {
@@ -228,7 +230,7 @@ describe("secrets in messages", () => {
   });
 
   it("sends the key only in the Authorization header, and in the body of the one call that needs it", async () => {
-    await h.client.instances.create(offerId, { image: "ubuntu", label: "scan" });
+    await h.client.instances.create(nextOffer(), { image: "ubuntu", label: "scan" });
     await h.client.instances.list();
     await h.client.secrets.add("TOKEN", "value-of-a-secret");
     await h.client.serverless.workerGroupLogs({ workerGroupId: SEED.workerGroup.id, tail: 1 });

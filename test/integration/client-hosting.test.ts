@@ -56,7 +56,7 @@ describe("machines and maintenance", () => {
 describe("copy", () => {
   it("starts an rsync between two instances and returns the connection details", async () => {
     const a = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu" });
-    const b = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu" });
+    const b = await h.client.instances.create(SEED.offerIds[1], { image: "ubuntu" });
     const result = await h.client.copy.rsync({ srcId: a.id, dstId: b.id, srcPath: "/workspace/", dstPath: "/data/" });
     expect(result).toMatchObject({ success: true, srcPort: expect.any(Number), dstPort: expect.any(Number), dstAddr: expect.any(String) });
   });

@@ -244,7 +244,7 @@ describe("ownership", () => {
 describe("instance-to-instance copies", () => {
   it("copies between two instances with copy_direct, accepting C.<id>", async () => {
     const a = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu" });
-    const b = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu" });
+    const b = await h.client.instances.create(SEED.offerIds[1], { image: "ubuntu" });
     await expect(h.client.copy.copyDirect({ srcId: `C.${a.id}`, dstId: b.id, srcPath: "/workspace/", dstPath: "/workspace/" })).resolves.toEqual({ success: true });
     const [req] = await sent("PUT", "/api/v0/commands/copy_direct/");
     expect(req.body).toEqual({ client_id: "me", src_id: `C.${a.id}`, dst_id: `C.${b.id}`, src_path: "/workspace/", dst_path: "/workspace/" });

@@ -100,7 +100,7 @@ describe("issue 23 item 3: maxHourlyCost holds for every rental of the run", () 
     expect(log.filter((r) => r.method === "DELETE" || /update_template/.test(r.path))).toEqual([]);
   });
 
-  it("23.3 without diskGb the search prices the template's disk, the disk the members are rented with", async () => {
+  it("23.3 (and 26.9) without diskGb the search prices the template's disk, the disk the members are rented with", async () => {
     const { template } = await h.client.templates.create({ name: "big-disk", image: "pytorch/pytorch", tag: "2.4.0", recommendedDiskSpace: 2000 });
     // 2000 GB at 0.15 $/GB/month is 0.42 $/hour on top of the GPU: 700005 costs 0.59.
     const error = await rejection(fleet.create(await checked({ offer: base.offer, templateHashId: template.hashId, count: 1, maxHourlyCost: 0.5 })));

@@ -45,9 +45,11 @@ interface Made {
   unmarked: Pair;
 }
 
+// A rented offer is taken: each instance rents an offer of its own (700001 is left free).
+let nextOffer = 1;
 async function rent(marker?: string): Promise<number> {
   const label = marker ? `m-${marker}` : "by hand";
-  return (await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", label, ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
+  return (await h.client.instances.create(SEED.offerIds[nextOffer++], { image: "ubuntu:22.04", label, ...(marker ? { env: { [MARKER_ENV]: marker } } : {}) })).id;
 }
 
 async function volume(name: string): Promise<number> {
@@ -58,6 +60,7 @@ async function volume(name: string): Promise<number> {
 }
 
 async function makeObjects(): Promise<Made> {
+  nextOffer = 1;
   const pair = async (marker: string | undefined, name: string) => ({
     instance: await rent(marker),
     volume: await volume(marker ? (serviceName(name, marker) as string) : name),
@@ -247,14 +250,15 @@ describe("pulumi-vastai orphans", () => {
 
   it("reports a volume made with an orphan Fleet member (it has no name to mark), and not one a Fleet member holds", async () => {
     const client = h.client;
-    // Instances on offer 700001 with a new volume each from volume offer 900001 (same machine), as Fleet members with `volume` are.
-    const withVolume = async (marker: string) =>
-      (await client.instances.create(700001, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: 900001, size: 10, mountPath: "/data" } })).id;
+    // Instances on offers 700001 and 700002 with a new volume each from a volume offer on the same
+    // machine (900001, 900002), as Fleet members with `volume` are.
+    const withVolume = async (marker: string, offerId: number, volumeOfferId: number) =>
+      (await client.instances.create(offerId, { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker }, volumeInfo: { createNew: true, volumeId: volumeOfferId, size: 10, mountPath: "/data" } })).id;
     const fleetKey = `${stackTagOf(NONCE.a)}fleetkey123`;
     const keptMarker = `${fleetKey}.${markerOf("a", "Fleet", "f")}.700001`;
-    const lostMarker = `${fleetKey}.${markerOf("a", "Fleet", "g")}.700001`;
-    const kept = await withVolume(keptMarker);
-    const lost = await withVolume(lostMarker);
+    const lostMarker = `${fleetKey}.${markerOf("a", "Fleet", "g")}.700002`;
+    const kept = await withVolume(keptMarker, 700001, 900001);
+    const lost = await withVolume(lostMarker, 700002, 900002);
     const volumeOf = async (instanceId: number) => (await client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))!.id;
     const keptVolume = await volumeOf(kept);
     const lostVolume = await volumeOf(lost);

@@ -40,7 +40,8 @@ function inputsFor(kind: string, i: number): Props {
   const startTime = Math.floor(Date.now() / 1000) + 86400 * (i + 1);
   switch (kind) {
     case "instance":
-      return { offerId: 700001 + (i % 20), image: "pytorch/pytorch", label: `worker-${i}` };
+      // An offer of its own on the bulk market: a rented offer is taken.
+      return { offerId: 800_001 + i, image: "pytorch/pytorch", label: `worker-${i}` };
     case "template":
       return { name: `perf-template-${i}`, image: "pytorch/pytorch" };
     case "sshKey":
@@ -70,7 +71,7 @@ const calls = (log: LoggedRequest[], method: string, path: string) =>
   log.filter((r) => r.method === method && r.path.replace(/\/$/, "") === path).length;
 
 // Each test gets a new provider client, as a new provider process would have: nothing cached.
-const h = useSimulator({ providers: true, settings: { pollIntervalMs: 5 }, reset: false });
+const h = useSimulator({ providers: true, settings: { pollIntervalMs: 5 }, reset: false, simulator: { marketOffers: COUNTS.instance } });
 let stack: Made[];
 
 beforeAll(async () => {

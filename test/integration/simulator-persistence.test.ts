@@ -41,7 +41,8 @@ describe("state file", () => {
       expect(state.templates.map((t) => t.hash_id)).toContain(tpl.body.template.hash_id);
       expect(state.secrets).toEqual([{ user_id: SEED.user.id, name: "TOKEN" }]);
       expect((await call(second.url, key.body.key, "GET", "/api/v0/users/current/")).status).toBe(200);
-      const next = await call(second.url, second.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { image: "ubuntu" });
+      // Another offer: the kept instance still holds the first (a rented offer is taken).
+      const next = await call(second.url, second.apiKey, "PUT", `/api/v0/asks/${SEED.offerIds[1]}/`, { image: "ubuntu" });
       expect(next.body.new_contract).toBe(inst.body.new_contract + 1);
     } finally {
       await second.close();

@@ -159,10 +159,13 @@ describe("Instance linked to a Volume", () => {
     const old = await createChecked({ ...linked(vol.outs.volumeId), __identity: "proj/dev/Instance/gpu", __generation: 1 });
     await h.control("POST", `/instances/${old.id}/status`, { actual_status: "exited" });
     const news = (await instance.check(old.outs, { __provider: "test-provider", ...linked(vol.outs.volumeId), __identity: "proj/dev/Instance/gpu" })).inputs as Props;
-    expect((await instance.diff(old.id, old.outs, news)).replaces?.length).toBeGreaterThan(0);
-    // The engine's replacement: create the new instance, then delete the old one.
-    const replacement = await instance.create({ ...news, __generation: 2 });
+    const diff = await instance.diff(old.id, old.outs, news);
+    expect(diff.replaces?.length).toBeGreaterThan(0);
+    // The same given offer (the volume's machine), which the old instance holds: the engine
+    // deletes the old instance first, then creates the new one.
+    expect(diff.deleteBeforeReplace).toBe(true);
     await instance.delete(old.id, old.outs);
+    const replacement = await instance.create({ ...news, __generation: 2 });
     const live = liveVolumes();
     expect(live).toEqual([expect.objectContaining({ id: vol.outs.volumeId, instances: [expect.objectContaining({ id: Number(replacement.id) })] })]);
     expect(h.sim.state().instances.map((i) => i.id)).toEqual([Number(replacement.id)]);
