@@ -44,6 +44,7 @@ const PULUMI_TSCONFIG = {
 
 let tarball: string;
 let hash: string;
+afterAll(() => tarball && fs.rmSync(path.dirname(tarball), { recursive: true, force: true }));
 
 beforeAll(() => {
   ensureBuilt();

@@ -208,7 +208,7 @@ describe("NetworkVolume", () => {
 
   it("refuses a machineId filter (network volumes are per cluster) and names the property", async () => {
     const { failures } = await networkVolume.check({}, { offer: { machineId: 30001 } });
-    expect(failures).toEqual([expect.objectContaining({ property: "offer" })]);
-    expect(failures?.[0].reason).toMatch(/machineId/);
+    expect(failures).toEqual([expect.objectContaining({ property: "offer.machineId" })]);
+    expect(failures?.[0].reason).toMatch(/machineId is not a property of offer; it takes .*clusterId/);
   });
 });

@@ -155,7 +155,7 @@ const RULES: Rule[] = [
   { rule: "volume price filter is positive", kind: "volume", inputs: { offer: { maxPricePerGbMonth: 0 } }, property: "offer.maxPricePerGbMonth", says: /greater than 0 \(\$ per GB per month, maximum\)/ },
   { rule: "volume properties are known ones", kind: "volume", inputs: { offerId: 900001, size: 10 }, property: "size", says: /is not a Volume property; did you mean sizeGb\?/ },
   { rule: "a volume offer id is a whole number", kind: "volume", inputs: { offerId: 9.5 }, property: "offerId", says: /must be a whole number/ },
-  { rule: "network volumes are chosen by cluster, not machine", kind: "networkVolume", inputs: { offer: { machineId: 30001 } }, property: "offer", says: /machineId/ },
+  { rule: "network volumes are chosen by cluster, not machine", kind: "networkVolume", inputs: { offer: { machineId: 30001 } }, property: "offer.machineId", says: /machineId is not a property of offer; it takes .*clusterId/ },
   { rule: "network volume reliability filter is between 0 and 1", kind: "networkVolume", inputs: { offer: { minReliability: -1 } }, property: "offer.minReliability", says: /between 0 and 1/ },
   { rule: "network volume properties are known ones", kind: "networkVolume", inputs: { offerId: 950001, nmae: "x" }, property: "nmae", says: /is not a NetworkVolume property; did you mean name\?/ },
   { rule: "a linked volume id is a whole number or a Volume's id", kind: "instance", inputs: { ...instance, volume: { createNew: false, volumeId: "vol-1", mountPath: "/data" } }, property: "volume.volumeId", says: /must be a volume id \(a whole number, or a Volume's id\)/ },

@@ -66,7 +66,7 @@ describe("Instance check", () => {
   });
 
   it("names unknown offer filters and bad filter values", () => {
-    expect(reasonFor({ image: "x", offer: { gpu: "A100" } }, "offer")).toMatch(/gpu/);
+    expect(reasonFor({ image: "x", offer: { gpu: "A100" } }, "offer.gpu")).toMatch(/gpu is not a property of offer; did you mean gpuName\?/);
     expect(reasonFor({ image: "x", offer: { minReliability: 1.5 } }, "offer.minReliability")).toBe(
       "offer.minReliability: must be between 0 and 1 (got 1.5)",
     );

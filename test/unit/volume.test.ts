@@ -34,7 +34,8 @@ describe("Volume check", () => {
 
   it("refuses unknown properties with the nearest name", async () => {
     expect(await reasons({ offerId: 1, sizeGB: 10 })).toEqual([expect.stringMatching(/sizeGB is not a Volume property; did you mean sizeGb\?/)]);
-    expect(await reasons({ offer: { clusterId: 4 } })).toEqual([expect.stringMatching(/^offer: .*clusterId/)]);
+    // 25.6: inside offer too, the names it takes (no near miss to suggest).
+    expect(await reasons({ offer: { clusterId: 4 } })).toEqual([expect.stringMatching(/^offer\.clusterId: clusterId is not a property of offer; it takes .*machineId/)]);
   });
 
   it("NetworkVolume takes clusterId, not machineId, and names itself in messages", async () => {

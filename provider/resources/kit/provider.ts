@@ -153,11 +153,15 @@ export function checkWith(zodSchema: CheckSchema, news: Props, options: CheckOpt
       // Unknown top-level properties are reported once, below, with the nearest name.
       if (options.type && issue.code === "unrecognized_keys" && issue.path.length === 0) continue;
       // A misspelt name inside an object input (`offer.gpuname`): the nearest name there.
-      if (issue.code === "unrecognized_keys" && issue.path.length > 0) {
+      // (Schemas that word their own message for it keep it.)
+      if (issue.code === "unrecognized_keys" && issue.path.length > 0 && /^Unrecognized keys?\b/.test(issue.message)) {
         const at = issue.path.map(String).join(".");
         const names = schemaKeysAt(schema, issue.path);
         for (const key of (issue as { keys: string[] }).keys) {
-          const near = nearestName(key, names);
+          // Only a near miss is suggested (gpuname -> gpuName); otherwise the names it takes.
+          const nearest = nearestName(key, names);
+          const [k, n] = [key.toLowerCase(), nearest?.toLowerCase() ?? ""];
+          const near = nearest && (editDistance(k, n) <= Math.max(2, Math.floor(k.length / 3)) || n.startsWith(k) || k.startsWith(n)) ? nearest : undefined;
           failures.push({
             property: `${at}.${key}`,
             reason: `${at}.${key}: ${key} is not a property of ${at}; ${near ? `did you mean ${near}?` : `it takes ${names.join(", ")}`}`,
