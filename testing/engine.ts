@@ -35,6 +35,11 @@ interface StateEntry {
   inputs: Props;
   /** Inputs and outputs as the provider returned them (what diff/update/delete get). */
   outputs: Props;
+  /**
+   * Set when the create made the object but failed (a partial failure): as the engine keeps
+   * `initErrors`, the next `up` updates the resource even when its diff finds no change.
+   */
+  initErrors?: string[];
 }
 
 export interface EngineOptions {
@@ -222,7 +227,7 @@ class Run {
       throw new Error(`${shortType(type)} ${name}: ${checked.failures.map((f) => f.reason).join("; ")}`);
     }
     if (this.dryRun) return this.plan(urn, type, name, prior, checked.inputs, secret);
-    const entry = await this.apply(urn, type, name, prior, checked.inputs, secret);
+    const entry = await this.apply(urn, type, name, prior, checked.inputs, secret, plain);
     this.touched.push(entry);
     return { id: entry.id, state: wrapSecrets(entry.outputs, secret) };
   }
@@ -239,7 +244,7 @@ class Run {
       return { id: undefined, state: wrapSecrets(inputs, secret) };
     }
     const diff = await this.plugin.diff(urn, prior.id, prior.outputs, inputs);
-    if (diff.changes === "none") {
+    if (diff.changes === "none" && !prior.initErrors) {
       note("unchanged");
       return { id: prior.id, state: wrapSecrets(prior.outputs, secret) };
     }
@@ -247,26 +252,30 @@ class Run {
     return { id: diff.replaces.length > 0 ? undefined : prior.id, state: wrapSecrets(inputs, secret) };
   }
 
-  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[]): Promise<StateEntry> {
+  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[], news: Props): Promise<StateEntry> {
     const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome, secretOutputs: secret });
     if (!prior) {
       note("created");
       return this.create(urn, type, name, inputs);
     }
     const diff = await this.plugin.diff(urn, prior.id, prior.outputs, inputs);
-    if (diff.changes === "none") {
+    if (diff.changes === "none" && !prior.initErrors) {
       note("unchanged");
       return { ...prior, inputs };
     }
     if (diff.replaces.length > 0) {
       note("replaced");
+      // The engine checks the inputs again without the old ones before a replacement: what
+      // check carried over from the old object does not belong to the new one.
+      const fresh = await this.plugin.check(urn, {}, news);
+      if (fresh.failures.length > 0) throw new Error(`${shortType(type)} ${name}: ${fresh.failures.map((f) => f.reason).join("; ")}`);
       if (diff.deleteBeforeReplace) await this.plugin.delete(urn, prior.id, prior.outputs);
       else this.replacedOld.push(prior);
-      return this.create(urn, type, name, inputs);
+      return this.create(urn, type, name, fresh.inputs);
     }
     note("updated");
     const { properties } = await this.plugin.update(urn, prior.id, prior.outputs, inputs);
-    return { ...prior, inputs, outputs: properties };
+    return { urn, type, name, id: prior.id, inputs, outputs: properties };
   }
 
   private async create(urn: string, type: string, name: string, inputs: Props): Promise<StateEntry> {
@@ -275,7 +284,7 @@ class Run {
       return { urn, type, name, id, inputs, outputs: properties };
     } catch (err) {
       const init = err instanceof PluginCallError ? err.initFailure : undefined;
-      if (init?.id) this.orphans.push({ urn, type, name, id: init.id, inputs, outputs: init.properties });
+      if (init?.id) this.orphans.push({ urn, type, name, id: init.id, inputs, outputs: init.properties, initErrors: init.reasons });
       throw err;
     }
   }
