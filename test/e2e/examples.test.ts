@@ -28,6 +28,9 @@ const CASES: Case[] = [
       "vastai-gpu-fleet:sshPublicKey": PUBLIC_KEY,
       "vastai-gpu-fleet:hfToken": { value: HF_TOKEN, secret: true },
       "vastai-gpu-fleet:workers": "2",
+      // The simulator's catalogue has one verified RTX 4090; its bulk market has four RTX A5000 (24 564 MB).
+      "vastai-gpu-fleet:gpuName": "RTX A5000",
+      "vastai-gpu-fleet:gpuRamGb": "20",
     },
     secrets: (sim) => [sim.apiKey, HF_TOKEN],
   },

@@ -107,7 +107,7 @@ export interface E2EStack {
   preview(opts?: { refresh?: boolean }): Promise<{ ops: Record<string, OpType[]>; result: PreviewResult }>;
   refresh(): Promise<{ ops: Record<string, OpType[]>; changes: Record<string, number>; stdout: string }>;
   destroy(): Promise<{ ops: Record<string, OpType[]> }>;
-  /** `pulumi stack export` as text (secrets encrypted, as stored). */
+  /** `pulumi stack export` as text: the deployment, secrets encrypted as stored. */
   exportText(): Promise<string>;
   /** Runs the CLI with this stack's environment in its work directory. */
   cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
@@ -159,6 +159,13 @@ export async function e2eStack(opts: {
   const config = { ...simConfig(opts.sim), ...opts.config };
   await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])));
 
+  const cli = (args: string[]): Promise<{ stdout: string; stderr: string; code: number }> =>
+    new Promise((resolve) => {
+      execFile(pulumiCmd.command, args, { cwd: work, env: { ...process.env, ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ stdout, stderr, code });
+      });
+    });
   const outputsOf = (o: Record<string, { value: unknown }>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.value]));
   return {
     stack,
@@ -192,16 +199,12 @@ export async function e2eStack(opts: {
       return { ops: opsByResource(steps) };
     },
     async exportText() {
-      return JSON.stringify((await stack.exportStack()).deployment);
+      // The CLI itself: the Automation API's exportStack adds --show-secrets.
+      const r = await cli(["stack", "export", "--stack", "e2e"]);
+      if (r.code !== 0) throw new Error(`pulumi stack export failed: ${r.stderr}`);
+      return JSON.stringify((JSON.parse(r.stdout) as { deployment: unknown }).deployment);
     },
-    cli(args) {
-      return new Promise((resolve) => {
-        execFile(pulumiCmd.command, args, { cwd: work, env: { ...process.env, ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-          const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-          resolve({ stdout, stderr, code });
-        });
-      });
-    },
+    cli,
     async close() {
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -22,5 +22,6 @@ module.exports = {
   globalSetup: "<rootDir>/test/e2e/global-setup.js",
   // One CLI run at a time: each already uses both cores.
   maxWorkers: 1,
+  verbose: true,
   testTimeout: 180000,
 };

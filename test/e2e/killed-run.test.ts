@@ -1,8 +1,9 @@
 /**
  * issue 24 item 2: a `pulumi up` killed with SIGKILL while the instance's create is on its way
- * (the service already made the instance; the create never returned), then the next `up`: the
- * engine drops the pending create (with a warning) and creates the resource again, which adopts
- * the instance the killed run made (README, "A run killed mid-create"): no orphan, no duplicate.
+ * (the service already made the instance; the create never returned), then the next `up`:
+ * the stack is locked until `pulumi cancel`; then the engine drops the pending create (with a
+ * warning) and creates the resource again, which adopts the instance the killed run made
+ * (README, "A run killed mid-create"): no orphan, no duplicate.
  */
 import * as fs from "fs";
 import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
@@ -87,6 +88,11 @@ describeE2E("issue 24 item 2: a pulumi up killed with SIGKILL mid-create", () =>
 
     const checkpoint = JSON.parse(await stack.exportText()) as { pending_operations?: Array<{ type: string; resource: { urn: string } }> };
     expect(checkpoint.pending_operations?.map((p) => [p.type, p.resource.urn.split("::").pop()])).toEqual([["creating", "gpu"]]);
+
+    // The killed CLI left its lock: the next up refuses to run until `pulumi cancel` removes it.
+    await expect(stack.up()).rejects.toThrow(/the stack is currently locked/);
+    const cancel = await stack.cli(["cancel", "--stack", "e2e", "--yes", "--non-interactive"]);
+    expect(cancel).toMatchObject({ code: 0 });
 
     // The instance finishes booting; the next up runs to the end.
     await simControl(sim, "POST", `/instances/${made.id}/status`, { actual_status: "running" });

@@ -68,8 +68,8 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
     const killedMember = members[0];
     for (const id of [instanceId, killedMember]) await simControl(sim, "POST", `/instances/${id}/status`, { actual_status: "exited" });
     const up = await stack.up({ refresh: true });
-    expect(up.ops["Instance gpu"]).toEqual(expect.arrayContaining(["replace"]));
-    expect(up.ops["Template pytorch"]).toEqual(["same"]);
+    expect(up.ops["Instance gpu"]).toEqual(expect.arrayContaining(["refresh", "replace"]));
+    expect(up.ops["Template pytorch"]).toEqual(["refresh", "same"]);
     const newId = String(up.outputs.instanceId);
     expect(newId).not.toBe(instanceId);
     const after = (up.outputs.fleetMembers as number[]).map(String);
@@ -92,6 +92,18 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
     expect(String(up.outputs.instanceId)).toBe(instanceId);
   });
 
+  test("24.2 a changed offer filter replaces the live instance: a new instance runs, the old one is deleted", async () => {
+    await stack.stack.setConfig(`${PROJECT}:maxPricePerHour`, { value: "0.6" });
+    const up = await stack.up();
+    expect(up.ops["Instance gpu"]).toEqual(["replace"]);
+    const newId = String(up.outputs.instanceId);
+    expect(newId).not.toBe(instanceId);
+    const live = new Map(sim.state().instances.map((i) => [String(i.id), i]));
+    expect(live.get(newId)?.actual_status).toBe("running");
+    expect(live.has(instanceId)).toBe(false);
+    instanceId = newId;
+  });
+
   test("24.2 an out-of-band label change shows as drift in pulumi refresh", async () => {
     const res = await fetch(`${sim.url}/api/v0/instances/${instanceId}/`, {
       method: "PUT",
@@ -101,7 +113,7 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
     expect(res.ok).toBe(true);
     const refreshed = await stack.refresh();
     expect(refreshed.changes.update).toBe(1);
-    expect(refreshed.stdout).toMatch(/changed-by-hand/);
+    expect(refreshed.stdout).toMatch(/Instance gpu updated .*\[diff: ~label\]/);
     // The next up puts the declared label back.
     const up = await stack.up();
     expect(up.ops["Instance gpu"]).toEqual(["update"]);

@@ -15,13 +15,15 @@ interface ExportedResource {
  * captured no secret, so the engine did not have to encrypt it) without any of `secrets`.
  */
 export function expectNoPlainSecrets(exportText: string, secrets: string[]): void {
+  const deployment = JSON.parse(exportText) as { resources?: ExportedResource[] };
   for (const secret of secrets) {
     expect(secret.length).toBeGreaterThan(3);
-    if (exportText.includes(secret)) throw new Error(`the stack export shows a secret in plain text: ${secret.slice(0, 3)}...`);
+    if (exportText.includes(secret)) {
+      throw new Error(`the stack export shows a secret (${secret.slice(0, 3)}...) in plain text at ${whereIs(deployment, secret).join(", ")}`);
+    }
   }
   expect(exportText).toContain(SECRET_SIG);
   expect(exportText).toContain("ciphertext");
-  const deployment = JSON.parse(exportText) as { resources?: ExportedResource[] };
   const dynamic = (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
   expect(dynamic.length).toBeGreaterThan(0);
   for (const r of dynamic) {
@@ -30,4 +32,12 @@ export function expectNoPlainSecrets(exportText: string, secrets: string[]): voi
       if (typeof provider !== "string") throw new Error(`${r.urn}: __provider is not plain text (${JSON.stringify(provider)?.slice(0, 80)})`);
     }
   }
+}
+
+/** JSON paths of the strings that contain `secret`. */
+function whereIs(value: unknown, secret: string, at = "$"): string[] {
+  if (typeof value === "string") return value.includes(secret) ? [at] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => whereIs(v, secret, `${at}[${i}]`));
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => whereIs(v, secret, `${at}.${k}`));
+  return [];
 }
