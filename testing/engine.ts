@@ -194,6 +194,9 @@ class Run {
         // with an empty result (not a rejection) keeps the SDK from raising unhandled rejections.
         if (this.errors.length > 0) return { id: "", state: {} };
         try {
+          // `import` (and a static `get`) make the engine call read without `__provider`, which
+          // fails for every dynamic resource under `pulumi up`: fail here too, never create.
+          if (args.id) throw new Error(`${shortType(args.type)} ${args.name}: the import resource option (or get) with id "${args.id}" cannot reach a dynamic provider (the engine's read gets no __provider); take the object over with the input importId`);
           return await this.register(args.type, args.name, args.inputs as Props);
         } catch (err) {
           this.fail(err);

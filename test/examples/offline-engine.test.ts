@@ -36,8 +36,8 @@ function fileProvider(dir: string): pulumi.dynamic.ResourceProvider {
 
 class Thing extends pulumi.dynamic.Resource {
   declare readonly thingId: pulumi.Output<string>;
-  constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number; ref?: pulumi.Input<string> }) {
-    super(provider, name, { ...args, thingId: undefined }, undefined, "demo", "Thing");
+  constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number; ref?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args, thingId: undefined }, opts, "demo", "Thing");
   }
 }
 
@@ -239,6 +239,17 @@ describe("issue 24 item 3: the offline engine does what the real engine does", (
     expect(replaced.outcomes.map((o) => o.outcome)).toEqual(["replaced"]);
     expect(replaced.outputs.checkedWith).toBe("no olds");
     await engine.destroy();
+  }, 30_000);
+
+  test("24.3 the import resource option fails as under pulumi up, creating nothing", async () => {
+    const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+    const importing = () => {
+      new Thing("adopted", fileProvider(dir), { label: "x", size: 1 }, { import: "x-123" });
+      return {};
+    };
+    await expect(engine.up(importing)).rejects.toThrow('Thing adopted: the import resource option (or get) with id "x-123" cannot reach a dynamic provider');
+    expect(await files()).toEqual([]);
+    expect(engine.ids()).toEqual({});
   }, 30_000);
 
   test("24.3 a resource whose create failed part way (initErrors) is updated by the next up even without changes", async () => {
