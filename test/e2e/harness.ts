@@ -105,7 +105,7 @@ export interface E2EStack {
   setProgram(program: Program): Promise<void>;
   up(opts?: { refresh?: boolean; expectNoChanges?: boolean }): Promise<{ ops: Record<string, OpType[]>; outputs: Props; stdout: string }>;
   preview(opts?: { refresh?: boolean }): Promise<{ ops: Record<string, OpType[]>; result: PreviewResult }>;
-  refresh(): Promise<{ ops: Record<string, OpType[]>; changes: Record<string, number>; stdout: string }>;
+  refresh(opts?: { clearPendingCreates?: boolean }): Promise<{ ops: Record<string, OpType[]>; changes: Record<string, number>; stdout: string }>;
   destroy(): Promise<{ ops: Record<string, OpType[]> }>;
   /** `pulumi stack export` as text: the deployment, secrets encrypted as stored. */
   exportText(): Promise<string>;
@@ -188,9 +188,9 @@ export async function e2eStack(opts: {
       const result = await stack.preview({ onEvent: collectOps(steps), color: "never", refresh: o.refresh });
       return { ops: opsByResource(steps), result };
     },
-    async refresh() {
+    async refresh(o = {}) {
       const steps: StepOutcome[] = [];
-      const r = await stack.refresh({ onEvent: collectOps(steps), color: "never" });
+      const r = await stack.refresh({ onEvent: collectOps(steps), color: "never", clearPendingCreates: o.clearPendingCreates });
       return { ops: opsByResource(steps), changes: (r.summary.resourceChanges ?? {}) as Record<string, number>, stdout: r.stdout };
     },
     async destroy() {

@@ -46,7 +46,7 @@ describeE2E("issue 24 item 2: importing under the real engine", () => {
     await stack.up({ expectNoChanges: true });
   });
 
-  test("24.2 the import resource option cannot reach the dynamic provider: the up fails with the README's message", async () => {
+  test("24.2 the import resource option cannot reach the dynamic provider: the up fails in the plugin's read, creating nothing", async () => {
     const templatesBefore = sim.state().templates.length;
     const kept = stack.program;
     await stack.setProgram(async () => {
@@ -58,8 +58,9 @@ describeE2E("issue 24 item 2: importing under the real engine", () => {
         () => "succeeded",
         (err: Error) => err.message,
       );
-      // README "Importing existing objects" quotes this.
-      expect(failed).toContain("code must be a string, not undefined");
+      // README "Importing existing objects" quotes this: the read request carries no inputs, so no __provider.
+      expect(failed).toContain("importing failed");
+      expect(failed).toContain("Cannot read properties of undefined (reading 'toJavaScript')");
     } finally {
       await stack.setProgram(kept);
     }

@@ -95,7 +95,7 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
   test("24.2 a changed offer filter replaces the live instance: a new instance runs, the old one is deleted", async () => {
     await stack.stack.setConfig(`${PROJECT}:maxPricePerHour`, { value: "0.6" });
     const up = await stack.up();
-    expect(up.ops["Instance gpu"]).toEqual(["replace"]);
+    expect(up.ops["Instance gpu"]).toEqual(["create-replacement", "replace", "delete-replaced"]);
     const newId = String(up.outputs.instanceId);
     expect(newId).not.toBe(instanceId);
     const live = new Map(sim.state().instances.map((i) => [String(i.id), i]));
