@@ -6,6 +6,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The end-to-end suite runs the real Pulumi CLI: `npm run test:e2e` (test/e2e/jest.config.js).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
   },

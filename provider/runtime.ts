@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime } from "./context";
-import { BOOKKEEPING_KEYS, withGeneration } from "./resources/kit/create-once";
+import { BOOKKEEPING_KEYS, IDENTITY_KEY, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
 import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
 
@@ -49,7 +49,7 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
       configure: configureRuntime,
       check: async (o, n) => {
         const result = await impl.check(o, n);
-        return result.inputs ? { ...result, inputs: withGeneration(o, result.inputs) } : result;
+        return result.inputs ? { ...result, inputs: withGeneration(generationBase(o, n), result.inputs) } : result;
       },
       diff: (id, o, n) => impl.diff(id, o, n),
       create: (i) => impl.create(i),
@@ -60,6 +60,26 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
     cache.set(kind, provider);
   }
   return provider;
+}
+
+/** The old inputs each identity was last checked against in this process. */
+const checkedOlds = new Map<string, Props>();
+
+/**
+ * The old inputs a check counts the generation from. Before a replacement the engine checks
+ * the inputs again without the old ones, in the same plugin process, right after checking
+ * them with: the replacement then counts from those, so its marker differs from the object it
+ * replaces (which would otherwise be taken over, then deleted). A resource not in state is
+ * only ever checked without olds, so a run after a killed one still counts from nothing.
+ */
+function generationBase(olds: Props, news: Props): Props {
+  const identity = news[IDENTITY_KEY];
+  if (typeof identity !== "string" || identity === "") return olds;
+  if (Object.keys(olds).length > 0) {
+    checkedOlds.set(identity, olds);
+    return olds;
+  }
+  return checkedOlds.get(identity) ?? olds;
 }
 
 /** A refresh keeps the identity and generation in state, or the next replacement could adopt the old object. */

@@ -44,6 +44,11 @@ interface StateEntry {
   inputs: Props;
   /** Inputs and outputs as the provider returned them (what diff/update/delete get). */
   outputs: Props;
+  /**
+   * Set when the create made the object but failed (a partial failure): as the engine keeps
+   * `initErrors`, the next `up` updates the resource even when its diff finds no change.
+   */
+  initErrors?: string[];
   /** Options of its last registration that matter once the program no longer declares it. */
   protect?: boolean;
   retainOnDelete?: boolean;
@@ -352,9 +357,9 @@ class Run {
         // with an empty result (not a rejection) keeps the SDK from raising unhandled rejections.
         if (this.errors.length > 0) return { id: "", state: {} };
         try {
-          if (args.id && !this.registrations.has(`${args.type}::${args.name}`)) {
-            throw new Error(`reading an existing object (${shortType(args.type)}.get) is not supported by the offline engine`);
-          }
+          // `import` (and a static `get`) make the engine call read without `__provider`, which
+          // fails for every dynamic resource under `pulumi up`: fail here too, never create.
+          if (args.id) throw new Error(`${shortType(args.type)} ${args.name}: the import resource option (or get) with id "${args.id}" cannot reach a dynamic provider (the engine's read gets no __provider); take the object over with the input importId`);
           return await this.register(args.type, args.name, args.inputs as Props);
         } catch (err) {
           this.outcomes.push({ ...label(args), outcome: "failed", error: withoutTypePrefix(messageOf(err), args) });
@@ -410,7 +415,7 @@ class Run {
     }
     const keep = { protect: opts?.protect ?? false, retainOnDelete: opts?.retainOnDelete ?? false, dependencies: opts?.dependencies ?? [] };
     if (this.dryRun) return this.plan(urn, type, name, prior, checked.inputs, secret, opts);
-    const entry: StateEntry & { aliasOf?: string } = { ...(await this.apply(urn, type, name, prior, checked.inputs, secret, opts)), ...keep };
+    const entry: StateEntry & { aliasOf?: string } = { ...(await this.apply(urn, type, name, prior, checked.inputs, secret, opts, news)), ...keep };
     // The alias is spent once the run ends (newState drops the mark).
     this.touched.push(entry);
     return { id: entry.id, state: wrapSecrets(entry.outputs, secret) };
@@ -423,7 +428,8 @@ class Run {
    */
   private async decide(prior: StateEntry, inputs: Props, opts: Registration | undefined): Promise<"none" | "update" | "replace" | "delete-then-replace"> {
     const diff = await this.plugin.diff(prior.urn, prior.id, prior.outputs, inputs);
-    if (diff.changes === "none") return "none";
+    // A partially failed create (initErrors) is updated by the next up even with no change.
+    if (diff.changes === "none" && !prior.initErrors) return "none";
     const roc = opts?.replaceOnChanges ?? [];
     const changed = (path: string) => JSON.stringify(valueAt(prior.inputs, splitPath(path))) !== JSON.stringify(valueAt(inputs, splitPath(path)));
     const forced = roc.includes("*") ? Object.keys({ ...prior.inputs, ...inputs }).some(changed) : roc.some(changed);
@@ -452,7 +458,7 @@ class Run {
     return { id: decision === "update" ? prior.id : undefined, state: wrapSecrets(inputs, secret) };
   }
 
-  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[], opts: Registration | undefined): Promise<StateEntry> {
+  private async apply(urn: string, type: string, name: string, prior: StateEntry | undefined, inputs: Props, secret: string[], opts: Registration | undefined, news: Props): Promise<StateEntry> {
     const note = (outcome: ResourceOutcome["outcome"]) => this.outcomes.push({ type: shortType(type), name, outcome, secretOutputs: secret });
     if (!prior) {
       note("created");
@@ -465,15 +471,19 @@ class Run {
     }
     if (decision !== "update") {
       note("replaced");
+      // The engine checks the inputs again without the old ones before a replacement: what
+      // check carried over from the old object does not belong to the new one.
+      const fresh = await this.plugin.check(urn, {}, news);
+      if (fresh.failures.length > 0) throw new Error(`${shortType(type)} ${name}: ${fresh.failures.map((f) => f.reason).join("; ")}`);
       if (decision === "delete-then-replace") {
         if (!prior.retainOnDelete) await this.plugin.delete(urn, prior.id, prior.outputs);
         this.deleted.add(prior);
       } else this.replacedOld.push(prior);
-      return this.create(urn, type, name, inputs);
+      return this.create(urn, type, name, fresh.inputs);
     }
     note("updated");
     const { properties } = await this.plugin.update(urn, prior.id, prior.outputs, inputs);
-    return { ...prior, inputs, outputs: properties };
+    return { urn, type, name, id: prior.id, inputs, outputs: properties };
   }
 
   private async create(urn: string, type: string, name: string, inputs: Props): Promise<StateEntry> {
@@ -482,7 +492,7 @@ class Run {
       return { urn, type, name, id, inputs, outputs: properties };
     } catch (err) {
       const init = err instanceof PluginCallError ? err.initFailure : undefined;
-      if (init?.id) this.orphans.push({ urn, type, name, id: init.id, inputs, outputs: init.properties });
+      if (init?.id) this.orphans.push({ urn, type, name, id: init.id, inputs, outputs: init.properties, initErrors: init.reasons });
       throw err;
     }
   }

@@ -1,13 +1,15 @@
 /**
  * The demo with the Pulumi CLI: the quickstart project (root Pulumi.yaml) in a throwaway stack
  * on a local file backend, driven through Pulumi's Automation API (which runs the `pulumi`
- * binary). Each resource's outcome comes from the engine's step events.
+ * binary). The program runs inline, in this process (the CLI gets `--client`), so the CLI needs
+ * no Node.js language host: the one `npm run pulumi-cli` builds into .pulumi/bin works as well
+ * as an installed one. Each resource's outcome comes from the engine's step events.
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { LocalWorkspace, type EngineEvent, type OpType, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type EngineEvent, type OpType, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { mergeOutcomes, shortType, type Outcome, type ResourceOutcome, type StepReport } from "pulumi-vastai/testing";
 
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/";
@@ -24,10 +26,18 @@ const OUTCOMES: Partial<Record<OpType, Outcome>> = {
   delete: "deleted",
 };
 
-/** The installed CLI's version, or undefined when `pulumi` is not on the PATH. */
-export function pulumiVersion(): Promise<string | undefined> {
+/** Where `npm run pulumi-cli` installs the CLI, under the checkout's root. */
+export const BUILT_CLI_ROOT = ".pulumi";
+
+/**
+ * The CLI to use: the one built into `<root>/.pulumi/bin` when present, else `pulumi` on the
+ * PATH; with its version, or undefined when there is none.
+ */
+export function findPulumi(root: string): Promise<{ command: string; version: string } | undefined> {
+  const built = path.join(root, BUILT_CLI_ROOT, "bin", "pulumi");
+  const command = fs.existsSync(built) ? built : "pulumi";
   return new Promise((resolve) => {
-    execFile("pulumi", ["version"], { timeout: 20_000 }, (err, stdout) => resolve(err ? undefined : stdout.trim()));
+    execFile(command, ["version"], { timeout: 20_000 }, (err, stdout) => resolve(err ? undefined : { command, version: stdout.trim() }));
   });
 }
 
@@ -38,17 +48,29 @@ export class CliEngine {
     private readonly projectDir: string,
   ) {}
 
-  /** A new stack `stackName` of the project in `projectDir`, state in a temporary directory. */
-  static async create(projectDir: string, stackName: string): Promise<CliEngine> {
+  /**
+   * A new stack `stackName` of the project `projectName` in `projectDir`, running
+   * `program` inline with the CLI `command`; state and PULUMI_HOME in a temporary directory.
+   */
+  static async create(projectDir: string, projectName: string, stackName: string, program: PulumiFn, command: string): Promise<CliEngine> {
     const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-demo-state-"));
     try {
+      const binDir = path.dirname(command);
+      const pulumiCommand = await PulumiCommand.get(command === "pulumi" ? {} : { root: path.dirname(binDir) });
+      fs.mkdirSync(path.join(backendDir, "home"));
       const stack = await LocalWorkspace.createStack(
-        { stackName, workDir: projectDir },
+        { projectName, stackName, program },
         {
+          workDir: projectDir,
+          pulumiCommand,
           envVars: {
             PULUMI_BACKEND_URL: `file://${backendDir}`,
             PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
+            PULUMI_HOME: path.join(backendDir, "home"),
             PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+            // The dynamic-provider plugin is found next to a built CLI.
+            ...(command === "pulumi" ? {} : { PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}` }),
           },
         },
       );

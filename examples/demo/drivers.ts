@@ -26,15 +26,24 @@ export function readProject(dir: string): { name: string; main: string } {
   return { name, main: field("main") ?? "." };
 }
 
-/** With the CLI: a throwaway stack of the root project on a local file backend. */
-export async function cliDriver(root: string): Promise<Driver> {
+/** With the CLI `command`: a throwaway stack of the root project on a local file backend. */
+export async function cliDriver(root: string, project: { name: string; main: string }, command: string): Promise<Driver> {
   // A name of its own, so the stack settings file it writes (Pulumi.<stack>.yaml, removed
   // afterwards) cannot be one of the user's.
-  const engine = await CliEngine.create(root, `vastai-demo-${process.pid}`);
+  const engine = await CliEngine.create(root, project.name, `vastai-demo-${process.pid}`, compiledProgram(project), command);
   return {
     up: (config, secretKeys) => engine.up(config, secretKeys),
     destroy: () => engine.destroy(),
     close: () => engine.close(),
+  };
+}
+
+/** The compiled quickstart program (next to this file's compiled form), run afresh on each call as `pulumi up` does. */
+function compiledProgram(project: { main: string }): () => Promise<Record<string, unknown>> {
+  const programFile = require.resolve(path.join(__dirname, "..", path.basename(project.main)));
+  return async () => {
+    delete require.cache[programFile];
+    return require(programFile);
   };
 }
 
@@ -43,16 +52,11 @@ export async function cliDriver(root: string): Promise<Driver> {
  * Pulumi's mocks, its resources served by the dynamic-provider plugin started in the checkout.
  */
 export async function offlineDriver(root: string, project: { name: string; main: string }): Promise<Driver> {
-  const programFile = require.resolve(path.join(__dirname, "..", path.basename(project.main)));
   // Credentials come from the stack configuration only, as they would for a user's stack.
   const startPlugin = () =>
     startProviderPlugin({ cwd: root, env: { VAST_API_KEY: undefined, VAST_URL: undefined, VAST_RUN_URL: undefined } });
   const engine = new OfflineEngine(startPlugin, { project: project.name, stack: "demo" });
-  const program = () => {
-    // Each `up` runs the program afresh, as `pulumi up` does.
-    delete require.cache[programFile];
-    return require(programFile);
-  };
+  const program = compiledProgram(project);
   return {
     up: (config, secretKeys) => engine.up(program, config, secretKeys),
     destroy: () => engine.destroy(),

@@ -6,12 +6,13 @@
  */
 import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
 import { formatTable } from "pulumi-vastai/testing";
-import { cliFailureReason, pulumiVersion } from "./cli-engine";
+import { cliFailureReason, findPulumi } from "./cli-engine";
 import { cliDriver, offlineDriver, readProject, repoRoot } from "./drivers";
 import { runScenario, type Driver } from "./scenario";
 
 const INSTALL_HINT = [
-  "Install the Pulumi CLI for the real thing (https://www.pulumi.com/docs/iac/download-install/):",
+  "Build the Pulumi CLI into .pulumi/bin with `npm run pulumi-cli` (needs Go), or install it",
+  "(https://www.pulumi.com/docs/iac/download-install/):",
   "  curl -fsSL https://get.pulumi.com | sh      (Linux, macOS)",
   "  brew install pulumi/tap/pulumi              (macOS)",
   "  winget install pulumi                       (Windows)",
@@ -24,17 +25,17 @@ async function main(): Promise<void> {
   const started = Date.now();
   const root = repoRoot();
   const project = readProject(root);
-  const version = await pulumiVersion();
+  const cli = await findPulumi(root);
   // 16 more single-GPU offers (the bulk market), so the fleet has machines of its own to rent and heal onto.
   const sim = await startSimulator({ port: 0, bootMs: 300, marketOffers: 16 });
   let driver: Driver | undefined;
   let usingCli = false;
   try {
     log(`pulumi-vastai demo: the quickstart stack (${project.main}) against the local simulator at ${sim.url}`);
-    if (version) {
+    if (cli) {
       usingCli = true;
-      log(`Pulumi CLI ${version} found: running pulumi up / destroy on a throwaway stack with a local file backend.`);
-      driver = await cliDriver(root);
+      log(`Pulumi CLI ${cli.version} found (${cli.command}): running pulumi up / destroy on a throwaway stack with a local file backend.`);
+      driver = await cliDriver(root, project, cli.command);
     } else {
       log("The Pulumi CLI is not installed, so this is the OFFLINE WALK-THROUGH: the same program runs under");
       log("Pulumi's test mocks, and every resource goes through Pulumi's real dynamic-provider plugin (check, diff,");

@@ -91,7 +91,7 @@ export async function runScenario(driver: Driver, opts: ScenarioOptions): Promis
     opts.log(`- ${planned.title}`);
     const started = Date.now();
     const report = await action();
-    rows.push({ title: planned.title, outcomes: report.outcomes, ms: Date.now() - started });
+    rows.push({ title: planned.title, outcomes: inTableOrder(report.outcomes), ms: Date.now() - started });
     expectOutcomes(report.outcomes, planned);
     return report;
   };
@@ -126,6 +126,19 @@ export async function runScenario(driver: Driver, opts: ScenarioOptions): Promis
   const after = leftovers(opts.sim);
   if (after !== before) throw new Error(`objects left on the simulator after destroy: ${after} (before the demo: ${before})`);
   return rows;
+}
+
+/**
+ * The table's columns in the program's order (the order of STEPS.up), whichever order the
+ * engine reported them in: the Pulumi CLI's events come as its steps finish.
+ */
+function inTableOrder(outcomes: ResourceOutcome[]): ResourceOutcome[] {
+  const order: string[] = Object.keys(STEPS.up.expect);
+  const rank = (o: ResourceOutcome) => {
+    const at = order.indexOf(`${o.type} ${o.name}`);
+    return at < 0 ? order.length : at;
+  };
+  return [...outcomes].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Every resource did what the step expects of it, and no other resource took part. */

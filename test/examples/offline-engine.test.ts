@@ -36,8 +36,8 @@ function fileProvider(dir: string): pulumi.dynamic.ResourceProvider {
 
 class Thing extends pulumi.dynamic.Resource {
   declare readonly thingId: pulumi.Output<string>;
-  constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number; ref?: pulumi.Input<string> }) {
-    super(provider, name, { ...args, thingId: undefined }, undefined, "demo", "Thing");
+  constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number; ref?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args, thingId: undefined }, opts, "demo", "Thing");
   }
 }
 
@@ -187,3 +187,84 @@ test("starts a fresh plugin process for each operation and stops it afterwards",
   expect(pids[0]).not.toBe(pids[1]);
   for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
 }, 30_000);
+
+describe("issue 24 item 3: the offline engine does what the real engine does", () => {
+  // Its inputs record whether check saw old inputs; a size change replaces it. A create with
+  // label "half" makes the object and then fails (a partial failure carrying the id).
+  function recordingProvider(store: string): pulumi.dynamic.ResourceProvider {
+    return {
+      async check(olds, news) {
+        return { inputs: { ...news, checkedWith: Object.keys(olds).length > 0 ? "olds" : "no olds" } };
+      },
+      async diff(_id, olds, news) {
+        const changed = ["label", "size"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        return { changes: changed.length > 0, replaces: changed.filter((k) => k === "size") };
+      },
+      async create(inputs) {
+        const fs = require("fs");
+        const id = `${inputs.label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+        fs.writeFileSync(require("path").join(store, id), JSON.stringify(inputs));
+        if (inputs.label === "half") throw Object.assign(new Error("made, but it did not start"), { id, properties: { ...inputs, updates: 0 } });
+        return { id, outs: { ...inputs, updates: 0 } };
+      },
+      async update(id, olds, news) {
+        const outs = { ...news, updates: Number(olds.updates ?? 0) + 1 };
+        require("fs").writeFileSync(require("path").join(store, id), JSON.stringify(outs));
+        return { outs };
+      },
+      async delete(id) {
+        require("fs").rmSync(require("path").join(store, id), { force: true });
+      },
+    };
+  }
+
+  class Recorded extends pulumi.dynamic.Resource {
+    declare readonly checkedWith: pulumi.Output<string>;
+    declare readonly updates: pulumi.Output<number>;
+    constructor(name: string, provider: pulumi.dynamic.ResourceProvider, args: { label: string; size: number }) {
+      super(provider, name, { ...args, checkedWith: undefined, updates: undefined }, undefined, "demo", "Recorded");
+    }
+  }
+
+  const recorded = (label: string, size: number) => () => {
+    const r = new Recorded("r", recordingProvider(dir), { label, size });
+    return { checkedWith: r.checkedWith, updates: r.updates };
+  };
+
+  test("24.3 a replacement is created from a check without old inputs, as the engine re-checks before replacing", async () => {
+    const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+    expect((await engine.up(recorded("a", 1))).outputs.checkedWith).toBe("no olds");
+    expect((await engine.up(recorded("b", 1))).outputs.checkedWith).toBe("olds");
+    const replaced = await engine.up(recorded("b", 2));
+    expect(replaced.outcomes.map((o) => o.outcome)).toEqual(["replaced"]);
+    expect(replaced.outputs.checkedWith).toBe("no olds");
+    await engine.destroy();
+  }, 30_000);
+
+  test("24.3 the import resource option fails as under pulumi up, creating nothing", async () => {
+    const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+    const importing = () => {
+      new Thing("adopted", fileProvider(dir), { label: "x", size: 1 }, { import: "x-123" });
+      return {};
+    };
+    await expect(engine.up(importing)).rejects.toThrow('Thing adopted: the import resource option (or get) with id "x-123" cannot reach a dynamic provider');
+    expect(await files()).toEqual([]);
+    expect(engine.ids()).toEqual({});
+  }, 30_000);
+
+  test("24.3 a resource whose create failed part way (initErrors) is updated by the next up even without changes", async () => {
+    const engine = new OfflineEngine(sharedPlugin, { project: "proj", stack: "dev" });
+    await expect(engine.up(recorded("half", 1))).rejects.toThrow("made, but it did not start");
+    expect(Object.keys(engine.ids())).toEqual(["Recorded::r"]);
+    const preview = await engine.preview(recorded("half", 1));
+    expect(preview.outcomes.map((o) => o.outcome)).toEqual(["updated"]);
+    const next = await engine.up(recorded("half", 1));
+    expect(next.outcomes.map((o) => o.outcome)).toEqual(["updated"]);
+    expect(next.outputs.updates).toBe(1);
+    // Once an update went through, the resource is like any other.
+    const again = await engine.up(recorded("half", 1));
+    expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged"]);
+    await engine.destroy();
+    expect(await files()).toEqual([]);
+  }, 30_000);
+});
