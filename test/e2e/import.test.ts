@@ -38,7 +38,7 @@ describeE2E("issue 24 item 2: importing under the real engine", () => {
     const templatesBefore = sim.state().templates.length;
     await simControl(sim, "DELETE", "/requests");
     const up = await stack.up();
-    expect(up.ops).toEqual({ "Template base": ["create"] });
+    expect(up.ops).toEqual({ "StackIdentity stack": ["create"], "Template base": ["create"] });
     expect(up.outputs).toMatchObject({ templateId: outsideId, imported: true });
     const creates = (await requestLog(sim)).filter((r) => r.method === "POST" && /\/template\/?$/.test(r.path));
     expect(creates).toEqual([]);

@@ -37,7 +37,7 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
   test("24.2 preview shows every resource as a create and writes nothing to the service", async () => {
     await simControl(sim, "DELETE", "/requests");
     const { ops } = await stack.preview();
-    expect(ops).toEqual({ "SshKey laptop": ["create"], "Template pytorch": ["create"], "Instance gpu": ["create"], "Fleet workers": ["create"] });
+    expect(ops).toEqual({ "StackIdentity stack": ["create"], "SshKey laptop": ["create"], "Template pytorch": ["create"], "Instance gpu": ["create"], "Fleet workers": ["create"] });
     const writes = (await requestLog(sim)).filter((r) => r.method !== "GET" && !/\/bundles\/?$|\/search\//.test(r.path));
     expect(writes).toEqual([]);
     expect(sim.state().instances).toHaveLength(before.instances);
@@ -45,7 +45,7 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
 
   test("24.2 up creates the stack; the instance and the fleet run on the simulator", async () => {
     const up = await stack.up();
-    expect(up.ops).toEqual({ "SshKey laptop": ["create"], "Template pytorch": ["create"], "Instance gpu": ["create"], "Fleet workers": ["create"] });
+    expect(up.ops).toEqual({ "StackIdentity stack": ["create"], "SshKey laptop": ["create"], "Template pytorch": ["create"], "Instance gpu": ["create"], "Fleet workers": ["create"] });
     instanceId = String(up.outputs.instanceId);
     members = (up.outputs.fleetMembers as number[]).map(String);
     expect(members).toHaveLength(FLEET_SIZE);
