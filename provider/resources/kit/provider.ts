@@ -55,10 +55,10 @@ export function containsUnknown(value: unknown): boolean {
  */
 const SECRET_SEGMENT = /^(env|extra_?env|onstart|args|args_?str|launch_?args)$|pass(word)?|secret|token|^private_?key/i;
 
-/** Failures reported per property at most; a list of 100000 bad entries gives a few lines, not megabytes. */
-const MAX_FAILURES_PER_PROPERTY = 5;
+/** Failures reported per top-level property at most; a list of 100000 bad entries gives a few lines, not megabytes. */
+const MAX_FAILURES_PER_PROPERTY = 20;
 /** Failures reported at most in all. */
-const MAX_FAILURES = 50;
+const MAX_FAILURES = 100;
 
 export interface CheckOptions {
   /**
