@@ -68,6 +68,8 @@ export async function main(argv: string[] = process.argv): Promise<Simulator> {
     rateLimits: opts.rateLimits,
     stateFile: opts.state,
     latencyMs: opts.latencyMs,
+    // Another simulator took the state file over (this one was paused too long): say so and stop.
+    onStateLockLost: () => process.exit(3),
   });
   process.stdout.write(banner(sim, opts));
   let stopping = false;

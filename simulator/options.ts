@@ -44,6 +44,17 @@ export interface SimulatorOptions {
    * for a simulator other users of the machine can reach.
    */
   logSecrets?: boolean;
+  /**
+   * Ms after which the state file's lock, not refreshed, counts as left by a dead simulator and
+   * may be taken over (default 10000, at least 2000). A simulator paused longer than this
+   * (SIGSTOP, a suspended laptop) may lose its lock to another: it then stops writing.
+   */
+  stateLockStaleMs?: number;
+  /**
+   * Called once when the state file's lock was lost (another simulator took the file over).
+   * The simulator has then stopped answering and writes nothing more; the default only stops it.
+   */
+  onStateLockLost?: (error: Error) => void;
 }
 
 export interface ResolvedOptions {
@@ -62,6 +73,8 @@ export interface ResolvedOptions {
   logBodyBytes: number;
   logEntries: number;
   logSecrets: boolean;
+  stateLockStaleMs: number;
+  onStateLockLost: ((error: Error) => void) | undefined;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -114,6 +127,8 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     logBodyBytes: positive("logBodyBytes", opts.logBodyBytes, 16 * 1024),
     logEntries: positive("logEntries", opts.logEntries, 10_000),
     logSecrets: opts.logSecrets ?? false,
+    stateLockStaleMs: Math.max(2000, positive("stateLockStaleMs", opts.stateLockStaleMs, 10_000)),
+    onStateLockLost: opts.onStateLockLost,
   };
 }
 

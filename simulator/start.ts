@@ -12,7 +12,8 @@ import { DEFAULT_API_KEY, SEED } from "./seed/seed";
 import { buildServer } from "./server";
 import { Sleeper } from "./sleeper";
 import { stateView, type StateView } from "./state-view";
-import { StateFile } from "./store/persistence";
+import { ApiError } from "./http/errors";
+import { StateFile, StateLockLost } from "./store/persistence";
 import { Store } from "./store/store";
 import type { SimData } from "./store/types";
 
@@ -40,9 +41,22 @@ function applyApiKey(data: SimData, apiKey: string | undefined): string {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const opts = resolveOptions(options);
-  const stateFile = opts.stateFile ? await StateFile.open(opts.stateFile) : undefined;
+  // A lost lock stops the simulator: nothing more is answered, so nothing more is acknowledged.
+  const onLost: { stop?: () => void } = {};
+  const stateFile = opts.stateFile
+    ? await StateFile.open(opts.stateFile, {
+        staleMs: opts.stateLockStaleMs,
+        onLost: (error) => {
+          onLost.stop?.();
+          opts.onStateLockLost?.(error);
+        },
+      })
+    : undefined;
   try {
-    return await serve(opts, stateFile);
+    const sim = await serve(opts, stateFile);
+    onLost.stop = () => void sim.close().catch(() => undefined);
+    if (stateFile?.lost) onLost.stop();
+    return sim;
   } catch (err) {
     // A simulator that did not start must not keep the state file from the next one.
     await stateFile?.close();
@@ -78,7 +92,13 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
   let saved = -1;
   const persist = (): void => {
     if (stateFile && store.version !== saved) {
-      stateFile.save(store.data);
+      try {
+        stateFile.save(store.data);
+      } catch (err) {
+        // The change is not written: the request must not be acknowledged.
+        if (err instanceof StateLockLost) throw new ApiError(503, { success: false, error: "state_lock_lost", msg: err.message });
+        throw err;
+      }
       saved = store.version;
     }
   };
@@ -107,7 +127,7 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
         sleeper.cancelAll();
         await app.close();
         try {
-          persist();
+          if (!stateFile?.lost) persist();
         } finally {
           await stateFile?.close();
         }

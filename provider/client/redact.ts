@@ -11,12 +11,24 @@
 
 const REDACTED = "<redacted>";
 /**
- * Secrets shorter than this are hidden only where they stand as a whole value (quoted, or
- * after `=` or `: `), never inside other text: a password "on" or "1234" replaced everywhere
- * would blank out ordinary words and numbers (ids, ports) and make every message useless.
- * Longer ones are replaced wherever they occur.
+ * Known secrets of at least this many characters are replaced wherever they occur.
+ *
+ * Shorter ones (a 6-character password echoed by the service) are replaced where they stand
+ * as a whole token: not touching a letter, digit, `_` or `-` on either side (so "abc12" is
+ * hidden in `refused: abc12.` but not inside "xabc12y"). Two kinds of short value are hidden
+ * only as a whole value (quoted, after `=`, or the whole text), since replacing every token
+ * would blank out the ordinary words and numbers messages are made of: values of fewer than
+ * MIN_TOKEN_SECRET_LENGTH characters ("on", "1"), and values that are only digits (a port
+ * "8080" or a count in an env value would otherwise hide every id and port), and the common
+ * setting words of COMMON_VALUES ("true", "debug": env values are registered as secrets, and
+ * "must be true or false" must stay readable). Such values are no secret worth the name: a
+ * password of 3 characters, 4 digits or "true" is guessed anyway.
  */
 const MIN_SECRET_LENGTH = 8;
+/** Short secrets of at least this many characters (and not only digits) are hidden as tokens. */
+const MIN_TOKEN_SECRET_LENGTH = 4;
+/** Setting words an env value often is, hidden only as whole values (compared case-insensitively). */
+const COMMON_VALUES = new Set(["true", "false", "yes", "none", "null", "auto", "info", "debug", "warn", "error", "trace", "test", "prod", "production", "dev", "development", "local", "train", "eval", "cuda", "disabled", "enabled"]);
 /** Bound the set so a long-lived process that rotates keys cannot grow it without end. */
 const MAX_KNOWN_SECRETS = 2000;
 
@@ -53,6 +65,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** A short secret as a whole token: no letter, digit, `_` or `-` right before or after it. */
+function wholeToken(secret: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_-])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_-])`, "gu");
+}
+
+/** Whether a short secret is hidden wherever it stands as a token (see MIN_SECRET_LENGTH). */
+function tokenSecret(secret: string): boolean {
+  return secret.length >= MIN_TOKEN_SECRET_LENGTH && !/^\d+$/.test(secret) && !COMMON_VALUES.has(secret.toLowerCase());
+}
+
 /** A short secret as a whole value: in quotes (JSON), or after `=` (flags, queries) up to a delimiter. */
 function wholeValue(secret: string): RegExp {
   const s = escapeRegExp(secret);
@@ -77,6 +99,7 @@ export function scrub(text: string): string {
     if (!out.includes(secret)) continue;
     if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(REDACTED);
     else if (out === secret) out = REDACTED;
+    else if (tokenSecret(secret)) out = out.replace(wholeToken(secret), REDACTED);
     else out = out.replace(wholeValue(secret), (_m, quote?: string, lead?: string) => (quote ? `${quote}${REDACTED}${quote}` : `${lead}${REDACTED}`));
   }
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);

@@ -35,16 +35,19 @@ function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
+/** A delay longer than an hour is no test's wish. */
+const MAX_FAULT_DELAY_MS = 3_600_000;
+
 export function parseFault(body: Body): FaultSpec {
   const method = (optString(body, "method") ?? "*").toUpperCase();
   const path = optString(body, "path");
   if (!path || !path.startsWith("/")) throw invalidArgs(`path must be a request path starting with "/" (got ${show(path)})`);
   const times = optInt(body, "times") ?? 1;
-  if (times < 1) throw invalidArgs(`times must be at least 1 (got ${times})`);
+  if (times < 1 || times > MAX_FAULT_TIMES) throw invalidArgs(`times must be 1 to ${MAX_FAULT_TIMES} (got ${times})`);
   const status = optInt(body, "status");
   if (status !== undefined && (status < 100 || status > 599)) throw invalidArgs(`status must be 100-599 (got ${status})`);
   const delayMs = optInt(body, "delayMs");
-  if (delayMs !== undefined && delayMs < 0) throw invalidArgs(`delayMs must be >= 0 (got ${delayMs})`);
+  if (delayMs !== undefined && (delayMs < 0 || delayMs > MAX_FAULT_DELAY_MS)) throw invalidArgs(`delayMs must be 0 to ${MAX_FAULT_DELAY_MS} (got ${delayMs})`);
   const drop = body.drop;
   if (drop !== undefined && drop !== "before" && drop !== "after") {
     throw invalidArgs(`drop must be "before" or "after" (got ${show(drop)})`);
@@ -54,10 +57,23 @@ export function parseFault(body: Body): FaultSpec {
   return { method, path, times, status, body: body.body, contentType, headers, delayMs, drop };
 }
 
+/**
+ * Pending faults at most, and uses of one fault at most: a script that adds faults in a loop
+ * gets a clear 400 instead of a simulator whose memory and per-request matching grow without
+ * end. Both are far above what a test arranges (the fault matrix holds a handful at a time).
+ */
+export const MAX_PENDING_FAULTS = 1000;
+export const MAX_FAULT_TIMES = 100_000;
+
 export class FaultRegistry {
   private faults: Fault[] = [];
 
   add(spec: FaultSpec): void {
+    if (this.faults.length >= MAX_PENDING_FAULTS) {
+      throw invalidArgs(
+        `too many pending faults: at most ${MAX_PENDING_FAULTS} may wait at once; clear them with DELETE /_sim/faults or raise times on one instead of adding many`,
+      );
+    }
     this.faults.push({ ...spec, pattern: compile(spec.path) });
   }
 

@@ -7,8 +7,26 @@
  * be JSON, which a browser sends cross-site only after a CORS preflight the simulator never
  * grants.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "./errors";
+
+/**
+ * Whether a request is a control call (`/_sim...`), judged as the router does: by the route it
+ * matched, and by its path decoded (`/%5Fsim/reset` is routed to `/_sim/reset`), never by the
+ * raw text, which a page can spell otherwise to slip past the rules below.
+ */
+export function isControlRequest(request: FastifyRequest): boolean {
+  const route = request.routeOptions?.url;
+  if (typeof route === "string" && route.startsWith("/_sim")) return true;
+  const raw = request.url.split("?")[0];
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    decoded = raw;
+  }
+  return /^\/+_sim(\/|$)/i.test(decoded) || /^\/+_sim(\/|$)/i.test(raw);
+}
 
 /** `localhost`, 127.0.0.0/8 or [::1], with or without a port. */
 export function isLoopbackHost(host: string | undefined): boolean {
@@ -36,7 +54,7 @@ export function registerGuard(app: FastifyInstance): void {
           "loopback name (localhost, 127.0.0.0/8 or [::1], any port), which keeps pages on rebound DNS names out",
       });
     }
-    if (request.url.startsWith("/_sim") && CONTROL_WRITES.has(request.method)) {
+    if (isControlRequest(request) && CONTROL_WRITES.has(request.method)) {
       const type = request.headers["content-type"];
       const essence = (type ?? "").split(";")[0].trim().toLowerCase();
       if (essence !== "application/json") {

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { authenticate } from "./auth";
+import { isControlRequest } from "./guard";
 import type { FaultSpec } from "./faults";
 import { rateLimitBody, routeKey } from "./rate-limit";
 import { pathOf } from "./request-log";
@@ -53,6 +54,8 @@ async function applyFault(ctx: SimContext, fault: FaultSpec, request: FastifyReq
     sendFault(fault, reply);
     return true;
   }
+  // Headers alone go onto the route's own answer (a Date a year ahead, an extra header).
+  for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
   return false;
 }
 
@@ -60,7 +63,7 @@ export function registerPipeline(app: FastifyInstance, ctx: SimContext, opts: Pi
   app.decorateRequest("sim", null as never);
 
   app.addHook("onRequest", async (request) => {
-    const api = !request.url.startsWith("/_sim");
+    const api = !isControlRequest(request);
     request.sim = { api, entry: api ? ctx.log.start(request) : null, account: null, dropAfter: false };
   });
 

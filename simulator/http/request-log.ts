@@ -75,6 +75,11 @@ export class RequestLog {
     entry.bodyTruncated = true;
   }
 
+  /** Whether secrets are kept (`logSecrets`): then `GET /_sim/state` shows env values too. */
+  get keepsSecrets(): boolean {
+    return this.opts.keepSecrets;
+  }
+
   list(): LoggedRequest[] {
     return this.entries;
   }

@@ -10,6 +10,7 @@ import { machineById } from "../seed/machines";
 import { MARKET_FIRST_OFFER_ID, MAX_MARKET_OFFERS } from "../seed/offers";
 import { invalidArgs, notFound, show } from "../http/errors";
 import { parseFault } from "../http/faults";
+import { redactState } from "../http/redact";
 import { bodyOf, idParam, optInt } from "../http/validate";
 import { SEED } from "../seed/seed";
 import { stateView } from "../state-view";
@@ -171,7 +172,8 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
     ctx.reset();
     return { success: true };
   });
-  app.get("/_sim/state", none, () => stateView(ctx));
+  // Env values, scripts and command lines are masked unless the simulator keeps secrets (logSecrets).
+  app.get("/_sim/state", none, () => (ctx.log.keepsSecrets ? stateView(ctx) : redactState(stateView(ctx))));
   app.post<{ Params: { id: string } }>("/_sim/instances/:id/status", none, (req) =>
     setInstanceStatus(ctx, req.params.id, req.body),
   );

@@ -293,7 +293,9 @@ describe("readiness and in-place rolls", () => {
     const { outs: rolled } = await fleet.update(id, outs, news);
     const members = membersOf(rolled as Props);
     expect(members.map((m) => [m.id, m.machineId])).toEqual(before.map((m) => [m.id, m.machineId]));
-    expect(new Set(members.map((m) => m.spec))).toEqual(new Set([specOf(news, SPEC_KEYS)]));
+    // The digest is keyed with the fleet's secret specKey (kept from the create).
+    expect((rolled as Props).specKey).toBe(outs.specKey);
+    expect(new Set(members.map((m) => m.spec))).toEqual(new Set([specOf({ ...news, specKey: outs.specKey }, SPEC_KEYS)]));
     for (const m of members) {
       const live = instanceOf(m.id);
       expect(live).toMatchObject({ image_uuid: "vllm/vllm-openai:latest", template_updates: 1 });
@@ -352,7 +354,7 @@ describe("readiness and in-place rolls", () => {
     const members = membersOf(after as Props);
     expect(members[0].id).toBe(fine.id);
     expect(members[1].id).not.toBe(left.id);
-    expect(members.every((m) => m.spec === specOf(news, SPEC_KEYS))).toBe(true);
+    expect(members.every((m) => m.spec === specOf({ ...news, specKey: outs.specKey }, SPEC_KEYS))).toBe(true);
     expect(liveIds()).not.toContain(left.id);
   });
 

@@ -145,3 +145,41 @@ describe("MaintenanceWindow delete", () => {
     expect(h.windows()).toEqual([]);
   });
 });
+
+describe("issue 23 item 12: the service's Date header is trusted only so far", () => {
+  const yearAhead = () => new Date(h.nowMs() + 365 * DAY * 1000).toUTCString();
+
+  it("23.12 a Date a year ahead does not make a destroy skip the cancel and succeed: it fails clearly, nothing cancelled", async () => {
+    const { id, outs } = await created(2);
+    await fetch(`${h.sim.url}/_sim/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "GET", path: LIST_PATH, headers: { date: yearAhead() }, times: 10 }),
+    });
+    const error = await h.provider.delete(id, outs).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toMatch(/the service's Date header is \d+ minutes ahead of this machine's clock \(more than the 10 minutes trusted\)/);
+    expect(error?.message).toMatch(/Nothing was cancelled/);
+    expect(h.windows()).toHaveLength(2);
+    await fetch(`${h.sim.url}/_sim/faults`, { method: "DELETE" });
+    // With an honest Date the same destroy cancels.
+    resetRuntime();
+    setClientOptions({ apiKey: h.sim.apiKey, apiUrl: h.sim.url, runUrl: h.sim.runUrl, pacing: false, now: h.nowMs });
+    await h.provider.delete(id, outs);
+    expect(h.windows()).toEqual([]);
+  });
+
+  it("23.12 a Date 5 minutes ahead is trusted: a window that started by it is left alone", async () => {
+    const { id, outs } = await created(1, { startTime: Math.floor(h.nowMs() / 1000) + 120 });
+    await fetch(`${h.sim.url}/_sim/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "GET", path: LIST_PATH, headers: { date: new Date(h.nowMs() + 5 * 60_000).toUTCString() }, times: 10 }),
+    });
+    try {
+      await h.provider.delete(id, outs);
+    } finally {
+      await fetch(`${h.sim.url}/_sim/faults`, { method: "DELETE" });
+    }
+    expect(await h.calls("DELETE", BATCH_PATH)).toEqual([]);
+  });
+});

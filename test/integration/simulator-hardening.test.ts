@@ -270,3 +270,151 @@ describe("simulator hardening (17): slow clients and large bodies", () => {
     }
   });
 });
+
+describe("issue 23 item 8: the request log and the state served keep env values, scripts and command lines out", () => {
+  let h: SimHarness;
+  beforeAll(async () => {
+    h = await openSimulator();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.control("POST", "/_sim/reset"));
+
+  const secret = {
+    templateEnv: "tpl-env-secret-71c2",
+    updateEnv: "upd-env-secret-0b9e",
+    onstart: "onstart-token-5d11",
+    args: "args-token-88af",
+    argsStr: "args-str-token-2c4d",
+    launchArgs: "launch-token-e6f0",
+    flagEnv: "flag-env-secret-3a3a",
+  };
+
+  it("23.8 masks Template env values, in-place update env, onstart, args, args_str and launch_args in /_sim/requests, keeping the keys", async () => {
+    const created = await h.call("PUT", CREATE, { image: "ubuntu", env: { "-p 8080:8080": "1" } });
+    const id = created.body.new_contract as number;
+    await h.call("POST", "/api/v0/template/", { name: "t", image: "ubuntu", env: `-e HF_TOKEN=${secret.templateEnv} -p 8080:8080 --env=OTHER=${secret.flagEnv}`, onstart: `curl -H 'x: ${secret.onstart}'`, args_str: `--key ${secret.argsStr}` });
+    await h.call("PUT", `/api/v0/instances/update_template/${id}/`, { id, image: "ubuntu", env: { HF_TOKEN: secret.updateEnv }, onstart: `echo ${secret.onstart}`, args: `--token ${secret.args}` });
+    await h.call("POST", "/api/v0/workergroups/", { endpoint_id: 1, search_params: "gpu_ram>=24", launch_args: `--api-key ${secret.launchArgs}` });
+    const log = (await h.control("GET", "/_sim/requests")).body as LoggedRequest[];
+    const text = JSON.stringify(log);
+    for (const [name, value] of Object.entries(secret)) expect({ name, leaked: text.includes(value) }).toEqual({ name, leaked: false });
+    const template = log.find((r) => r.method === "POST" && r.path === "/api/v0/template/")!;
+    expect(template.body).toMatchObject({ name: "t", env: "-e HF_TOKEN=[redacted] -p 8080:8080 --env=OTHER=[redacted]", onstart: "[redacted]", args_str: "[redacted]" });
+    const update = log.find((r) => r.path.startsWith("/api/v0/instances/update_template/"))!;
+    expect(update.body).toMatchObject({ id, image: "ubuntu", env: { HF_TOKEN: "[redacted]" }, onstart: "[redacted]", args: "[redacted]" });
+    expect(log.find((r) => r.path === "/api/v0/workergroups/")!.body).toMatchObject({ search_params: "gpu_ram>=24", launch_args: "[redacted]" });
+  });
+
+  it("23.8 masks env values (not the marker) and scripts in /_sim/state; logSecrets shows them", async () => {
+    await h.call("PUT", CREATE, { image: "ubuntu", env: { HF_TOKEN: secret.updateEnv, PULUMI_VASTAI_MARKER: "m-1" }, onstart: `echo ${secret.onstart}` });
+    await h.call("POST", "/api/v0/template/", { name: "t", image: "ubuntu", env: `-e HF_TOKEN=${secret.templateEnv}` });
+    const state = (await h.control("GET", "/_sim/state")).body;
+    const text = JSON.stringify(state);
+    for (const value of [secret.updateEnv, secret.onstart, secret.templateEnv]) expect({ value, leaked: text.includes(value) }).toEqual({ value, leaked: false });
+    expect(state.instances[0].extra_env).toEqual(expect.arrayContaining([["HF_TOKEN", "[redacted]"], ["PULUMI_VASTAI_MARKER", "m-1"]]));
+    expect(state.templates.find((t: { name: string }) => t.name === "t").env).toBe("-e HF_TOKEN=[redacted]");
+    // The in-process view and a simulator that keeps secrets still show them to tests.
+    expect(JSON.stringify(h.sim.state())).toContain(secret.updateEnv);
+    const open = await openSimulator({ logSecrets: true });
+    try {
+      await open.call("PUT", CREATE, { image: "ubuntu", env: { HF_TOKEN: secret.updateEnv } });
+      expect(JSON.stringify((await open.control("GET", "/_sim/state")).body)).toContain(secret.updateEnv);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe("issue 23 item 9: simulator guards", () => {
+  let h: SimHarness;
+  beforeAll(async () => {
+    h = await openSimulator();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.control("POST", "/_sim/reset"));
+
+  it("23.9 refuses a text/plain control write to an encoded control path (/%5Fsim/reset) and keeps the state", async () => {
+    expect((await h.call("PUT", CREATE, { image: "ubuntu" })).status).toBe(200);
+    for (const p of ["/%5Fsim/reset", "/%5fsim/reset", "/_%73im/reset", "/%5F%73%69%6D/reset"]) {
+      const r = await raw(h.sim.url, { method: "POST", path: p, headers: { "content-type": "text/plain" }, body: "{}" });
+      expect({ p, status: r.status }).toEqual({ p, status: 415 });
+      expect(r.body).toMatchObject({ error: "unsupported_media_type" });
+    }
+    expect(h.sim.state().instances).toHaveLength(1);
+  });
+
+  it("23.9 bounds pending faults and a fault's times with a clear 400", async () => {
+    try {
+      for (let i = 0; i < 1000; i++) expect((await h.control("POST", "/_sim/faults", { method: "GET", path: `/api/v0/x${i}`, status: 500 })).status).toBe(200);
+      const over = await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/one-more", status: 500 });
+      expect(over.status).toBe(400);
+      expect(over.body.msg).toMatch(/too many pending faults: at most 1000/);
+      await h.control("DELETE", "/_sim/faults");
+      const times = await h.control("POST", "/_sim/faults", { method: "GET", path: "/api/v0/y", status: 500, times: 1e9 });
+      expect(times.status).toBe(400);
+      expect(times.body.msg).toMatch(/times must be 1 to 100000 \(got 1000000000\)/);
+    } finally {
+      await h.control("DELETE", "/_sim/faults");
+    }
+  });
+});
+
+describe("issue 23 item 9: the state file", () => {
+  const saved = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
+  const put = (sim: { url: string; apiKey: string }, label: string) =>
+    fetch(sim.url + CREATE, { method: "PUT", headers: { authorization: `Bearer ${sim.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ image: "ubuntu", label }) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+
+  it("23.9 writes through an unpredictable temporary file made with O_EXCL, never following a planted symlink", async () => {
+    const file = path.join(dir, "state.json");
+    const victim = path.join(dir, "victim.txt");
+    fs.writeFileSync(victim, "precious");
+    // Every name the old scheme could use (pid-based), planted as a symlink to the victim.
+    for (const pid of [process.pid, process.pid + 1]) fs.symlinkSync(victim, path.join(dir, `.state.json.${pid}.tmp`));
+    const sim = await startSimulator({ port: 0, stateFile: file });
+    try {
+      // Opening removed leftovers; plant them again, as another user could at any time.
+      for (const pid of [process.pid, process.pid + 1]) {
+        const link = path.join(dir, `.state.json.${pid}.tmp`);
+        if (!fs.existsSync(link)) fs.symlinkSync(victim, link);
+      }
+      expect(await put(sim, "ubuntu")).toBe(200);
+    } finally {
+      await sim.close();
+    }
+    expect(fs.readFileSync(victim, "utf8")).toBe("precious");
+    expect(saved(file).data.instances).toHaveLength(1);
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+  });
+
+  it("23.9 a simulator that lost its lock while paused stops writing: the second one's acknowledged write is kept", async () => {
+    const file = path.join(dir, "state.json");
+    const lost: Error[] = [];
+    const first = await startSimulator({ port: 0, stateFile: file, onStateLockLost: (e) => lost.push(e) });
+    let second: Awaited<ReturnType<typeof startSimulator>> | undefined;
+    try {
+      expect(await put(first, "first-before")).toBe(200);
+      // The first is paused past the stale time (its lock is not refreshed): the lock looks abandoned.
+      const lock = path.join(dir, ".state.json.lock");
+      const past = new Date(Date.now() - 3600_000);
+      fs.utimesSync(lock, past, past);
+      second = await startSimulator({ port: 0, stateFile: file });
+      expect(await put(second, "second")).toBe(200);
+      expect(saved(file).data.instances.map((i: { label: string }) => i.label)).toContain("second");
+      // The first wakes up and gets a write: it must not be acknowledged, nor overwrite the file.
+      const status = await put(first, "first-after");
+      expect(status === 0 || status >= 500).toBe(true);
+      const images = saved(file).data.instances.map((i: { label: string }) => i.label);
+      expect(images).toContain("second");
+      expect(images).not.toContain("first-after");
+      expect(lost.map((e) => e.message)).toEqual([expect.stringMatching(/lost the lock on state file .*writes nothing more/)]);
+    } finally {
+      await first.close().catch(() => undefined);
+      await second?.close();
+    }
+    // The second's writes survive the first's close.
+    expect(saved(file).data.instances.map((i: { label: string }) => i.label)).toContain("second");
+  });
+});

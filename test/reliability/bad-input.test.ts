@@ -47,6 +47,8 @@ function incompressibleScript(length: number): string {
 }
 const incompressible = incompressibleScript(6000);
 const hook = { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] };
+/** 100000 mappings, half of them repeated and a tenth malformed: one short failure, not megabytes. */
+const manyPorts = Array.from({ length: 100_000 }, (_, i) => (i % 10 === 0 ? `bad-${i}` : `${(i % 50_000) + 1}:${(i % 50_000) + 1}`));
 
 const RULES: Rule[] = [
   // Template (spec: Template fields)
@@ -203,6 +205,25 @@ const RULES: Rule[] = [
   { rule: "fleet volume comes from each member's machine, not one volume offer", kind: "fleet", inputs: { ...fleet, volume: { createNew: true, volumeId: 900001, size: 20, mountPath: "/data" } }, property: "volume.volumeId", says: /volume offer on that member's machine; leave volumeId out \(got 900001\)$/ },
   { rule: "fleet volume size by Instance's rule", kind: "fleet", inputs: { ...fleet, volume: { createNew: true, mountPath: "/data" } }, property: "volume.size", says: /is required \(GB\) when createNew is true/ },
   { rule: "fleet properties are known ones", kind: "fleet", inputs: { ...fleet, minHealty: 1 }, property: "minHealty", says: /is not a Fleet property; did you mean minHealthy\?/ },
+  // Issue 23 item 11: the readiness path goes into an HTTP request line (Instance and Fleet share the rule)
+  { rule: "23.11 readiness.httpPath has no CR/LF", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { httpPath: "/health\r\nX-Injected: 1", timeoutMinutes: 5 } }, property: "readiness.httpPath", says: /must not contain spaces or control characters such as CR or LF.*\(got "\/health\\r\\nX-Injected: 1"\)$/ },
+  { rule: "23.11 fleet readiness.httpPath has no CR/LF, as Instance's", kind: "fleet", inputs: { ...fleet, ports: ["8000:8000"], readiness: { httpPath: "/ok\n", timeoutMinutes: 5 } }, property: "readiness.httpPath", says: /control characters such as CR or LF.*\(got "\/ok\\n"\)$/ },
+  { rule: "23.11 readiness.httpPath has no other control character", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { httpPath: "/a\u0000b", timeoutMinutes: 5 } }, property: "readiness.httpPath", says: /control characters/ },
+  // Issue 23 item 14: accepted but questionable inputs
+  { rule: "23.14 template name has no ANSI escape", kind: "template", inputs: { ...template, name: "\u001b[31mred\u001b[0m" }, property: "name", says: /must not contain control characters such as ANSI escapes, CR or LF \(found U\+001B at character 1\).*\(got "\\u001b\[31mred/ },
+  { rule: "23.14 template name at most 256 characters", kind: "template", inputs: { ...template, name: "n".repeat(1_000_000) }, property: "name", says: /must be at most 256 characters.*\.\.\.\)$/ },
+  { rule: "23.14 instance label has no ANSI escape", kind: "instance", inputs: { ...instance, label: "ok\u001b]0;pwned\u0007" }, property: "label", says: /found U\+001B at character 3/ },
+  { rule: "23.14 fleet label has no control character, as Instance's", kind: "fleet", inputs: { ...fleet, label: "a\r\nb" }, property: "label", says: /found U\+000D at character 2/ },
+  { rule: "23.14 API key name has no control character", kind: "apiKey", inputs: { name: "ci\u009b2J" }, property: "name", says: /found U\+009B/ },
+  { rule: "23.14 API key name at most 256 characters", kind: "apiKey", inputs: { name: "k".repeat(300) }, property: "name", says: /must be at most 256 characters/ },
+  { rule: "23.14 webhook name has no control character", kind: "webhook", inputs: { ...hook, name: "ops\u001b[2J" }, property: "name", says: /found U\+001B at character 4/ },
+  { rule: "23.14 volume name has no direction override", kind: "volume", inputs: { offerId: 900001, name: "data\u202Etxt.exe" }, property: "name", says: /found U\+202E/ },
+  { rule: "23.14 variable name is not the reserved marker", kind: "envVar", inputs: { key: MARKER_ENV, value: "v" }, property: "key", says: /PULUMI_VASTAI_MARKER is reserved/ },
+  { rule: "23.14 variable name is not the reserved marker in lower case (the service upper-cases names)", kind: "envVar", inputs: { key: MARKER_ENV.toLowerCase(), value: "v" }, property: "key", says: /PULUMI_VASTAI_MARKER is reserved/ },
+  { rule: "23.14 template ports at most 256 mappings", kind: "template", inputs: { ...template, ports: manyPorts }, property: "ports", says: /^ports: must hold at most 256 port mappings \(got 100000\)/ },
+  { rule: "23.14 instance ports at most 256 mappings", kind: "instance", inputs: { ...instance, ports: manyPorts }, property: "ports", says: /^ports: must hold at most 256 port mappings \(got 100000\)/ },
+  { rule: "23.14 endpoint maxWorkers at most 1000", kind: "endpoint", inputs: { name: "e", maxWorkers: 1e9 }, property: "maxWorkers", says: /must be at most 1000 \(got 1000000000\)/ },
+  { rule: "23.14 endpoint coldWorkers at most 1000", kind: "endpoint", inputs: { name: "e", coldWorkers: 5000 }, property: "coldWorkers", says: /must be at most 1000/ },
 ];
 
 let rig: Rig;
@@ -277,6 +298,20 @@ describe("the client refuses the per-call rules before sending", () => {
 
   it("sent nothing", async () => {
     expect(await rig.requests()).toEqual([]);
+  });
+});
+
+// Last: these checks run for seconds without a request, which would let the rig's idle connection close under the calls above.
+describe("issue 23 item 14: failures of huge inputs stay short", () => {
+  it.each([
+    ["template", { ...template, ports: manyPorts, env: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`${i}BAD`, "x"])) }],
+    ["instance", { ...instance, ports: manyPorts.map((p) => `${p}/sctp`) }],
+    ["template", { ...template, name: "\u001b".repeat(1_000_000) }],
+  ] as const)("23.14 %s: the whole failure text of 100000 bad entries is under 4 KB", async (kind, inputs) => {
+    const { failures } = await driven(kind).check({}, { __provider: PROVIDER_TEXT, ...inputs });
+    const text = (failures ?? []).map((f) => `${f.property}: ${f.reason}`).join("\n");
+    expect(failures?.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan(4096);
   });
 });
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
+import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT, withoutControlCharacters } from "../kit";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
 
@@ -29,7 +29,7 @@ function markerOfName(name: string, marker: string): boolean {
 }
 
 const inputSchema = z.object({
-  name: z.string({ error: "must be a string" }).min(1, "must not be empty"),
+  name: withoutControlCharacters(z.string({ error: "must be a string" }).min(1, "must not be empty").max(NAME_LIMIT, `must be at most ${NAME_LIMIT} characters`)),
   permissions: z
     .strictObject(
       { instances: level, user: level, billing: level, machines: level, misc: z.boolean({ error: "must be true or false" }).optional() },

@@ -27,6 +27,13 @@ export const ENDPOINT_SETTINGS = [
 ] as const;
 
 const nonNegative = z.number({ error: "must be a number" }).finite("must be a finite number").min(0, "must not be negative");
+/**
+ * Workers an endpoint may scale to: our own bound. The vendor document gives max_workers no
+ * maximum (default 20); 1000 GPUs is past any one account's use of the market, while 1e9
+ * is a typo that would let the autoscaler rent without end.
+ */
+export const MAX_WORKERS = 1000;
+
 const count = z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must not be negative");
 
 const schema = z.strictObject({
@@ -39,8 +46,8 @@ const schema = z.strictObject({
   minColdLoad: nonNegative.optional(),
   targetUtil: z.number({ error: "must be a number" }).gt(0, "must be above 0").max(1, "must be at most 1 (a fraction)").optional(),
   coldMult: nonNegative.optional(),
-  coldWorkers: count.optional(),
-  maxWorkers: count.min(1, "must be at least 1").optional(),
+  coldWorkers: count.max(MAX_WORKERS, `must be at most ${MAX_WORKERS}`).optional(),
+  maxWorkers: count.min(1, "must be at least 1").max(MAX_WORKERS, `must be at most ${MAX_WORKERS}`).optional(),
   maxQueueTime: nonNegative.optional(),
   targetQueueTime: nonNegative.optional(),
   inactivityTimeout: count.optional(),

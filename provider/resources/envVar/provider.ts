@@ -6,6 +6,7 @@ import { z } from "zod";
 import { BadRequestError, ENV_NAME, ENV_NAME_RULE, secretValueProblem, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ImportableImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
+import { MARKER_ENV } from "../instance/inputs";
 import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
 
@@ -13,7 +14,12 @@ const inputSchema = z.object({
   key: z
     .string({ error: "must be a string" })
     .min(1, "must not be empty")
-    .regex(ENV_NAME, `must be a variable name of ${ENV_NAME_RULE}`),
+    .regex(ENV_NAME, `must be a variable name of ${ENV_NAME_RULE}`)
+    // The service hands account variables to every instance and upper-cases their names: one of
+    // this name would overwrite the marker every instance of this package is found by.
+    .refine((key) => key.toUpperCase() !== MARKER_ENV, {
+      message: `${MARKER_ENV} is reserved: the provider sets it on every instance it creates to find it again, and an account variable of that name would reach every instance`,
+    }),
   // The service's rule for values; the failure names the rule, never the value.
   value: z.string({ error: "must be a string" }).superRefine((value, ctx) => {
     const problem = secretValueProblem(value);

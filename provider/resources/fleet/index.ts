@@ -134,7 +134,7 @@ export interface FleetMember {
   spec: string;
 }
 
-const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, healthy: undefined, badHosts: undefined };
+const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, healthy: undefined, badHosts: undefined, specKey: undefined };
 
 export class Fleet extends VastResource {
   /** The fleet's key: the first part of every member's PULUMI_VASTAI_MARKER. */
@@ -149,6 +149,6 @@ export class Fleet extends VastResource {
   declare readonly count: pulumi.Output<number>;
 
   constructor(name: string, args: FleetArgs, opts?: pulumi.CustomResourceOptions) {
-    super("fleet", "Fleet", name, { ...OUTPUT_PLACEHOLDERS, ...args }, opts, possiblySecret(args, ["env", "onstart", "argsStr"]));
+    super("fleet", "Fleet", name, { ...OUTPUT_PLACEHOLDERS, ...args }, opts, ["specKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])]);
   }
 }

@@ -12,7 +12,7 @@
  * With `volume`, each member is rented with a new volume of its own (volumes.ts), and removing
  * a member destroys its instance, then deletes its volume.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
 import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
@@ -56,10 +56,50 @@ export function markerValue(instance: Instance): string | undefined {
   return (instance.extraEnv ?? []).find(([k]) => k === MARKER_ENV)?.[1];
 }
 
-export function specOf(props: Props, keys: readonly string[]): string {
+/**
+ * The output holding the key of the members' spec digests. It is a secret output: the spec
+ * covers env values, and a plain digest in the plain `members` output would let a reader of the
+ * state confirm a guessed secret (hash the inputs with the guess, compare). Keyed with a random
+ * value kept only in secret state, the digest tells nothing without the key.
+ */
+export const SPEC_KEY = "specKey";
+
+/** A new key for the spec digests of a fleet. */
+export function newSpecKey(): string {
+  return randomBytes(32).toString("hex");
+}
+
+function pickedSpec(props: Props, keys: readonly string[]): string {
   const unset = (k: string) => LATER_SPEC_KEYS.includes(k) && (props[k] === undefined || props[k] === null);
-  const picked = keys.filter((k) => !unset(k)).map((k) => [k, props[k] ?? null]);
-  return createHash("sha256").update(JSON.stringify(picked)).digest("hex").slice(0, 12);
+  return JSON.stringify(keys.filter((k) => !unset(k)).map((k) => [k, props[k] ?? null]));
+}
+
+/** The spec digest of fleets made before the key existed (plain SHA-256): recognised to move them to a key without a roll. */
+export function legacySpecOf(props: Props, keys: readonly string[]): string {
+  return createHash("sha256").update(pickedSpec(props, keys)).digest("hex").slice(0, 12);
+}
+
+/** The members' spec digest: keyed (HMAC-SHA-256) with the fleet's `specKey`; the legacy digest for state without one. */
+export function specOf(props: Props, keys: readonly string[]): string {
+  const key = props[SPEC_KEY];
+  if (typeof key !== "string" || key === "") return legacySpecOf(props, keys);
+  return createHmac("sha256", key).update(pickedSpec(props, keys)).digest("hex").slice(0, 16);
+}
+
+/**
+ * State made before the key: gives it one, and re-digests the members made with the state's
+ * inputs (legacy digest equal to theirs) with it, so they count as current and nothing rolls.
+ * Members of an unfinished roll keep a digest no key matches and are rolled as before.
+ */
+export function withSpecKey(olds: Props, keys: readonly string[]): Props {
+  if (typeof olds[SPEC_KEY] === "string" && olds[SPEC_KEY] !== "") return olds;
+  const keyed: Props = { ...olds, [SPEC_KEY]: newSpecKey() };
+  const legacy = legacySpecOf(olds, keys);
+  const spec = specOf(keyed, keys);
+  if (Array.isArray(olds.members)) {
+    keyed.members = olds.members.map((m: unknown) => (m && typeof m === "object" && (m as Member).spec === legacy ? { ...(m as Member), spec } : m));
+  }
+  return keyed;
 }
 
 /** A member's fields from its live record (price and placement are kept from the rental when the record has none). */

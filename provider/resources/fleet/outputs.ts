@@ -4,7 +4,7 @@ import { isHealthy } from "./health";
 import type { Member } from "./members";
 import { volumeCostOf } from "./volumes";
 
-export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts"];
+export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts", "specKey"];
 
 /**
  * A member's $/hour now: its disk alone while stopped, nothing once dead, its price otherwise;

@@ -5,7 +5,7 @@ import { ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } 
 import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { FLEET_INPUT_KEYS, SPEC_KEYS, checkFleetInputs, typedFleetInputs, type FleetInputs } from "./inputs";
-import { destroyMember, fleetKeyOf, markerValue, refreshed, specOf, type Member } from "./members";
+import { SPEC_KEY, destroyMember, fleetKeyOf, markerValue, newSpecKey, refreshed, specOf, withSpecKey, type Member } from "./members";
 import { probeMembers } from "./health";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
 import { accountInstances, forgetListing } from "./listing";
@@ -57,7 +57,7 @@ export const provider: ProviderImpl = {
     const inputs = typedFleetInputs(news);
     if (members.length !== inputs.count) return { changes: true, replaces: [], deleteBeforeReplace: false };
     // Members an unfinished roll left with other inputs are rolled by the next update.
-    const spec = specOf(news, SPEC_KEYS);
+    const spec = specOf({ ...news, [SPEC_KEY]: olds[SPEC_KEY] }, SPEC_KEYS);
     if (members.some((m) => m.spec !== spec)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     let live;
     try {
@@ -70,8 +70,9 @@ export const provider: ProviderImpl = {
     return { changes: live.dead + live.gone + live.unready > 0, replaces: [], deleteBeforeReplace: false };
   },
 
-  async create(inputs) {
-    const fleetKey = fleetKeyOf(inputs);
+  async create(given) {
+    const fleetKey = fleetKeyOf(given);
+    const inputs = { ...given, [SPEC_KEY]: newSpecKey() };
     const outs = await reconcile(getClient(), fleetKey, inputs);
     return { id: fleetKey, outs: jsonClean({ ...userInputs(inputs), ...inputs, ...outs }) as Props };
   },
@@ -83,7 +84,10 @@ export const provider: ProviderImpl = {
     return { id, props: all, inputs: storedInputs(all) };
   },
 
-  async update(id, olds, news) {
+  async update(id, stored, given) {
+    // State of an earlier release gets its key here, its members' digests moved to it (no roll).
+    const olds = withSpecKey(stored, SPEC_KEYS);
+    const news = { ...given, [SPEC_KEY]: olds[SPEC_KEY] };
     const outs = await reconcile(getClient(), id, news, olds);
     return { outs: jsonClean({ ...news, ...outs }) as Props };
   },

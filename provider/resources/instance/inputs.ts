@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
-import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
+import { Props, UNKNOWN, checkWith, containsUnknown, portCountProblem, withoutControlCharacters } from "../kit";
 import { ACTION_INPUTS } from "./actions";
 import { IMPORT_INPUTS } from "./import-input";
 import { INPLACE_INPUTS } from "./inplace";
@@ -105,18 +105,25 @@ export const inputSchema = z.strictObject({
     })
     .optional(),
   env: envObject.optional(),
+  // The count first: a list of 100000 would otherwise be judged entry by entry.
   ports: z
-    .array(z.string().refine((p) => isPortMapping(p, { single: true }), "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp"))
+    .unknown()
+    .superRefine((ports, ctx) => {
+      const tooMany = portCountProblem(ports);
+      if (tooMany) ctx.addIssue({ code: "custom", message: tooMany });
+    })
+    .pipe(z.array(z.string().refine((p) => isPortMapping(p, { single: true }), "entries must be HOST:CONTAINER, for example 8080:8080 or 5000:5000/udp")))
     .optional(),
   onstart: onstart.optional(),
   volume: volume.optional(),
   diskGb: positive("GB", MAX_DISK_GB).optional(),
   runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
   argsStr: z.string({ error: "must be a string" }).optional(),
-  label: z
-    .string({ error: "must be a string" })
-    .refine((l) => utf8Bytes(l) <= LABEL_LIMIT, { error: (iss) => `must be at most ${LABEL_LIMIT} bytes of UTF-8 (it has ${utf8Bytes(String(iss.input))})` })
-    .optional(),
+  label: withoutControlCharacters(
+    z
+      .string({ error: "must be a string" })
+      .refine((l) => utf8Bytes(l) <= LABEL_LIMIT, { error: (iss) => `must be at most ${LABEL_LIMIT} bytes of UTF-8 (it has ${utf8Bytes(String(iss.input))})` }),
+  ).optional(),
   sshKeyIds: z
     .array(z.union([wholePositive, z.string().regex(/^\d+$/)], { error: "entries must be SSH key ids" }))
     .optional(),

@@ -16,12 +16,22 @@ import { probeHttp, probeTcp, type Instance, type VastClient } from "../../clien
 import { Props, containsUnknown, currentTiming, pollIntervalMs } from "../kit";
 
 const MAX_READY_MINUTES = 24 * 60;
+/** Longer paths are refused by common servers (8 KB request lines) long before; 2048 is the usual URL limit. */
+const HTTP_PATH_LIMIT = 2048;
 
 export const READINESS_INPUTS = {
   readiness: z
     .strictObject({
       tcpPort: z.number({ error: "must be a port number" }).int("must be a whole number").min(1, "must be 1 to 65535").max(65535, "must be 1 to 65535").optional(),
-      httpPath: z.string({ error: "must be a path" }).startsWith("/", "must start with /").optional(),
+      httpPath: z
+        .string({ error: "must be a path" })
+        .max(HTTP_PATH_LIMIT, `must be at most ${HTTP_PATH_LIMIT} characters`)
+        .startsWith("/", "must start with /")
+        // The path goes into the probe's request line: CR/LF would add header lines, a space
+        // or a control character makes a request no server answers as meant.
+        // eslint-disable-next-line no-control-regex -- the rule is about control characters
+        .regex(/^[^\s\u0000-\u001f\u007f-\u009f]*$/u, "must not contain spaces or control characters such as CR or LF (percent-encode them, e.g. %20)")
+        .optional(),
       timeoutMinutes: z
         .number({ error: "must be a number (minutes)" })
         .positive("must be greater than 0 (minutes)")

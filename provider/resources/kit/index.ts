@@ -10,6 +10,7 @@ export * from "./create-once";
 export * from "./claims";
 export * from "./import";
 export * from "./settings";
+export * from "./text";
 export { SharedList, type SharedListSource, type SharedListStats } from "./live/shared-list";
 export { readerFor, readerOf, type Reader } from "./live/readers";
 export { IdReader, type IdListSource, type IdPage } from "./live/id-reader";

@@ -41,8 +41,16 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Path segments whose values are never shown: env values, passwords, tokens, secrets. */
-const SECRET_SEGMENT = /^(env|extra_?env)$|pass(word)?|secret|token|^private_?key/i;
+/**
+ * Path segments whose values are never shown: env values, passwords, tokens, secrets, and the
+ * free-text command lines and scripts (onstart, args, launchArgs), which often carry a token.
+ */
+const SECRET_SEGMENT = /^(env|extra_?env|onstart|args|args_?str|launch_?args)$|pass(word)?|secret|token|^private_?key/i;
+
+/** Failures reported per top-level property at most; a list of 100000 bad entries gives a few lines, not megabytes. */
+const MAX_FAILURES_PER_PROPERTY = 20;
+/** Failures reported at most in all. */
+const MAX_FAILURES = 100;
 
 export interface CheckOptions {
   /**
@@ -148,6 +156,15 @@ export function checkWith(zodSchema: CheckSchema, news: Props, options: CheckOpt
   reservedKeyFailures(known, [], failures);
   const reported = new Set(failures.map((f) => f.property));
   const result = schema.safeParse(known);
+  const perTop = new Map<string, number>();
+  // Judged once per property: a list of 100000 entries gives as many issues.
+  const unknownTop = new Map<string, boolean>();
+  const isUnknownTop = (top: string) => {
+    let unknown = unknownTop.get(top);
+    if (unknown === undefined) unknownTop.set(top, (unknown = top in inputs && containsUnknown(inputs[top])));
+    return unknown;
+  };
+  let dropped = 0;
   if (!result.success) {
     for (const issue of result.error.issues) {
       // Unknown top-level properties are reported once, below, with the nearest name.
@@ -172,15 +189,25 @@ export function checkWith(zodSchema: CheckSchema, news: Props, options: CheckOpt
       const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
       if (reported.has(property)) continue;
       const top = String(issue.path[0] ?? "");
-      if (top && top in inputs && containsUnknown(inputs[top])) continue;
+      if (top && isUnknownTop(top)) continue;
       // The whole set of inputs is never shown: it holds the secret ones too.
       const secret =
         issue.path.length === 0 ||
         (options.secretFields?.includes(top) ?? false) ||
         issue.path.some((segment) => typeof segment === "string" && SECRET_SEGMENT.test(segment));
+      const count = (perTop.get(top) ?? 0) + 1;
+      perTop.set(top, count);
+      if (count > MAX_FAILURES_PER_PROPERTY || failures.length >= MAX_FAILURES) {
+        dropped++;
+        continue;
+      }
       const shown = secret ? "" : describeValue(valueAt(known, issue.path));
       failures.push({ property, reason: `${property}: ${issue.message}${shown}` });
     }
+  }
+  if (dropped > 0) {
+    const last = failures.pop();
+    if (last) failures.push({ property: last.property, reason: `${last.reason} (and ${dropped} more problems of the same inputs not listed)` });
   }
   if (options.type) {
     const unknown = unknownPropertyFailures(options.type, news, schemaKeys(schema), options.outputs);
@@ -198,10 +225,29 @@ function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-function describeValue(value: unknown): string {
+/** Values shown in a failure are cut to this many characters. */
+const SHOWN_VALUE_LIMIT = 80;
+
+/**
+ * URLs with their credentials hidden: the whole userinfo (`user:password@`, or a token standing
+ * as the user name) and the value of every query parameter (a webhook address often carries
+ * its token there, under any name). Text that is not a URL is kept.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) =>
+    url
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1<redacted>@")
+      .replace(/([?&;])([^=&;#]+)=[^&;#]*/g, "$1$2=<redacted>"),
+  );
+}
+
+/** The value as a failure shows it: JSON, credentials in URLs hidden, cut to SHOWN_VALUE_LIMIT characters. */
+export function describeValue(value: unknown): string {
   if (value === undefined) return "";
-  let text = JSON.stringify(value) ?? String(value);
-  if (text.length > 80) text = `${text.slice(0, 77)}...`;
+  // Only the start is shown: a list of 100000 entries is not written out whole first.
+  const head = Array.isArray(value) && value.length > 100 ? value.slice(0, 100) : value;
+  let text = redactUrl((JSON.stringify(head) ?? String(head)).slice(0, 8192));
+  if (text.length > SHOWN_VALUE_LIMIT) text = `${text.slice(0, SHOWN_VALUE_LIMIT - 3)}...`;
   return ` (got ${text})`;
 }
 

@@ -61,6 +61,16 @@ const now = () => currentTiming().now();
  */
 const serviceNow = (api: VastClient = getClient()) => now() + (api.serverClockSkewMs() ?? 0);
 
+/**
+ * How far ahead of ours the service's clock (its Date header) is trusted to decide that a
+ * window has started, and so that there is nothing to cancel. NTP-kept clocks agree within a
+ * second, the header has whole seconds, and a window lasts at least an hour: 10 minutes
+ * covers any honest difference, while a Date a year ahead (a proxy's, a wrong host's) would
+ * make a destroy skip the cancel and report success with the window still scheduled. A skew the
+ * other way only makes the destroy cancel (the safe side), so it is trusted whatever its size.
+ */
+export const MAX_TRUSTED_SKEW_MS = 10 * 60 * 1000;
+
 export const provider: ImportableImpl = {
   // importId: the resource's id, which the window's machines, start, duration and category
   // make (`mw-<start>-<digest>`): the declared inputs must make the same id, and the windows of
@@ -149,7 +159,19 @@ export const provider: ImportableImpl = {
     const api = getClient();
     const listed = ours(await listWindows(api, rec.scheduledMachineIds), rec);
     const nowUnix = serviceNow(api) / 1000;
-    if (nowUnix >= rec.plan.startUnix) return;
+    if (nowUnix >= rec.plan.startUnix) {
+      const skew = api.serverClockSkewMs() ?? 0;
+      // Started by the service's clock alone, and that clock is far ahead of ours: not believed.
+      if (skew > MAX_TRUSTED_SKEW_MS && now() / 1000 < rec.plan.startUnix) {
+        throw new Error(
+          `MaintenanceWindow: the service's Date header is ${Math.round(skew / 60_000)} minutes ahead of this machine's clock ` +
+            `(more than the ${MAX_TRUSTED_SKEW_MS / 60_000} minutes trusted), and only by that clock has the window ` +
+            `(start ${new Date(rec.plan.startUnix * 1000).toISOString()}) started. Nothing was cancelled. ` +
+            "Check this machine's clock and the proxy between it and the service, then retry the destroy.",
+        );
+      }
+      return;
+    }
     const waiting = listed.filter((w) => (unixOf(w.startTime) ?? rec.plan.startUnix) > nowUnix);
     const outcome = await cancelAndVerify(api, waiting);
     if (outcome.refused.length > 0) {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_TEMPLATE_PRIVATE, ENV_NAME, ENV_NAME_RULE, FILTER_OPS, TAG_RULE, imageReferenceProblem, isImageTag, isPortMapping } from "../../client";
-import { UNKNOWN, userInputs, type Props } from "../kit";
+import { NAME_LIMIT, UNKNOWN, portCountProblem, userInputs, withoutControlCharacters, type Props } from "../kit";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 
@@ -35,6 +35,11 @@ export function normalizePort(port: string | number): string {
 }
 
 const portsSchema = z.array(z.unknown(), { error: "must be a list of port mappings" }).superRefine((ports, ctx) => {
+  const tooMany = portCountProblem(ports);
+  if (tooMany) {
+    ctx.addIssue({ code: "custom", message: tooMany });
+    return;
+  }
   const seen = new Set<string>();
   ports.forEach((port, i) => {
     if (!validPort(port)) {
@@ -84,7 +89,7 @@ const extraFiltersSchema = z
 
 /** The rules of every Template input. Unknown properties are reported by `checkWith`. */
 export const templateSchema = z.object({
-  name: nonEmpty(),
+  name: withoutControlCharacters(nonEmpty().max(NAME_LIMIT, `must be at most ${NAME_LIMIT} characters`)),
   image: image(),
   tag: nonEmpty().refine(isImageTag, `must be ${TAG_RULE}`).optional(),
   desc: str().optional(),

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { VolumeKind } from "../../client";
-import { Props, checkWith, containsUnknown } from "../kit";
+import { Props, checkWith, containsUnknown, withoutControlCharacters } from "../kit";
 
 /** The vendor client's default size, GB. */
 export const DEFAULT_SIZE_GB = 15;
@@ -39,7 +39,7 @@ function schemaOf(kind: VolumeKind) {
     offerId: wholePositive.optional(),
     offer: (kind === "local" ? localFilters : networkFilters).optional(),
     sizeGb: wholePositive.max(MAX_SIZE_GB, `must be at most ${MAX_SIZE_GB} (GB)`).optional(),
-    name: z.string({ error: "must be a string" }).min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`).optional(),
+    name: withoutControlCharacters(z.string({ error: "must be a string" }).min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`)).optional(),
   });
 }
 

@@ -22,6 +22,7 @@ import {
   nearestName,
   waitOutLostRequest,
   numericImport,
+  withoutControlCharacters,
   type ImportableImpl,
   type Props,
 } from "../kit";
@@ -49,11 +50,12 @@ const schema = z.object({
       const dup = types.find((t, i) => types.indexOf(t) !== i);
       if (dup !== undefined) ctx.addIssue({ code: "custom", message: `must not repeat a type (${JSON.stringify(dup)} appears twice)` });
     }),
-  name: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty; leave name out for none")
-    .max(WEBHOOK_USER_NAME_LIMIT, `must be at most ${WEBHOOK_USER_NAME_LIMIT} characters (the service's ${WEBHOOK_NAME_LIMIT} less the marker)`)
-    .optional(),
+  name: withoutControlCharacters(
+    z
+      .string({ error: "must be a string" })
+      .min(1, "must not be empty; leave name out for none")
+      .max(WEBHOOK_USER_NAME_LIMIT, `must be at most ${WEBHOOK_USER_NAME_LIMIT} characters (the service's ${WEBHOOK_NAME_LIMIT} less the marker)`),
+  ).optional(),
   rotateSecretTrigger: z.unknown().optional(),
 });
 
