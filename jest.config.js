@@ -13,6 +13,7 @@ module.exports = {
   },
   moduleNameMapper: {
     "^pulumi-vastai$": "<rootDir>/provider/index.ts",
+    "^pulumi-vastai/client$": "<rootDir>/provider/client/index.ts",
     "^pulumi-vastai/simulator$": "<rootDir>/simulator/index.ts",
     "^pulumi-vastai/testing$": "<rootDir>/testing/index.ts",
     "^pulumi-vastai/runtime$": "<rootDir>/provider/runtime.ts",

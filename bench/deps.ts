@@ -2,9 +2,8 @@
  * What the benchmark takes from the package. It imports the package by name, so once compiled
  * it runs the built package (dist/) exactly as a program that installed it would.
  */
+export { DEFAULT_INTERVALS_MS, DEFAULT_RETRY_POLICY } from "pulumi-vastai/client";
 export {
-  DEFAULT_INTERVALS_MS,
-  DEFAULT_RETRY_POLICY,
   createClient,
   providers,
   setClientOptions,

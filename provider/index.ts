@@ -1,6 +1,13 @@
 /**
  * pulumi-vastai: declarative GPU infrastructure on the Vast.ai marketplace.
- * Resources, lookups, the provider objects behind them, and the typed API client.
+ *
+ * The package root holds what a Pulumi program needs: the resources, the lookups, the
+ * configuration, the errors, and the factory of the typed API client with its options. The
+ * rest of the client (its API areas, entity types, endpoint table and wire helpers) lives in
+ * `pulumi-vastai/client`. Every name exported here is a promise to users; the list is pinned
+ * by test/unit/public-surface.test.ts.
+ *
+ * @packageDocumentation
  */
 export { providers } from "./providers";
 export { setClientOptions, setProviderSettings } from "./context";
@@ -19,5 +26,46 @@ export { Endpoint, type EndpointArgs } from "./resources/endpoint";
 export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
 export { Fleet, type FleetArgs, type FleetSpread, type FleetMember, type FleetVolume } from "./resources/fleet";
 export * from "./lookups";
-export * from "./client";
-export { resolveConfig, MissingApiKeyError, keyFilePath, type ResolvedConfig } from "./config";
+export {
+  createClient,
+  VastClient,
+  DEFAULT_API_URL,
+  type ClientOptions,
+  type Logger,
+  type RequestSpec,
+  type QueryValue,
+  type RetryPolicy,
+  type PacingOptions,
+  type Transport,
+  type Exchange,
+  type ExchangeResult,
+  type WriteKind,
+  type WriteListener,
+  type BackoffOptions,
+} from "./client";
+export {
+  VastError,
+  VastApiError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  GoneError,
+  RateLimitError,
+  ServerError,
+  VastOperationError,
+  VastErrorTextError,
+  VastValidationError,
+  VastConnectionError,
+  VastTimeoutError,
+  ResponseSchemaError,
+  DeleteNotConfirmedError,
+  ResponseLostError,
+  ResponseTooLargeError,
+  PagingLoopError,
+  VolumeInUseError,
+  type CallSite,
+  type ApiErrorDetails,
+  type RetryableFailure,
+} from "./client";
+export { resolveConfig, MissingApiKeyError, InvalidApiKeyError, keyFilePath, type ResolvedConfig, type ConfigSources } from "./config";

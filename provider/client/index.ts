@@ -15,6 +15,7 @@ export type { PacingOptions } from "./pacing";
 export type { WriteKind, WriteListener } from "./writes";
 export { DEFAULT_RETRY_POLICY } from "./retry";
 export type { RetryPolicy } from "./retry";
+export type { BackoffOptions } from "./backoff";
 export type { Transport, Exchange, ExchangeResult } from "./transport";
 export { registerSecret, registerSecrets, scrub } from "./redact";
 export type * from "./types-templates";

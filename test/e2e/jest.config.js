@@ -15,6 +15,7 @@ module.exports = {
   },
   moduleNameMapper: {
     "^pulumi-vastai$": "<rootDir>/dist/provider/index.js",
+    "^pulumi-vastai/client$": "<rootDir>/dist/provider/client/index.js",
     "^pulumi-vastai/simulator$": "<rootDir>/dist/simulator/index.js",
     "^pulumi-vastai/testing$": "<rootDir>/dist/testing/index.js",
     "^pulumi-vastai/runtime$": "<rootDir>/dist/provider/runtime.js",

@@ -4,7 +4,8 @@
  * what it does to the workers, lost responses and killed runs, shared reads, and the worker
  * group's id as the id its logs use.
  */
-import { getEndpoints, getEndpointsOutput, getWorkerGroupLogs, getWorkerGroups, getWorkerGroupsOutput, providers, scrub } from "pulumi-vastai";
+import { getEndpoints, getEndpointsOutput, getWorkerGroupLogs, getWorkerGroups, getWorkerGroupsOutput, providers } from "pulumi-vastai";
+import { scrub } from "pulumi-vastai/client";
 import * as pulumi from "@pulumi/pulumi";
 import { useSimulator } from "../support/simulator";
 
