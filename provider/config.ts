@@ -15,12 +15,14 @@ import { DEFAULT_API_URL, DEFAULT_RUN_URL } from "./client/client";
 
 export { DEFAULT_API_URL, DEFAULT_RUN_URL };
 
+/** The settings `resolveConfig` found: the API key, the API and serverless URLs. */
 export interface ResolvedConfig {
   apiKey: string;
   apiUrl: string;
   runUrl: string;
 }
 
+/** Where `resolveConfig` looks for settings: the stack configuration, the environment and the home directory (each injectable for tests). */
 export interface ConfigSources {
   /** Reads a Pulumi config value by full key, for example `vastai:apiKey`. */
   config?: (key: string) => string | undefined;
@@ -35,6 +37,7 @@ export function keyFilePath(homeDir: string): string {
   return path.join(homeDir, ".config", "vastai", "vast_api_key");
 }
 
+/** No API key was found in `vastai:apiKey`, `VAST_API_KEY` or the key file; the message names all three. */
 export class MissingApiKeyError extends Error {
   constructor(keyFile: string) {
     super(
@@ -79,6 +82,7 @@ function checkApiKey(key: string, source: string): string {
   );
 }
 
+/** The API key found in the configuration is malformed; the message names where it came from, never its value. */
 export class InvalidApiKeyError extends Error {
   constructor(message: string) {
     super(message);

@@ -30,14 +30,17 @@ export const KINDS = {
   stackIdentity: () => require("./resources/stackIdentity/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
+/** The name of a resource kind of the runtime's registry. */
 export type ResourceKind = keyof typeof KINDS;
 
+/** A kind's provider as the serialized dynamic providers call it. */
 export type RuntimeProvider = ProviderImpl & {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
 };
 
 const cache = new Map<string, RuntimeProvider>();
 
+/** The provider of a resource kind, loaded on first use. */
 export function implementation(kind: ResourceKind): RuntimeProvider {
   let provider = cache.get(kind);
   if (!provider) {

@@ -3,6 +3,7 @@ import { DEFAULT_API_KEY } from "./seed/seed";
 import { MAX_MARKET_OFFERS } from "./seed/offers";
 import type { RateLimitSetting } from "./http/rate-limit";
 
+/** Options of `startSimulator` (and of the `vastai-simulator` command). */
 export interface SimulatorOptions {
   /** TCP port; 0 (default) picks a free one. */
   port?: number;

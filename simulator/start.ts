@@ -17,6 +17,7 @@ import { StateFile, StateLockLost } from "./store/persistence";
 import { Store } from "./store/store";
 import type { SimData } from "./store/types";
 
+/** A running simulator: its URL, key, state and controls; `close()` stops it. */
 export interface Simulator {
   /** Management API base URL, e.g. http://127.0.0.1:18080 (no trailing slash). */
   url: string;
@@ -39,6 +40,7 @@ function applyApiKey(data: SimData, apiKey: string | undefined): string {
   return primary.key;
 }
 
+/** Starts the API simulator on 127.0.0.1 (a free port unless `port` is given). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const opts = resolveOptions(options);
   // A lost lock stops the simulator: nothing more is answered, so nothing more is acknowledged.

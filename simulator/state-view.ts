@@ -8,6 +8,7 @@ import { maintenanceView } from "./domain/maintenance-view";
 import { templateView } from "./domain/template-view";
 import { volumeView } from "./domain/volumes";
 
+/** A read-only view of the simulator's state, for assertions. */
 export interface StateView {
   instances: Record<string, unknown>[];
   templates: Record<string, unknown>[];

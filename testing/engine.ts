@@ -71,6 +71,7 @@ interface Registration {
   deletedWith: string;
 }
 
+/** Options of the `OfflineEngine`. */
 export interface EngineOptions {
   /** Project name, as in Pulumi.yaml (the program's `new pulumi.Config()` namespace). */
   project: string;
@@ -84,6 +85,7 @@ export type Program = () => unknown;
 /** Starts a dynamic-provider plugin process (the engine starts one per operation). */
 export type PluginStarter = () => Promise<ProviderPlugin>;
 
+/** Runs a program's resources through the real providers without the Pulumi CLI: preview, up and destroy, honouring the engine's resource options. */
 export class OfflineEngine {
   private state: StateEntry[] = [];
   private config: Record<string, string> = {};

@@ -25,6 +25,7 @@ export {
 } from "./plugin";
 export { formatTable, mergeOutcomes, shortType, StepFailedError, type Outcome, type ResourceOutcome, type StepReport, type StepRow } from "./report";
 
+/** Options of `startTestStack`: project, stack, directory, simulator options and configuration. */
 export interface TestStackOptions {
   /** Project name: the namespace of `new pulumi.Config()` in the program. Default `test`. */
   project?: string;

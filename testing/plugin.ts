@@ -10,6 +10,7 @@ import * as readline from "readline";
 
 type Props = Record<string, unknown>;
 
+/** Options of `startProviderPlugin`: the directory it runs in, its environment and start-up timeout. */
 export interface PluginOptions {
   /** Directory the plugin runs in (the program directory); its node_modules must hold @pulumi/pulumi. */
   cwd: string;
@@ -19,7 +20,9 @@ export interface PluginOptions {
   startTimeoutMs?: number;
 }
 
+/** A property the provider's check refused, and why. */
 export interface CheckFailure { property: string; reason: string }
+/** What the provider's diff answered: changes, replacements and delete-before-replace. */
 export interface DiffResult { changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }
 
 /** A gRPC error from the plugin; `initFailure` is set when the object exists but did not finish. */
@@ -33,6 +36,7 @@ export class PluginCallError extends Error {
   }
 }
 
+/** A running dynamic-provider plugin process, driven over gRPC as the Pulumi engine drives it. */
 export interface ProviderPlugin {
   readonly pid: number;
   configure(config: Record<string, string>): Promise<void>;
@@ -53,6 +57,7 @@ export function dynamicUrn(stack: string, project: string, type: string, name: s
   return `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/vastai:${type}::${name}`;
 }
 
+/** Starts the package's dynamic-provider plugin as the Pulumi engine would, for tests. */
 export async function startProviderPlugin(options: PluginOptions): Promise<ProviderPlugin> {
   const resolveFrom = (id: string) => require.resolve(id, { paths: [options.cwd] });
   // The plugin and this client must share the proto and grpc modules of one @pulumi/pulumi copy.

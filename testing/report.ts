@@ -5,6 +5,7 @@
 
 export type Outcome = "created" | "updated" | "replaced" | "deleted" | "unchanged" | "failed";
 
+/** What a step did to one resource: its type, name and outcome. */
 export interface ResourceOutcome {
   /** Resource type without the package prefix, e.g. `Template`. */
   type: string;
@@ -23,6 +24,7 @@ export interface ResourceOutcome {
   error?: string;
 }
 
+/** What a preview, up or destroy did: each resource's outcome and the stack outputs. */
 export interface StepReport {
   outcomes: ResourceOutcome[];
   /** Stack outputs after the step, as plain values (empty after destroy; known ones only in a preview). */
@@ -31,6 +33,7 @@ export interface StepReport {
   secretOutputs: string[];
 }
 
+/** One row of a step's report table. */
 export interface StepRow {
   title: string;
   outcomes: ResourceOutcome[];

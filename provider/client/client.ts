@@ -20,7 +20,9 @@ import { Transport, gotTransport } from "./transport";
 import type { BackoffOptions } from "./backoff";
 import { AnnouncingCore, type WriteListener } from "./writes";
 
+/** The service's API base URL, used when neither `vastai:apiUrl` nor `VAST_URL` is set. */
 export const DEFAULT_API_URL = "https://console.vast.ai";
+/** The serverless API base URL, used when neither `vastai:runUrl` nor `VAST_RUN_URL` is set. */
 export const DEFAULT_RUN_URL = "https://run.vast.ai";
 /** Per request, as the official CLI. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -33,6 +35,7 @@ export const DEFAULT_MAX_CONCURRENT_REQUESTS = 16;
 /** The largest answer read; the longest real lists (offers, instances) are a few MB. */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
 
+/** Options of `createClient`: the key, the URLs, timeouts, retries, pacing and the injectable clock, logger and transport. */
 export interface ClientOptions {
   /** The API key (sent as `Authorization: Bearer`). Resolve it with `resolveConfig` (provider/config). */
   apiKey: string;
@@ -77,6 +80,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+/** The typed API client: one object per API area (`offers`, `instances`, `templates`, ...). Make one with `createClient`. */
 export class VastClient {
   readonly templates: TemplatesApi;
   readonly instances: InstancesApi;

@@ -22,6 +22,7 @@ import { scrub } from "./redact";
 import { Clock, RetryPolicy, withRetry } from "./retry";
 import { ResponseTooLarge, Transport, TransportFailure } from "./transport";
 
+/** Where the client logs its requests and retries (debug and warnings); secrets are scrubbed first. */
 export interface Logger {
   debug?(message: string): void;
   warn?(message: string): void;
@@ -44,6 +45,7 @@ export interface CoreSettings {
   maxResponseBytes: number;
 }
 
+/** A value of a URL query parameter; `undefined` and `null` leave the parameter out. */
 export type QueryValue = string | number | boolean | null | undefined;
 
 /**
@@ -54,6 +56,7 @@ export interface ResponseSchema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
 
+/** One API request as the client's areas describe it: endpoint, path parameters, query, body and the schema of the answer. */
 export interface RequestSpec<T> {
   endpoint: Endpoint;
   /** Values for the route's `{name}` placeholders. */

@@ -15,6 +15,7 @@
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
+/** One entry of `ENDPOINTS`. */
 export interface Endpoint {
   method: HttpMethod;
   /** Route pattern with `{name}` placeholders. */
@@ -43,6 +44,7 @@ function ep(method: HttpMethod, route: string, idempotent: boolean, intervalMs: 
   return { method, route, base, idempotent, intervalMs };
 }
 
+/** Every endpoint the client calls: method, route, whether a resend is safe, and its default minimum interval. */
 export const ENDPOINTS = {
   templatesSearch: ep("GET", "/api/v0/template/", true, ANY),
   templatesCreate: ep("POST", "/api/v0/template/", false, ANY),
@@ -141,6 +143,7 @@ export const ENDPOINTS = {
   invoicesList: ep("GET", "/api/v1/invoices/", true, ANY),
 } as const satisfies Record<string, Endpoint>;
 
+/** The name of an entry of `ENDPOINTS`. */
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** The pacing key of an endpoint: method and route pattern. */

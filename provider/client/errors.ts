@@ -23,6 +23,7 @@ export interface CallSite {
   endpoint: string;
 }
 
+/** What the client knows of a failed API call: the call site, the status and the service's message. */
 export interface ApiErrorDetails extends CallSite {
   status: number;
   /** The server's machine-readable `error` code, when it sent one. */

@@ -32,6 +32,7 @@ import { createHash } from "node:crypto";
 /** Minimum interval per endpoint key (`METHOD /route/{param}/`), ms. */
 export type IntervalTable = Readonly<Record<string, number>>;
 
+/** How the client spaces its requests: minimum intervals per endpoint, and the cap of requests in flight. */
 export interface PacingOptions {
   /** Overrides per endpoint key, for example `{"PUT /api/v0/instances/{id}/": 2000}`. */
   intervalsMs?: Record<string, number>;

@@ -9,6 +9,7 @@ import * as net from "node:net";
 /** Longest a single probe waits for a connection or an answer, ms. */
 export const PROBE_TIMEOUT_MS = 5000;
 
+/** Opens a TCP connection and resolves to why it failed, or `undefined` when it connects. */
 export function probeTcp(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
@@ -22,6 +23,7 @@ export function probeTcp(host: string, port: number, timeoutMs = PROBE_TIMEOUT_M
   });
 }
 
+/** Requests `path` over HTTP and resolves to why it is not ready, or `undefined` when it answers. */
 export function probeHttp(host: string, port: number, path: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<string | undefined> {
   return new Promise((resolve) => {
     const where = `http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;

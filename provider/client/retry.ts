@@ -6,6 +6,7 @@
 import { BackoffOptions, DEFAULT_BACKOFF, backoffDelay } from "./backoff";
 import type { RetryableFailure } from "./errors";
 
+/** How the client retries: attempts, total deadline and capped exponential backoff. */
 export interface RetryPolicy {
   /** Attempts in all, including the first. */
   maxAttempts: number;

@@ -7,6 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Got } from "got" with { "resolution-mode": "import" };
 
+/** One HTTP request as the client hands it to a `Transport`. */
 export interface Exchange {
   method: string;
   url: string;
@@ -21,6 +22,7 @@ export interface Exchange {
   maxResponseBytes?: number;
 }
 
+/** What a `Transport` answers for one `Exchange`: status, headers and body. */
 export interface ExchangeResult {
   status: number;
   body: string;
@@ -51,6 +53,7 @@ export class TransportFailure extends Error {
   }
 }
 
+/** Sends one HTTP exchange. The default uses got; tests and proxies may inject their own. */
 export interface Transport {
   (exchange: Exchange): Promise<ExchangeResult>;
   /** Resolves once the transport can send at once (its library loaded): the request core waits

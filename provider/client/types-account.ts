@@ -45,6 +45,7 @@ export const API_KEY_SCOPES = [
   "machine_write",
   "misc",
 ] as const;
+/** One scope of an API key's permissions. */
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** The service's scopes a permission object names, sorted; null when it names none. */
@@ -60,12 +61,14 @@ export function permissionsOfScopes(scopes: readonly ApiKeyScope[]): ApiKeyPermi
   return { api: Object.fromEntries([...scopes].sort().map((s) => [s, {}])) };
 }
 
+/** The permissions of an API key, by scope. */
 export interface ApiKeyPermissions {
   /** Scopes granted, each with its constraints (an empty object: no constraint). */
   api?: Partial<Record<ApiKeyScope, Record<string, unknown>>>;
   [field: string]: unknown;
 }
 
+/** An API key of the account, as the service lists it (never its secret value). */
 export interface ApiKey {
   id: number;
   name?: string | null;
@@ -77,6 +80,7 @@ export interface ApiKey {
   raw: Record<string, unknown>;
 }
 
+/** A new API key with its secret value (given once, at creation). */
 export interface CreatedApiKey {
   id: number;
   /** The key value; shown only here (secret). */
@@ -85,6 +89,7 @@ export interface CreatedApiKey {
   scopes: ApiKeyScope[] | null;
 }
 
+/** What creating an API key sends: its name and permissions. */
 export interface CreateApiKeyInput {
   /** Label for the owner. */
   name: string;
@@ -114,6 +119,7 @@ export interface CurrentUser {
 /** Which subaccount keys to regenerate: one subaccount, or all of them (rotates the owner seed). */
 export type RegenerateKeysInput = { subaccountUserId: number } | { all: true };
 
+/** A subaccount's new API key, as regenerating it answers. */
 export interface RegeneratedKey {
   userId: number;
   /** "" when the service sends none (null or another type). */
@@ -122,6 +128,7 @@ export interface RegeneratedKey {
   derivedKey: string;
 }
 
+/** A machine you host, as `getMachine` and `getMachines` return it. */
 export interface Machine {
   /** Machine id. */
   id: number;
@@ -136,8 +143,10 @@ export interface Machine {
   raw: Record<string, unknown>;
 }
 
+/** The kind of a maintenance window, as the service names it. */
 export type MaintenanceCategory = "power" | "internet" | "disk" | "gpu" | "software" | "other";
 
+/** What scheduling maintenance sends: machines, start, duration and category. */
 export interface ScheduleMaintenanceInput {
   /** 1 to 100 machine ids. */
   machineIds: number[];
@@ -149,6 +158,7 @@ export interface ScheduleMaintenanceInput {
   category?: MaintenanceCategory;
 }
 
+/** The service's answer to scheduling maintenance: the machines accepted and refused. */
 export interface MaintenanceResult {
   success: boolean;
   machineId: number;
@@ -159,6 +169,7 @@ export interface MaintenanceResult {
   message?: string;
 }
 
+/** A scheduled maintenance window, as the service lists it. */
 export interface MaintenanceWindow {
   id: number;
   machineId: number;
@@ -172,12 +183,14 @@ export interface MaintenanceWindow {
   endTime?: number | string | null;
 }
 
+/** The service's answer to cancelling a maintenance window. */
 export interface CancelMaintenanceResult {
   success: boolean;
   maintenanceId: number;
   message?: string;
 }
 
+/** What a copy between instances or volumes sends: source, destination and paths. */
 export interface RsyncInput {
   /** Source instance id; omit it for a copy from the local machine (the result then has `dstAddr`/`dstPort`). */
   srcId?: string | number;
@@ -195,6 +208,7 @@ export interface CopyDirectInput {
   dstPath: string;
 }
 
+/** The service's answer to a copy request. */
 export interface RsyncResult {
   success: boolean;
   /** For local-to-instance copies. */
@@ -205,6 +219,7 @@ export interface RsyncResult {
   srcAddr?: string;
 }
 
+/** What `acceptBundle` sends: the price and terms accepted for a bundle. */
 export interface AcceptBundleInput {
   /** $/hour. */
   price: number;
@@ -212,12 +227,14 @@ export interface AcceptBundleInput {
   minDuration: number;
 }
 
+/** What a worker group's log request sends: the group and the number of lines. */
 export interface WorkerGroupLogsInput {
   workerGroupId: number;
   /** Number of trailing log lines. */
   tail?: number;
 }
 
+/** One stored file version of a deployment, as `getDeploymentVersions` returns it. */
 export interface DeploymentVersion {
   id: number;
   fileHash: string;
@@ -230,6 +247,7 @@ export interface DeploymentVersion {
   lastUsedAt: number | null;
 }
 
+/** What `getAutoscalerTemplates` returns: the autoscaler's templates and the recommended ones. */
 export interface AutoscalerTemplates {
   /** The user's autoscaler-enabled templates. */
   autoscaler: Record<string, unknown>[];
@@ -237,6 +255,7 @@ export interface AutoscalerTemplates {
   recommended: Record<string, unknown>[];
 }
 
+/** The bucketed earnings series `getEarningsChart` returns. */
 export interface EarningsChart {
   success: boolean;
   /** The whole response (fields not documented). */

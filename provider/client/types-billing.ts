@@ -45,6 +45,7 @@ export interface Invoice {
   metadata: Record<string, unknown>;
 }
 
+/** One page of charges or invoices, with the token of the next page. */
 export interface BillingPage<T> {
   results: T[];
   /** Matching rows in all pages. */

@@ -69,6 +69,7 @@ export interface TemplateInput extends TemplateFields {
   dockerLoginPass?: string;
 }
 
+/** The service's answer to creating a template: its id and hash id. */
 export interface TemplateCreateResult {
   template: Template;
   /** True when the service already had a template with this content and returned it
@@ -117,6 +118,7 @@ export interface Instance {
   raw: Record<string, unknown>;
 }
 
+/** One page of the instance list. */
 export interface InstancePage {
   instances: Instance[];
   /** Token for the next page, null on the last page. */
@@ -166,6 +168,7 @@ export interface CreateInstanceInput {
   price?: number;
 }
 
+/** The service's answer to renting an instance: the new contract's id. */
 export interface CreateInstanceResult {
   /** The new instance id (the API's `new_contract`). */
   id: number;
@@ -175,6 +178,7 @@ export interface CreateInstanceResult {
   instanceApiKey?: string;
 }
 
+/** The service's answer to a delete. */
 export interface DeleteResult {
   /** True when the object was already gone (the call is then a no-op). */
   alreadyGone: boolean;

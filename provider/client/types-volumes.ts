@@ -49,6 +49,7 @@ export interface Volume {
   raw: Record<string, unknown>;
 }
 
+/** What renting a volume sends: the offer, the size and the name. */
 export interface CreateVolumeInput {
   /** The volume offer to rent from. */
   offerId: number;
@@ -58,6 +59,7 @@ export interface CreateVolumeInput {
   name?: string;
 }
 
+/** The service's answer to renting a volume: its id. */
 export interface CreatedVolume {
   /** The new volume's id when the answer names it (`volume_name` "V.<id>"), else null. */
   id: number | null;

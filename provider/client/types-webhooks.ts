@@ -36,6 +36,7 @@ export interface NotificationType {
 
 /** The document's limits: `name` at most 120 characters, `webhook_url` at most 2048. */
 export const WEBHOOK_NAME_LIMIT = 120;
+/** The longest webhook URL the service stores, characters. */
 export const WEBHOOK_URL_LIMIT = 2048;
 
 /**

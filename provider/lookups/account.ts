@@ -19,6 +19,7 @@ export async function getSecrets(options?: LookupOptions): Promise<SecretInfo[]>
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** `getSecrets` as an Output (names and whether each is set, never values). */
 export function getSecretsOutput(options?: LookupOptions): pulumi.Output<SecretInfo[]> {
   return pulumi.output(getSecrets(options));
 }
@@ -28,6 +29,7 @@ export function getSshKeys(options?: LookupOptions): Promise<SshKey[]> {
   return clientOf(options).sshKeys.list();
 }
 
+/** `getSshKeys` as an Output. */
 export function getSshKeysOutput(options?: LookupOptions): pulumi.Output<SshKey[]> {
   return pulumi.output(getSshKeys(options));
 }

@@ -20,6 +20,7 @@ export async function getUser(options?: LookupOptions): Promise<UserInfo> {
   const u = await clientOf(options).users.current();
   return { id: u.id, email: u.email, username: u.username, balance: u.balance, credit: u.credit };
 }
+/** `getUser` as an Output. */
 export function getUserOutput(options?: LookupOptions): pulumi.Output<UserInfo> {
   return pulumi.output(getUser(options));
 }
@@ -33,11 +34,13 @@ interface RangeArgs {
   pageSize?: number;
 }
 
+/** Arguments of `getCharges`: the time range, the charge types and the page size. */
 export interface ChargesArgs extends RangeArgs {
   /** Only these contract types: `instance`, `volume`, `serverless`. */
   types?: ChargeType[];
 }
 
+/** Arguments of `getInvoices`: the time range, the services and the page size. */
 export interface InvoicesArgs extends RangeArgs {
   /** Only these payment services: `stripe_payments`, `transfer`, `coinbase`, `bitpay`, `crypto.com`, `instance_prepay`, `paypal_manual`, `wise_manual`. */
   services?: string[];
@@ -72,6 +75,7 @@ export async function getCharges(args: ChargesArgs, options?: LookupOptions): Pr
   knownArgs("getCharges", args, ["start", "end", "types", "pageSize"]);
   return named("getCharges", () => clientOf(options).billing.charges({ ...rangeOf("getCharges", args), types: args.types }));
 }
+/** `getCharges` with Pulumi inputs, as an Output. */
 export const getChargesOutput = outputVariant(getCharges);
 
 /** Invoices in the range (`GET /api/v1/invoices/`), every page: top-ups, transfers, payouts, refunds. */
@@ -79,4 +83,5 @@ export async function getInvoices(args: InvoicesArgs, options?: LookupOptions): 
   knownArgs("getInvoices", args, ["start", "end", "services", "pageSize"]);
   return named("getInvoices", () => clientOf(options).billing.invoices({ ...rangeOf("getInvoices", args), services: args.services }));
 }
+/** `getInvoices` with Pulumi inputs, as an Output. */
 export const getInvoicesOutput = outputVariant(getInvoices);

@@ -13,6 +13,7 @@ import { VastValidationError } from "../client/errors";
 import { getClient } from "../context";
 import { editDistance, nearestName, unknownNameMessage } from "../resources/kit/names";
 
+/** Options every lookup takes as its last argument: a `client` to use instead of the one the configuration makes. */
 export interface LookupOptions {
   /** A client to use instead of the shared one, for example one made with `createClient` and another key. */
   client?: VastClient;

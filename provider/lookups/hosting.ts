@@ -10,12 +10,14 @@ export async function getMachine(machineId: number, options?: LookupOptions): Pr
   if (!machine) throw new Error(`getMachine: machine ${id} is not a machine this account hosts (the service found none with that id)`);
   return machine;
 }
+/** `getMachine` with Pulumi inputs, as an Output. */
 export const getMachineOutput = outputVariant(getMachine);
 
 /** Every machine the account hosts (`GET /api/v0/machines/`; the caller's user id is looked up once). */
 export function getMachines(options?: LookupOptions): Promise<Machine[]> {
   return clientOf(options).machines.list();
 }
+/** `getMachines` as an Output. */
 export function getMachinesOutput(options?: LookupOptions): pulumi.Output<Machine[]> {
   return pulumi.output(getMachines(options));
 }
@@ -32,4 +34,5 @@ export function getEarningsChart(params: EarningsChartParams = {}, options?: Loo
   for (const [k, v] of Object.entries(params)) if (v !== undefined) query[k] = v;
   return clientOf(options).earnings.chart(query);
 }
+/** `getEarningsChart` with Pulumi inputs, as an Output. */
 export const getEarningsChartOutput = outputVariant(getEarningsChart);

@@ -17,6 +17,7 @@ import { LookupOptions, clientOf, knownArgs, outputVariant, positiveInt } from "
 export function getTemplates(filters: TemplateFilters = {}, options?: LookupOptions): Promise<Template[]> {
   return clientOf(options).templates.search(filters);
 }
+/** `getTemplates` with Pulumi inputs, as an Output. */
 export const getTemplatesOutput = outputVariant(getTemplates);
 
 /**
@@ -32,12 +33,14 @@ export async function searchOffers(query: OfferSearch = {}, options?: LookupOpti
   knownArgs("searchOffers", query, ["filters", "order", "type", "limit", "allocatedStorageGb", "noDefaults"], { under: "filters", names: OFFER_FILTER_FIELDS });
   return clientOf(options).offers.search(query);
 }
+/** `searchOffers` with Pulumi inputs, as an Output. */
 export const searchOffersOutput = outputVariant(searchOffers);
 
 /** Every instance of the account, as the service reports it now. */
 export function getInstances(options?: LookupOptions): Promise<Instance[]> {
   return clientOf(options).instances.list();
 }
+/** `getInstances` as an Output. */
 export function getInstancesOutput(options?: LookupOptions): pulumi.Output<Instance[]> {
   return pulumi.output(getInstances(options));
 }

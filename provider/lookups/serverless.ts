@@ -8,6 +8,7 @@ import { InputsOf, LookupOptions, clientOf, knownArgs, outputVariant, positiveIn
 export function getAutoscalerTemplates(userId: number, options?: LookupOptions): Promise<AutoscalerTemplates> {
   return clientOf(options).autoscaler.templates(positiveInt("getAutoscalerTemplates", "userId", userId));
 }
+/** `getAutoscalerTemplates` with Pulumi inputs, as an Output. */
 export const getAutoscalerTemplatesOutput = outputVariant(getAutoscalerTemplates);
 
 /** Stored file versions of a deployment, newest first (`createdAt` in Unix seconds). */
@@ -16,8 +17,10 @@ export async function getDeploymentVersions(deploymentId: number, options?: Look
   // The service lists newest first; sorting keeps that promise whatever it sends.
   return [...versions].sort((a, b) => b.createdAt - a.createdAt);
 }
+/** `getDeploymentVersions` with Pulumi inputs, as an Output. */
 export const getDeploymentVersionsOutput = outputVariant(getDeploymentVersions);
 
+/** Arguments of `getWorkerGroupLogs`: the worker group and how many lines from the end. */
 export interface WorkerGroupLogsArgs {
   /** The worker group's id. */
   workerGroupId: number;
@@ -25,6 +28,7 @@ export interface WorkerGroupLogsArgs {
   tail?: number;
 }
 
+/** What `getWorkerGroupLogs` returns: the log text and its lines. */
 export interface WorkerGroupLogs {
   /** The log text as the service sends it. */
   logs: string;
@@ -40,11 +44,13 @@ export async function getWorkerGroupLogs(args: WorkerGroupLogsArgs, options?: Lo
   const { logs } = await clientOf(options).serverless.workerGroupLogs({ workerGroupId, tail });
   return { logs, lines: logs === "" ? [] : logs.split("\n") };
 }
+/** `getWorkerGroupLogs` with Pulumi inputs, as an Output. */
 export const getWorkerGroupLogsOutput = outputVariant(getWorkerGroupLogs);
 
 /** A serverless endpoint group as `getEndpoints` lists it: without its API key. */
 export type EndpointInfo = Omit<ServerlessEndpoint, "apiKey">;
 
+/** Arguments of `getEndpoints`: an optional endpoint name to match. */
 export interface EndpointsArgs {
   /** Only the endpoint of this name. */
   name?: string;
@@ -60,6 +66,7 @@ export async function getEndpoints(args: EndpointsArgs = {}, options?: LookupOpt
     .sort((a, b) => a.id - b.id);
 }
 
+/** Arguments of `getEndpointsOutput`: those of `getEndpoints`, plus `includeApiKey` to add each endpoint's key (the Output is then secret). */
 export interface EndpointsOutputArgs extends EndpointsArgs {
   /** Include each endpoint's `apiKey`: the whole result is then a secret Output. */
   includeApiKey?: boolean;
@@ -85,6 +92,7 @@ export function getEndpointsOutput(args: pulumi.Input<EndpointsOutputArgs> | Inp
 /** A worker group as `getWorkerGroups` lists it: without its API key. */
 export type WorkerGroupInfo = Omit<WorkerGroup, "apiKey">;
 
+/** Arguments of `getWorkerGroups`: an optional endpoint to list the groups of. */
 export interface WorkerGroupsArgs {
   /** Only the groups of this endpoint. */
   endpointId?: number;
@@ -100,4 +108,5 @@ export async function getWorkerGroups(args: WorkerGroupsArgs = {}, options?: Loo
     .map(({ apiKey: _key, ...rest }) => rest)
     .sort((a, b) => a.id - b.id);
 }
+/** `getWorkerGroups` with Pulumi inputs, as an Output. */
 export const getWorkerGroupsOutput = outputVariant(getWorkerGroups);

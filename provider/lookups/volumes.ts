@@ -19,6 +19,7 @@ export async function searchVolumeOffers(query: VolumeOfferSearch = {}, options?
   knownArgs("searchVolumeOffers", query, SEARCH_ARGS, { under: "filters", names: VOLUME_OFFER_FILTER_FIELDS });
   return clientOf(options).volumes.searchOffers("local", query);
 }
+/** `searchVolumeOffers` with Pulumi inputs, as an Output. */
 export const searchVolumeOffersOutput = outputVariant(searchVolumeOffers);
 
 /** Offers of network volume storage; the query is `searchVolumeOffers`' (`clusterId` and the `nwDisk*Bw` fields apply here). */
@@ -26,8 +27,10 @@ export async function searchNetworkVolumeOffers(query: VolumeOfferSearch = {}, o
   knownArgs("searchNetworkVolumeOffers", query, SEARCH_ARGS, { under: "filters", names: VOLUME_OFFER_FILTER_FIELDS });
   return clientOf(options).volumes.searchOffers("network", query);
 }
+/** `searchNetworkVolumeOffers` with Pulumi inputs, as an Output. */
 export const searchNetworkVolumeOffersOutput = outputVariant(searchNetworkVolumeOffers);
 
+/** Arguments of `getVolumes`: which volumes to list (`local`, `network` or `all`). */
 export interface GetVolumesArgs {
   /** `local`, `network` or `all` (default). */
   type?: VolumeListType;
@@ -42,4 +45,5 @@ export async function getVolumes(args: GetVolumesArgs = {}, options?: LookupOpti
   }
   return clientOf(options).volumes.list(type);
 }
+/** `getVolumes` with Pulumi inputs, as an Output. */
 export const getVolumesOutput = outputVariant(getVolumes);

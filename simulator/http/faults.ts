@@ -6,6 +6,7 @@
 import { invalidArgs, show } from "./errors";
 import { optInt, optObject, optString, type Body } from "./validate";
 
+/** A fault the simulator injects on the next `times` requests matching `method` and `path`: a status and body, a delay, or a dropped connection. */
 export interface FaultSpec {
   method: string;
   path: string;

@@ -6,6 +6,7 @@
 
 /** Minimum interval in milliseconds between two calls of one endpoint with one key. */
 export type RateLimitTable = Readonly<Record<string, number>>;
+/** The simulator's rate limits: `off`, `realistic`, or a table of minimum intervals in ms. */
 export type RateLimitSetting = "off" | "realistic" | RateLimitTable;
 
 /**

@@ -11,6 +11,7 @@ export const DEFAULT_API_KEY = "sim-default-api-key";
 const HOSTED_MACHINE_FIRST_ID = 50001;
 const HOSTED_MACHINE_COUNT = 160;
 
+/** The simulator's seeded accounts, keys, templates, machines and offers. */
 export const SEED = {
   /** The default account: owner of the default key, approved for subaccounts, host of machines. */
   user: { id: 10001, email: "owner@example.com", username: "sim-owner" },
@@ -52,4 +53,5 @@ export const SEED = {
   recommendedAutoscalerTemplateIds: [301, 302, 303],
 } as const;
 
+/** The type of `SEED`. */
 export type SimulatorSeed = typeof SEED;

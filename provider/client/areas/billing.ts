@@ -15,9 +15,12 @@ export const MAX_CHARGES_PAGE = 500;
 /** Pages one walk follows at most (at the largest page, 250,000 charges). */
 export const MAX_BILLING_PAGES = 500;
 
+/** The kinds of charge the service reports. */
 export const CHARGE_TYPES = ["instance", "volume", "serverless"] as const;
+/** One kind of charge: `instance`, `volume` or `serverless`. */
 export type ChargeType = (typeof CHARGE_TYPES)[number];
 
+/** A time range of a billing query: start and end as a Date, Unix seconds or an ISO 8601 date. */
 export interface BillingRange {
   /** Start of the range, Unix seconds (UTC) or a Date. */
   start: number | Date;
@@ -30,11 +33,13 @@ export interface BillingRange {
   afterToken?: string | null;
 }
 
+/** A charges query: the range, the types and the page size. */
 export interface ChargeQuery extends BillingRange {
   /** Only these contract types. */
   types?: ChargeType[];
 }
 
+/** An invoices query: the range, the services and the page size. */
 export interface InvoiceQuery extends BillingRange {
   /** Only these payment services (`stripe_payments`, `transfer`, `coinbase`, ...). */
   services?: string[];
@@ -64,6 +69,7 @@ function limitOf(limit: number | undefined, max: number | undefined): number | u
   return limit;
 }
 
+/** The billing area of the client: charges and invoices, every page read. */
 export class BillingApi {
   constructor(private readonly core: RequestCore) {}
 

@@ -15,6 +15,7 @@ import type { InstanceBalance, PrepayResult } from "../types-templates";
 
 /** The bid range the bid endpoint accepts, $/hour (vendor document: change bid). */
 export const BID_PRICE_MIN = 0.001;
+/** The highest bid price the client accepts, $/hour. */
 export const BID_PRICE_MAX = 32;
 
 /**
@@ -30,6 +31,7 @@ export interface UpdateTemplateInput {
   argsStr?: string;
 }
 
+/** Actions on existing instances: bid, template update, reboot, recycle, prepay and balance. */
 export class InstanceActionsApi {
   constructor(private readonly core: RequestCore) {}
 

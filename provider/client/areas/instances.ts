@@ -23,6 +23,7 @@ import type {
   StateChangeResult,
 } from "../types-templates";
 
+/** A query of the instance list: filters and columns. */
 export interface InstanceListQuery {
   /** Instances per page, at most 25 (default 25). */
   limit?: number;

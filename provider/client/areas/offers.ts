@@ -17,6 +17,7 @@ export const DEFAULT_OFFER_ORDER: ReadonlyArray<[string, "asc" | "desc"]> = [["s
 /** Disk priced into `dph_total` when no size is given, GB (the vendor client's default). */
 export const DEFAULT_ALLOCATED_STORAGE_GB = 5;
 
+/** An offer search as `searchOffers` takes it: the query plus the disk to price and whether to drop the default filters. */
 export interface OfferSearch extends OfferQuery {
   /**
    * Disk the instance will have, GB; the service prices it into `dphTotal`, so a price limit

@@ -16,6 +16,7 @@ import { deleteConfirmed } from "./confirm";
 /** Storage priced into `storage_total_cost` when no size is given, GB (the vendor client's default). */
 export const DEFAULT_VOLUME_ALLOCATED_STORAGE_GB = 1;
 
+/** A volume offer search as `searchVolumeOffers` takes it: the query plus the size to price and whether to drop the default filters. */
 export interface VolumeOfferSearch extends VolumeOfferQuery {
   /** GB priced into `storageTotalCostPerHour`; default 1 (the vendor client's). */
   allocatedStorageGb?: number;
@@ -51,6 +52,7 @@ function positiveWhole(name: string, value: unknown): number {
   return value;
 }
 
+/** The volumes area of the client: offers, rent, list, delete. */
 export class VolumesApi {
   constructor(
     private readonly core: RequestCore,

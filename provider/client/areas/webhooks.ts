@@ -39,6 +39,7 @@ function bodyOf(input: WebhookInput, creating: boolean): Record<string, unknown>
   return body;
 }
 
+/** The webhooks area of the client. */
 export class WebhooksApi {
   constructor(private readonly core: RequestCore) {}
 

@@ -5,6 +5,7 @@
  */
 import { shellQuote, shellSplit } from "./shell";
 
+/** Environment variables and port mappings of an instance or template, before encoding to the wire's flag string. */
 export interface EnvSpec {
   /** Variable name to value. */
   env: Record<string, string>;

@@ -6,8 +6,10 @@
 
 import { mbOfGb } from "./units";
 
+/** The operators of a search filter. */
 export const FILTER_OPS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "notin"] as const;
 
+/** One operator of a search filter. */
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** A value (meaning `eq`) or an object of operators. `in`/`notin` take arrays. */
@@ -112,6 +114,7 @@ export interface InstanceListFilters {
   templateHashId?: Condition<string>;
 }
 
+/** A column the instance list can be filtered on. */
 export type InstanceListColumn = keyof InstanceListFilters;
 
 const INSTANCE_LIST_FIELDS = new Set<string>(["id", "label", "actualStatus", "intendedStatus", "gpuName", "machineId", "templateHashId"]);
@@ -173,8 +176,10 @@ export const OFFER_FILTER_FIELDS = [
   "directPortCount", "machineId",
 ] as const satisfies readonly (keyof OfferFilters)[];
 
+/** The kind of rental an offer search looks for. */
 export type OfferType = "on-demand" | "bid" | "reserved";
 
+/** An offer search: typed filters, order, offer type and limit (camelCase, in GB and $/hour; the client converts to the wire's units). */
 export interface OfferQuery {
   filters?: OfferFilters;
   /** Sort keys (camelCase), for example `[["dphTotal", "asc"]]`. */

@@ -23,6 +23,7 @@ export const IMAGE_NAME_LIMIT = 255;
 /** The rule in words, to go after "must be". */
 export const IMAGE_RULE =
   "an image reference [registry[:port]/]path[:tag][@digest] with lower-case path components of letters, digits and . _ -";
+/** The rule an image tag must follow, as error messages state it. */
 export const TAG_RULE = "a tag of letters, digits, _ . and - (not starting with . or -), at most 128 characters";
 
 /** Why `ref` is not a valid image reference, or undefined when it is. */

@@ -12,6 +12,7 @@ export const ONSTART_LIMIT = 4048;
 const PREFIX = `bash -c "$(printf %s '`;
 const SUFFIX = `' | base64 -d | gzip -dc)"`;
 
+/** An onstart script as the service stores it, and its size. */
 export interface EncodedOnstart {
   /** The bootstrap line to send as `onstart`. */
   command: string;
@@ -29,6 +30,7 @@ export function encodeOnstart(script: string, limit = ONSTART_LIMIT): EncodedOns
   return { command, length: command.length, fits: command.length <= limit };
 }
 
+/** An onstart script ready to send (as written when it fits, else encoded), and whether it was encoded. */
 export interface PreparedOnstart extends EncodedOnstart {
   /** True when the script had to be encoded. */
   encoded: boolean;

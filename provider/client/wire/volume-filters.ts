@@ -43,6 +43,7 @@ export interface VolumeOfferFilters {
   nwDiskMaxBw?: Condition<number>;
 }
 
+/** The fields a volume offer search may filter on (the vendor client's volume fields). */
 export const VOLUME_OFFER_FILTER_FIELDS = [
   "id", "machineId", "hostId", "clusterId", "diskSpace", "storageCost", "reliability", "verified", "geolocation",
   "inetUp", "inetDown", "diskBw", "durationDays", "staticIp", "cudaMaxGood", "driverVersion", "cpuArch", "gpuArch",
@@ -52,6 +53,7 @@ export const VOLUME_OFFER_FILTER_FIELDS = [
 /** The sort keys of a volume search: the filter fields and the vendor's `score`. */
 export type VolumeOfferOrderField = (typeof VOLUME_OFFER_FILTER_FIELDS)[number] | "score";
 
+/** A volume offer search: typed filters, order and limit. */
 export interface VolumeOfferQuery {
   filters?: VolumeOfferFilters;
   /** Sort keys (camelCase), for example `[["storageCost", "asc"]]`. Default: best score first. */

@@ -25,6 +25,7 @@ export interface ApiKeyPermissions {
   misc?: boolean;
 }
 
+/** Inputs of an `ApiKey` resource. */
 export interface ApiKeyArgs extends ImportArgs {
   /** Label for the owner; the service never uses it. Changing it makes a new key. */
   name: pulumi.Input<string>;

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
 
+/** Inputs of an `Endpoint` resource (a serverless endpoint). */
 export interface EndpointArgs extends ImportArgs {
   /** The endpoint's name (`endpoint_name`): letters, digits, `.`, `_`, `-`, at most 64. Changes in place. */
   name: pulumi.Input<string>;

@@ -7,6 +7,7 @@ import { ImportArgs, VastResource } from "../kit/resource";
 
 export { ENV_VAR_LIMIT } from "./limits";
 
+/** Inputs of an `EnvVar` resource (an account-level environment variable). */
 export interface EnvVarArgs extends ImportArgs {
   /** Variable name: letters, digits and `_`, not starting with a digit. Upper-cased, as the service does. Changing it replaces the variable. */
   key: pulumi.Input<string>;

@@ -26,6 +26,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { VastResource, possiblySecret } from "../kit/resource";
 import type { InstanceOfferFilters, InstanceReadiness } from "../instance";
 
+/** How a fleet spreads its members: at most `max` members per machine or per country. */
 export interface FleetSpread {
   /** Count members per machine or per country (the last part of the offer's geolocation). */
   by: pulumi.Input<"machine" | "country">;
@@ -33,6 +34,7 @@ export interface FleetSpread {
   max: pulumi.Input<number>;
 }
 
+/** Inputs of a `Fleet` resource. */
 export interface FleetArgs {
   /** Members to keep (0..500). Changes in place: the fleet grows or shrinks. */
   count: pulumi.Input<number>;
@@ -136,6 +138,7 @@ export interface FleetMember {
 
 const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, healthy: undefined, badHosts: undefined, specKey: undefined };
 
+/** A fleet of identical instances declared once: rented from offer filters, spread over machines, kept at `count` healthy members by each `pulumi up`, under a per-member and a whole-fleet price cap. */
 export class Fleet extends VastResource {
   /** The fleet's key: the first part of every member's PULUMI_VASTAI_MARKER. */
   declare readonly fleetKey: pulumi.Output<string>;

@@ -52,6 +52,7 @@ export interface InstanceVolume {
   mountPath: pulumi.Input<string>;
 }
 
+/** Inputs of an `Instance` resource. */
 export interface InstanceArgs {
   /** The offer to rent. Give exactly one of offerId and offer. Changing it replaces the instance. */
   offerId?: pulumi.Input<number>;
@@ -151,6 +152,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
 };
 
+/** A rented GPU instance: from an offer id or offer filters, a template or an image, with SSH keys, env and readiness checks; replaced when it dies. */
 export class Instance extends VastResource {
   /** The instance id (the API's new_contract). */
   declare readonly instanceId: pulumi.Output<number>;

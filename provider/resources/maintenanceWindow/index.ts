@@ -9,8 +9,10 @@ import type { MaintenanceWindowStatus } from "./outputs";
 import type { MachineResult } from "./service";
 
 export type { MaintenanceCategory, MaintenanceWindowStatus };
+/** The outcome of scheduling a maintenance window on one machine. */
 export type MaintenanceMachineResult = MachineResult;
 
+/** Inputs of a `MaintenanceWindow` resource. */
 export interface MaintenanceWindowArgs extends ImportArgs {
   /**
    * Machines (hosted by this account) the window applies to; any number, duplicates ignored.

@@ -5,11 +5,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { VOLUME_OUTPUT_PROPS, VolumeBase, type VolumeArgsOf, type VolumeOfferFilterArgs } from "../volume";
 
+/** Offer filters of a `NetworkVolume`: those of a local volume plus the cluster and network-disk bandwidth. */
 export interface NetworkVolumeOfferFilters extends VolumeOfferFilterArgs {
   /** Only offers of this cluster. */
   clusterId?: pulumi.Input<number>;
 }
 
+/** Inputs of a `NetworkVolume` resource. */
 export type NetworkVolumeArgs = VolumeArgsOf<NetworkVolumeOfferFilters>;
 
 /** A network volume; its outputs are Volume's (`clusterId` set, `machineId` null). */

@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource } from "../kit/resource";
 
+/** Inputs of an `RsyncCopy` resource (a copy between instances or volumes). */
 export interface RsyncCopyArgs {
   /** Source instance id. Omit it to copy from the local machine (use `dstAddr`/`dstPort`). */
   srcId?: pulumi.Input<number | string>;

@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
 
 
+/** Inputs of an `SshKey` resource. */
 export interface SshKeyArgs extends ImportArgs {
   /**
    * OpenSSH public key line `TYPE BASE64 [COMMENT]`, as in a `.pub` file. Types: ssh-ed25519,

@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource } from "../kit/resource";
 
+/** Inputs of a `SubaccountKeyRotation` resource. */
 export interface SubaccountKeyRotationArgs {
   /** The subaccount whose key is regenerated. Give this or `all: true`, not both. */
   subaccountUserId?: pulumi.Input<number>;

@@ -11,6 +11,7 @@ import { ImportArgs, VastResource, possiblySecret } from "../kit/resource";
 export type FilterCondition = Partial<Record<"eq" | "neq" | "lt" | "lte" | "gt" | "gte", unknown>> &
   Partial<Record<"in" | "notin", unknown[]>>;
 
+/** Inputs of a `Template` resource. */
 export interface TemplateArgs extends ImportArgs {
   /** Human-readable name. */
   name: pulumi.Input<string>;

@@ -18,6 +18,7 @@ export interface VolumeOfferFilterArgs {
   verified?: pulumi.Input<boolean>;
 }
 
+/** Offer filters of a volume: price per GB and month, free space, machine, reliability and the other fields of the vendor's client. */
 export interface VolumeOfferFilters extends VolumeOfferFilterArgs {
   /** Only offers on this machine (to put the volume beside a given instance offer). */
   machineId?: pulumi.Input<number>;
@@ -35,6 +36,7 @@ export interface VolumeArgsOf<Filters> extends ImportArgs {
   name?: pulumi.Input<string>;
 }
 
+/** Inputs of a `Volume` resource. */
 export type VolumeArgs = VolumeArgsOf<VolumeOfferFilters>;
 
 /** What both volume kinds output. */

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
 
+/** Inputs of a `Webhook` resource. */
 export interface WebhookArgs extends ImportArgs {
   /** The address deliveries are POSTed to: an absolute http:// or https:// URL. Updated in place. */
   url: pulumi.Input<string>;

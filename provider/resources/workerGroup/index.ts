@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
 
+/** Inputs of a `WorkerGroup` resource (a serverless worker group). */
 export interface WorkerGroupArgs extends ImportArgs {
   /** The Endpoint's id (`endpoint.id`, or the number). Changes in place. */
   endpointId: pulumi.Input<string | number>;
