@@ -5,7 +5,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
-import { Props, UNKNOWN, checkWith, containsUnknown, portCountProblem, withoutControlCharacters } from "../kit";
+import { Props, UNKNOWN, checkWith, containsUnknown, portCountProblem } from "../kit";
+import { withoutControlCharacters } from "../kit/text-schema";
 import { ACTION_INPUTS } from "./actions";
 import { IMPORT_INPUTS } from "./import-input";
 import { INPLACE_INPUTS } from "./inplace";

@@ -5,8 +5,6 @@
  * invisible direction overrides that make text read otherwise than it is do harm. They are
  * refused by check, naming the character and where it is.
  */
-import { z } from "zod";
-
 /** C0 controls (tab, CR, LF, ESC ...), DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
 // eslint-disable-next-line no-control-regex -- the rule is about control characters
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
@@ -17,14 +15,6 @@ export function controlCharacterProblem(text: string): string | undefined {
   if (!m) return undefined;
   const code = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
   return `must not contain control characters such as ANSI escapes, CR or LF (found U+${code} at character ${m.index + 1})`;
-}
-
-/** A string without control characters (see controlCharacterProblem). */
-export function withoutControlCharacters<S extends z.ZodType<string>>(schema: S): S {
-  return schema.superRefine((text, ctx) => {
-    const problem = controlCharacterProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }) as unknown as S;
 }
 
 /**

@@ -22,10 +22,10 @@ import {
   nearestName,
   waitOutLostRequest,
   numericImport,
-  withoutControlCharacters,
   type ImportableImpl,
   type Props,
 } from "../kit";
+import { withoutControlCharacters } from "../kit/text-schema";
 import { liveWebhooks } from "./live";
 
 export const WEBHOOK_OUTPUTS = ["secret", "webhookId", "adopted", "createdAt", "nameMarker", "lostCreate"] as const;
