@@ -11,6 +11,7 @@ import {
   ResponseLostError,
   ResponseSchemaError,
   ResponseTooLargeError,
+  UndocumentedSuccessError,
   VastConnectionError,
   VastOperationError,
   VastTimeoutError,
@@ -60,6 +61,15 @@ export interface RequestSpec<T> {
    * VastOperationError (for calls where success=false is not a failure); a function decides
    * per body. */
   acceptOperationFailure?: boolean | ((body: Record<string, unknown>) => boolean);
+  /** The success shape the service documents for this call (a delete's `{success: true}`): a
+   * 2xx body without it is an UndocumentedSuccessError, not a success. */
+  documented?: DocumentedShape;
+}
+
+/** A documented success shape: its description for messages, and the test. */
+export interface DocumentedShape {
+  shape: string;
+  test: (json: unknown) => boolean;
 }
 
 /** Statuses after which the request may still have been carried out upstream. */
@@ -178,7 +188,7 @@ export class RequestCore {
       }
       throw error;
     }
-    return this.parseSuccess(spec, site, result.body);
+    return this.parseSuccess(spec, { ...site, status: result.status, host: new URL(url).host }, result.body);
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
@@ -194,7 +204,7 @@ export class RequestCore {
     return wrapped;
   }
 
-  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string): T {
+  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite & { status: number; host: string }, text: string): T {
     let json: unknown;
     try {
       json = text.trim() === "" ? {} : JSON.parse(text);
@@ -205,6 +215,10 @@ export class RequestCore {
     const accept = spec.acceptOperationFailure;
     const accepted = typeof accept === "function" ? failure && accept(json as Record<string, unknown>) : accept;
     if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
+    if (spec.documented && !spec.documented.test(json)) {
+      const shown = text.trim() === "" ? "an empty body" : scrub(text.trim().length > 80 ? `${text.trim().slice(0, 80)}...` : text.trim());
+      throw new UndocumentedSuccessError(site, spec.documented.shape, shown);
+    }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
       const { fieldPath, problem } = schemaProblem(parsed.error);

@@ -86,10 +86,14 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
   },
 );
 
-/** `{success, results: [...]}`; a `success: false` answer is the service's "none". */
+/**
+ * `{success, results: [...]}`; a `success: false` answer is the service's "none". Any other
+ * answer without `results` (a `200 {}`) is not an empty list: it is refused.
+ */
 function listOf<T>(item: z.ZodType<T>): z.ZodType<T[]> {
   return z
     .looseObject({ success: optBoolean, results: z.array(item).nullish() })
+    .refine((r) => r.success === false || "results" in r, { message: "`results` is missing (an empty list is `results: []`)", path: ["results"] })
     .transform((r) => r.results ?? []) as unknown as z.ZodType<T[]>;
 }
 

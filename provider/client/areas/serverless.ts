@@ -15,7 +15,7 @@ import {
 } from "../schemas-serverless";
 import type { EndpointSettings, ServerlessEndpoint, WorkerGroup, WorkerGroupSettings, WorkersDeleted } from "../types-serverless";
 import { successResponse } from "../schemas";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function endpointBody(s: EndpointSettings): Record<string, unknown> {
   return {
@@ -74,7 +74,7 @@ export class EndpointGroupsApi {
     const result = await deleteConfirmed({
       what: `endpoint ${id}`,
       run: async () => {
-        answer = await this.core.request({ endpoint: ENDPOINTS.endpointsDelete, params: { id }, schema: workersDeletedResponse });
+        answer = await this.core.request({ endpoint: ENDPOINTS.endpointsDelete, params: { id }, schema: workersDeletedResponse, documented: SUCCESS_TRUE });
       },
       isGone: (e) => e instanceof BadRequestError && NOT_FOUND_FOR_USER.test(e.serverMessage ?? ""),
       stillThere: async () => (await this.list()).some((e) => e.id === id),
@@ -109,7 +109,7 @@ export class WorkerGroupsApi {
     const result = await deleteConfirmed({
       what: `worker group ${id}`,
       run: async () => {
-        answer = await this.core.request({ endpoint: ENDPOINTS.workerGroupsDelete, params: { id }, schema: workersDeletedResponse });
+        answer = await this.core.request({ endpoint: ENDPOINTS.workerGroupsDelete, params: { id }, schema: workersDeletedResponse, documented: SUCCESS_TRUE });
       },
       stillThere: async () => (await this.list()).some((g) => g.id === id),
     });

@@ -22,7 +22,7 @@ import {
   type WebhookWithSecret,
 } from "../schemas-webhooks";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function bodyOf(input: WebhookInput, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -84,7 +84,7 @@ export class WebhooksApi {
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `webhook ${id}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.webhooksDelete, params: { id }, schema: acknowledgedResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.webhooksDelete, params: { id }, schema: acknowledgedResponse, documented: SUCCESS_TRUE }),
       stillThere: async () => (await this.list()).some((w) => w.id === id),
     });
   }
