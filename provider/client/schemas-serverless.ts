@@ -105,6 +105,15 @@ export const endpointCreateResponse = z.looseObject({ success: optBoolean, resul
 /** `{success, id}` (create worker group). */
 export const workerGroupCreateResponse = z.looseObject({ success: optBoolean, id: idNumber }).transform((r) => r.id);
 
+/**
+ * `{workers: [{id, status, ...}]}` (get workergroup workers), or the service's bare error
+ * string for a group it does not know (null: no such group).
+ */
+export const workerGroupWorkersResponse: z.ZodType<number[] | null> = z.union([
+  z.looseObject({ workers: z.array(z.looseObject({ id: idNumber })) }).transform((r) => r.workers.map((w) => w.id)),
+  z.string().transform(() => null),
+]);
+
 const idList = z.array(z.unknown()).nullish().transform((v) => (v ?? []).filter((x): x is number => typeof x === "number"));
 /** `{success, deleted_workers, failed_workers, msg}`. */
 export const workersDeletedResponse = z

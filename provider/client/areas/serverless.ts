@@ -11,6 +11,7 @@ import {
   endpointListResponse,
   workerGroupCreateResponse,
   workerGroupListResponse,
+  workerGroupWorkersResponse,
   workersDeletedResponse,
 } from "../schemas-serverless";
 import type { EndpointSettings, ServerlessEndpoint, WorkerGroup, WorkerGroupSettings, WorkersDeleted } from "../types-serverless";
@@ -94,6 +95,14 @@ export class WorkerGroupsApi {
   /** Creates a worker group; answers its id (the id its logs use). Not resent if the response is lost. */
   create(settings: WorkerGroupSettings): Promise<number> {
     return this.core.request({ endpoint: ENDPOINTS.workerGroupsCreate, body: defined(groupBody(settings)), schema: workerGroupCreateResponse });
+  }
+
+  /**
+   * The ids of the group's worker instances (`POST {run_url}/get_workergroup_workers`), or
+   * null when the service does not know the group (its bare error string).
+   */
+  workers(id: number): Promise<number[] | null> {
+    return this.core.request({ endpoint: ENDPOINTS.workerGroupWorkers, body: { id }, schema: workerGroupWorkersResponse });
   }
 
   async update(id: number, settings: WorkerGroupSettings): Promise<void> {

@@ -9,7 +9,7 @@ import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type Va
 import { getClient } from "../../context";
 import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
-import { destroyLeftWorkers } from "../workerGroup/workers";
+import { deleteWithWorkers } from "../workerGroup/workers";
 
 export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey"] as const;
 
@@ -149,9 +149,13 @@ export const provider: ImportableImpl = {
     // The service deletes the endpoint's worker groups and their workers too.
     const n = endpointId(id);
     const client = getClient();
-    const result = await client.endpointGroups.delete(n);
-    // Its groups went with it: cached listings of groups no longer serve.
-    liveWorkerGroups(client).noteWrite();
-    await destroyLeftWorkers(client, `Endpoint ${n}`, result.failedWorkers);
+    const groups = (await client.workerGroups.list()).filter((g) => g.endpointId === n).map((g) => g.id);
+    // Its groups' workers first, then the endpoint, then a listing that confirms they are gone (workers.ts).
+    await deleteWithWorkers(client, `Endpoint ${n}`, groups, async () => {
+      const result = await client.endpointGroups.delete(n);
+      // Its groups went with it: cached listings of groups no longer serve.
+      liveWorkerGroups(client).noteWrite();
+      return result;
+    });
   },
 };

@@ -12,7 +12,7 @@ import type { VastClient, WorkerGroup, WorkerGroupSettings } from "../../client"
 import { getClient } from "../../context";
 import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveWorkerGroups } from "../endpoint/live";
-import { destroyLeftWorkers } from "./workers";
+import { deleteWithWorkers } from "./workers";
 
 export const WORKER_GROUP_OUTPUTS = ["workerGroupId", "endpointName", "createdAt"] as const;
 const OPTIONAL = ["templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"] as const;
@@ -147,10 +147,9 @@ export const provider: ImportableImpl = {
   },
 
   async delete(id) {
-    // The service destroys the group's workers; any it reports it could not are destroyed here.
+    // Its workers first, then the group, then a listing that confirms they are gone (workers.ts).
     const n = groupId(id);
     const client = getClient();
-    const result = await client.workerGroups.delete(n);
-    await destroyLeftWorkers(client, `WorkerGroup ${n}`, result.failedWorkers);
+    await deleteWithWorkers(client, `WorkerGroup ${n}`, [n], () => client.workerGroups.delete(n));
   },
 };
