@@ -6,7 +6,7 @@
  */
 import { providers } from "pulumi-vastai";
 import { drive, failureOf, type Driven } from "./account-resources-support";
-import { useSimulator } from "../support/simulator";
+import { pointProviders, useSimulator } from "../support/simulator";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "serialized-provider-text";
@@ -72,6 +72,49 @@ describe("23.7 a delete that left workers running is not a success", () => {
     const { ep } = await groupWithWorkers(2);
     await h.fault({ method: "DELETE", path: "/api/v0/endptjobs/*", times: 1, status: 200, body: { success: true } });
     await endpoint.delete(ep.id, ep.outs);
+    expect(await instanceIds()).toEqual([]);
+  });
+});
+
+describe("23.7 a create that lands after the look-up window is not left running", () => {
+  /** Lets the delayed request land: polls the simulator's state, no fixed sleep. */
+  async function until(ready: () => boolean): Promise<void> {
+    for (let i = 0; i < 200 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ready()).toBe(true);
+  }
+
+  it("23.7 WorkerGroup: the late group and its workers are deleted by the next refresh; the resource's own group stays", async () => {
+    const ep = await made(endpoint, { name: "late-llm" });
+    // The first send times out and lands 400 ms later, after the look-up window; the resend is answered.
+    pointProviders(h, h.sim.apiKey, { pollIntervalMs: 5, lostResponseLookups: 2, liveCacheTtlMs: 0 }, { timeoutMs: 150 });
+    await h.fault({ method: "POST", path: "/api/v0/workergroups", times: 1, delayMs: 400 });
+    const group = await made(workerGroup, { endpointId: ep.id, searchParams: "gpu_ram>=23 num_gpus=1", testWorkers: 2 });
+    await until(() => h.sim.state().workerGroups.length === 2);
+    const late = h.sim.state().workerGroups.find((g) => String(g.id) !== group.id);
+    expect(late).toBeDefined();
+    const read = await workerGroup.read(group.id, group.outs);
+    expect(read.id).toBe(group.id);
+    expect((await h.client.workerGroups.list()).map((g) => g.id)).toEqual([Number(group.id)]);
+    // Only the resource's own workers run.
+    expect(await instanceIds()).toEqual(await h.client.workerGroups.workers(Number(group.id)));
+    expect((read.props as Props).lostCreates).toBeUndefined();
+  });
+});
+
+describe("23.7 an Endpoint create that lands after the look-up window", () => {
+  it("23.7 Endpoint: the late endpoint (and its groups' workers) is deleted by the next refresh; the resource's own stays", async () => {
+    pointProviders(h, h.sim.apiKey, { pollIntervalMs: 5, lostResponseLookups: 2, liveCacheTtlMs: 0 }, { timeoutMs: 150 });
+    await h.fault({ method: "POST", path: "/api/v0/endptjobs", times: 1, delayMs: 400 });
+    const ep = await made(endpoint, { name: "late-endpoint" });
+    for (let i = 0; i < 200 && h.sim.state().endpoints.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const late = h.sim.state().endpoints.find((e) => String(e.id) !== ep.id);
+    expect(late).toBeDefined();
+    // A group with workers on the late endpoint: deleted with it.
+    await h.client.workerGroups.create({ endpointId: late!.id, searchParams: "gpu_ram>=23", testWorkers: 1 });
+    expect(await instanceIds()).toHaveLength(1);
+    const read = await endpoint.read(ep.id, ep.outs);
+    expect(read.id).toBe(ep.id);
+    expect((await h.client.endpointGroups.list()).map((e) => e.id)).toEqual([Number(ep.id)]);
     expect(await instanceIds()).toEqual([]);
   });
 });
