@@ -10,7 +10,7 @@
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
-import { deleteOrphans, findOrphans, readStackHoldings, type Orphan } from "./orphans";
+import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan } from "./orphans";
 
 export interface CliIo {
   out: (text: string) => void;
@@ -34,10 +34,20 @@ function table(orphans: readonly Orphan[]): string {
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
 }
 
+/** The leftovers (orphans.ts) as a closing section: reported, never deleted. */
+function leftoverText(leftovers: readonly Leftover[]): string | undefined {
+  if (leftovers.length === 0) return undefined;
+  const total = leftovers.reduce((sum, l) => sum + l.costPerHour, 0);
+  const lines = leftovers.map((l) => `${l.kind} ${l.id}${l.name ? ` (${l.name})` : ""}: ${money(l.costPerHour)}; ${l.why}`);
+  return `\nAlso billing, ${money(total)} in all, but not tied to a stack by a marker (never deleted by --delete; check and delete by hand):\n${lines.join("\n")}`;
+}
+
 async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo): Promise<number> {
   const holdings = files.length > 0 ? readStackHoldings(files) : undefined;
   const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
   const orphans = await findOrphans(client, holdings);
+  const leftovers = await findLeftovers(client, files);
+  const more = leftoverText(leftovers);
   const total = orphans.reduce((sum, o) => sum + o.costPerHour, 0);
   const scope = holdings ? `in none of ${files.length} state file(s)` : "marked by this package (no state file given: any of them may belong to a stack)";
   const outcomes = options.delete ? await deleteOrphans(client, orphans) : [];
@@ -48,20 +58,24 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
       orphans: orphans.map((o) => ({ ...o, ...(options.delete ? { deleted: outcomes.find((d) => d.orphan === o)?.result } : {}) })),
       costPerHour: Number(total.toFixed(6)),
       deleted: options.delete === true,
+      leftovers,
     }, null, 2));
     return failed > 0 ? 1 : 0;
   }
   if (orphans.length === 0) {
     io.out(`No orphans: every instance and volume this package made is ${holdings ? "held by a given stack" : "absent"}.`);
+    if (more) io.out(more);
     return 0;
   }
   io.out(`${orphans.length} instance(s) and volume(s) ${scope}, costing ${money(total)} in all:\n\n${table(orphans)}\n`);
   if (!options.delete) {
     io.out("Nothing was deleted; run again with --delete to delete these.");
+    if (more) io.out(more);
     return 0;
   }
   for (const o of outcomes) io.out(`${o.orphan.kind} ${o.orphan.id}: ${o.result}`);
   io.out(failed > 0 ? `${failed} of ${outcomes.length} could not be deleted.` : `Deleted ${outcomes.length}.`);
+  if (more) io.out(more);
   return failed > 0 ? 1 : 0;
 }
 

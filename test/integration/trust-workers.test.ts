@@ -7,6 +7,8 @@
 import { providers } from "pulumi-vastai";
 import { drive, failureOf, type Driven } from "./account-resources-support";
 import { pointProviders, useSimulator } from "../support/simulator";
+import { main } from "../../provider/cli/main";
+import { INSTANCE_MARKER_ENV as MARKER_ENV } from "../../provider/cli/orphans";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "serialized-provider-text";
@@ -116,5 +118,40 @@ describe("23.7 an Endpoint create that lands after the look-up window", () => {
     expect(read.id).toBe(ep.id);
     expect((await h.client.endpointGroups.list()).map((e) => e.id)).toEqual([Number(ep.id)]);
     expect(await instanceIds()).toEqual([]);
+  });
+});
+
+describe("23.7 the orphan report sees billing workers and volumes no marker ties to a stack", () => {
+  async function report(args: string[]) {
+    const out: string[] = [];
+    const code = await main(["orphans", ...args], { out: (t) => out.push(t), err: (t) => out.push(t), client: h.client });
+    return { code, out: out.join("\n") };
+  }
+
+  it("23.7 workers of a group no stack holds, and a volume.createNew volume left after its instance, are listed and never deleted", async () => {
+    const endpointId = await h.client.endpointGroups.create({ name: "left-llm" });
+    const groupId = await h.client.workerGroups.create({ endpointId, searchParams: "gpu_ram>=23", testWorkers: 2 });
+    const workers = (await h.client.workerGroups.workers(groupId)) ?? [];
+    expect(workers).toHaveLength(2);
+    const { id: instanceId } = await h.client.instances.create(700001, {
+      image: "ubuntu:22.04",
+      env: { [MARKER_ENV]: "0123456789abcdef" },
+      volumeInfo: { createNew: true, volumeId: 900001, size: 10, mountPath: "/data" },
+    });
+    const volumeId = (await h.client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))?.id;
+    expect(volumeId).toBeDefined();
+    await h.client.instances.destroy(instanceId);
+
+    const text = await report([]);
+    for (const w of workers) expect(text.out).toContain(`worker ${w}`);
+    expect(text.out).toContain(`worker group ${groupId}`);
+    expect(text.out).toContain(`volume ${volumeId}`);
+    expect(text.out).toMatch(/volume\.createNew/);
+    const json = JSON.parse((await report(["--json"])).out) as { leftovers: { kind: string; id: number }[] };
+    expect(json.leftovers.map((l) => `${l.kind} ${l.id}`).sort()).toEqual([...workers.map((w) => `worker ${w}`), `volume ${volumeId}`].sort());
+    // --delete deletes marked orphans only: the leftovers stay.
+    await report(["--delete"]);
+    expect(await instanceIds()).toEqual(expect.arrayContaining(workers));
+    expect((await h.client.volumes.list()).map((v) => v.id)).toContain(volumeId);
   });
 });
