@@ -9,6 +9,8 @@ import { SEED } from "pulumi-vastai/simulator";
 import { DeleteNotConfirmedError, type VastClient } from "../../provider/client";
 import { drive, failureOf, type Driven } from "./account-resources-support";
 import { useSimulator } from "../support/simulator";
+import { main } from "../../provider/cli/main";
+import { INSTANCE_MARKER_ENV as MARKER_ENV } from "../../provider/cli/orphans";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "serialized-provider-text";
@@ -195,5 +197,24 @@ describe("23.5 a read answered 200 {} is an error, never 'gone'", () => {
     await expect(h.client.instances.get(instanceId)).resolves.toMatchObject({ id: instanceId });
     await h.client.instances.destroy(instanceId);
     await expect(h.client.instances.get(instanceId)).resolves.toBeNull();
+  });
+});
+
+describe("23.5 the orphan report does not count a delete answered 200 {}", () => {
+  it("23.5 orphans --delete against deletes answered 200 {} reports them not deleted and exits 1", async () => {
+    const marker = "00112233445566aa";
+    const { id: instanceId } = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker } });
+    const volume = await h.client.volumes.create("local", { offerId: 900001, sizeGb: 10, name: `data [${marker}]` });
+    await h.fault({ method: "DELETE", path: "/api/v0/instances/*", times: 5, status: 200, body: {} });
+    await h.fault({ method: "DELETE", path: "/api/v0/volumes", times: 5, status: 204, body: "" });
+    const out: string[] = [];
+    const code = await main(["orphans", "--delete"], { out: (t) => out.push(t), err: (t) => out.push(t), client: h.client });
+    const text = out.join("\n");
+    expect(text).not.toMatch(/Deleted \d/);
+    expect(text).toMatch(/answered HTTP 200 with \{\} instead of the documented success/);
+    expect(text).toMatch(/2 of 2 could not be deleted/);
+    expect(code).not.toBe(0);
+    expect((await h.client.instances.list()).map((i) => i.id)).toContain(instanceId);
+    expect((await h.client.volumes.list()).map((v) => v.id)).toContain(Number(volume.id));
   });
 });
