@@ -11,6 +11,7 @@ import {
   ResponseLostError,
   ResponseSchemaError,
   ResponseTooLargeError,
+  UndocumentedSuccessError,
   VastConnectionError,
   VastOperationError,
   VastTimeoutError,
@@ -68,6 +69,15 @@ export interface RequestSpec<T> {
    * VastOperationError (for calls where success=false is not a failure); a function decides
    * per body. */
   acceptOperationFailure?: boolean | ((body: Record<string, unknown>) => boolean);
+  /** The success shape the service documents for this call (a delete's `{success: true}`): a
+   * 2xx body without it is an UndocumentedSuccessError, not a success. */
+  documented?: DocumentedShape;
+}
+
+/** A documented success shape: its description for messages, and the test. */
+export interface DocumentedShape {
+  shape: string;
+  test: (json: unknown) => boolean;
 }
 
 /** Statuses after which the request may still have been carried out upstream. */
@@ -215,6 +225,10 @@ export class RequestCore {
     const accept = spec.acceptOperationFailure;
     const accepted = typeof accept === "function" ? failure && accept(json as Record<string, unknown>) : accept;
     if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
+    if (spec.documented && !spec.documented.test(json)) {
+      const shown = text.trim() === "" ? "an empty body" : scrub(text.trim().length > 80 ? `${text.trim().slice(0, 80)}...` : text.trim());
+      throw new UndocumentedSuccessError({ ...site, status: answer.status, host: answer.host }, spec.documented.shape, shown);
+    }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
       const { fieldPath, problem } = schemaProblem(parsed.error as z.ZodError);

@@ -124,6 +124,7 @@ export const ENDPOINTS = {
   workerGroupsCreate: ep("POST", "/api/v0/workergroups/", false, ANY),
   workerGroupsUpdate: ep("PUT", "/api/v0/workergroups/{id}/", true, ANY),
   workerGroupsDelete: ep("DELETE", "/api/v0/workergroups/{id}/", true, ANY),
+  workerGroupWorkers: ep("POST", "/get_workergroup_workers", true, STRICT, "run"),
   // Notification webhooks. A lost create may still land: not resent (the provider looks for it).
   webhooksList: ep("GET", "/api/v0/webhooks/", true, ANY),
   webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),

@@ -86,10 +86,14 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
   },
 );
 
-/** `{success, results: [...]}`; a `success: false` answer is the service's "none". */
+/**
+ * `{success, results: [...]}`; a `success: false` answer is the service's "none". Any other
+ * answer without `results` (a `200 {}`) is not an empty list: it is refused.
+ */
 function listOf<T>(item: z.ZodType<T>): z.ZodType<T[]> {
   return z
     .looseObject({ success: optBoolean, results: z.array(item).nullish() })
+    .refine((r) => r.success === false || "results" in r, { message: "`results` is missing (an empty list is `results: []`)", path: ["results"] })
     .transform((r) => r.results ?? []) as unknown as z.ZodType<T[]>;
 }
 
@@ -100,6 +104,15 @@ export const workerGroupListResponse = listOf(workerGroupItem);
 export const endpointCreateResponse = z.looseObject({ success: optBoolean, result: idNumber }).transform((r) => r.result);
 /** `{success, id}` (create worker group). */
 export const workerGroupCreateResponse = z.looseObject({ success: optBoolean, id: idNumber }).transform((r) => r.id);
+
+/**
+ * `{workers: [{id, status, ...}]}` (get workergroup workers), or the service's bare error
+ * string for a group it does not know (null: no such group).
+ */
+export const workerGroupWorkersResponse: z.ZodType<number[] | null> = z.union([
+  z.looseObject({ workers: z.array(z.looseObject({ id: idNumber })) }).transform((r) => r.workers.map((w) => w.id)),
+  z.string().transform(() => null),
+]);
 
 const idList = z.array(z.unknown()).nullish().transform((v) => (v ?? []).filter((x): x is number => typeof x === "number"));
 /** `{success, deleted_workers, failed_workers, msg}`. */

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { offerState } from "../domain/offers";
+import { instanceStatus } from "../domain/instance-view";
 import { account, requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optInt, optNumber, optString, type Body } from "../http/validate";
@@ -299,6 +300,15 @@ function deleteGroup(ctx: SimContext, request: FastifyRequest<{ Params: { id: st
   const { deleted, failed } = deleteGroups(ctx, [g]);
   ctx.store.changed();
   return { success: true, deleted_workers: deleted, failed_workers: failed, msg: `Deleted workergroup and ${deleted.length} workers` };
+}
+
+/** The live worker instances of a stored group of this user; undefined when there is no such group. */
+export function storedGroupWorkers(ctx: SimContext, id: number, userId: number): Array<Record<string, unknown>> | undefined {
+  const g = ctx.store.data.serverless.workerGroups.find((x) => x.id === id && x.userId === userId);
+  if (!g) return undefined;
+  return ctx.store.data.instances
+    .filter((i) => g.workerIds.includes(i.id))
+    .map((i) => ({ id: i.id, status: instanceStatus(ctx, i) ?? "loading", created_at: iso(g.createdAt) }));
 }
 
 /** Log lines of a worker group of the store, for the run URL's logs route; undefined when none of this user. */

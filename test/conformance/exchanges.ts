@@ -181,6 +181,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     const group = await run("workerGroups.create", () => client.workerGroups.create({ endpointId: endpoint, searchParams: "gpu_ram>=23", testWorkers: 1 }));
     await run("workerGroups.list", () => client.workerGroups.list());
     await run("workerGroups.update", () => client.workerGroups.update(group, { endpointId: endpoint, searchParams: "gpu_ram>=23", coldWorkers: 2 }));
+    await run("workerGroups.workers", () => client.workerGroups.workers(group));
     await run("workerGroups.delete", () => client.workerGroups.delete(group));
     await run("workerGroups.delete (gone)", () => client.workerGroups.delete(group));
     await run("endpointGroups.delete", () => client.endpointGroups.delete(endpoint));

@@ -12,7 +12,8 @@ import type { VastClient, WorkerGroup, WorkerGroupSettings } from "../../client"
 import { getClient } from "../../context";
 import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveWorkerGroups } from "../endpoint/live";
-import { destroyLeftWorkers } from "./workers";
+import { deleteWithWorkers } from "./workers";
+import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "./strays";
 
 export const WORKER_GROUP_OUTPUTS = ["workerGroupId", "endpointName", "createdAt"] as const;
 const OPTIONAL = ["templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"] as const;
@@ -87,19 +88,34 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
   return next;
 }
 
-async function createGroup(client: VastClient, settings: WorkerGroupSettings, adoptable: boolean): Promise<number> {
+async function createGroup(client: VastClient, settings: WorkerGroupSettings, adoptable: boolean): Promise<{ id: number; lost: LostSendLog }> {
   const taken = takenOf(client);
   const matching = async () => (await client.workerGroups.list()).filter((g) => !taken.has(g.id) && sameGroup(g, settings));
   const existing = await matching();
   const before = new Set(existing.map((g) => g.id));
+  const lost = new LostSendLog(before);
   const id = await createAtMostOnce<number>({
     // A group with these settings on the resource's first create is what a killed run of it made.
     adopt: async () => (adoptable && existing.length > 0 ? existing[0].id : undefined),
     send: () => client.workerGroups.create(settings),
-    recover: async () => lookUp(async () => (await matching()).find((g) => !before.has(g.id))?.id),
+    recover: async () => lost.found(lookUp(async () => (await matching()).find((g) => !before.has(g.id))?.id)),
   });
   taken.add(id);
-  return id;
+  return { id, lost };
+}
+
+/**
+ * After a create whose lost sends were not found (strays.ts): groups with these settings that
+ * landed late are deleted with their workers. Returns the state's new `lostCreates`.
+ */
+async function sweepLateGroups(client: VastClient, own: WorkerGroup, props: Props): Promise<Props> {
+  const watch = lostCreatesOf(props);
+  if (!watch) return {};
+  const taken = takenOf(client);
+  const settings = settingsOf(props);
+  const matching = (await client.workerGroups.list()).filter((g) => !(taken.has(g.id) && g.id !== own.id) && sameGroup(g, settings));
+  const left = await sweepStrays(own, watch, matching, (id) => deleteWithWorkers(client, `WorkerGroup ${id} (a late copy of ${own.id})`, [id], () => client.workerGroups.delete(id)));
+  return { [LOST_CREATES_KEY]: left };
 }
 
 export const provider: ImportableImpl = {
@@ -114,20 +130,22 @@ export const provider: ImportableImpl = {
   async diff(_id, olds, news) {
     // The endpoint id given as a number or as the Endpoint's id string is the same endpoint.
     const same = Number(olds.endpointId) === Number(news.endpointId);
-    return diffInputs(same ? { ...olds, endpointId: news.endpointId } : olds, news, { replaceOn: [], ignore: WORKER_GROUP_OUTPUTS });
+    return diffInputs(same ? { ...olds, endpointId: news.endpointId } : olds, news, { replaceOn: [], ignore: [...WORKER_GROUP_OUTPUTS, LOST_CREATES_KEY] });
   },
 
   async create(inputs) {
     const settings = settingsOf(inputs);
     const client = getClient();
-    let id: number;
+    let made: { id: number; lost: LostSendLog };
     try {
-      id = await oneAtATime(() => createGroup(client, settings, isFirstCreate(inputs)));
+      made = await oneAtATime(() => createGroup(client, settings, isFirstCreate(inputs)));
     } catch (error) {
       throw new Error(`WorkerGroup on endpoint ${settings.endpointId}: creating the group failed: ${(error as Error).message}`, { cause: error });
     }
+    const id = made.id;
     const live = await liveWorkerGroups(client).get(String(id));
-    return { id: String(id), outs: jsonClean({ ...inputs, workerGroupId: id, endpointName: live?.endpointName, createdAt: live?.createdAt }) as Props };
+    const outs = { ...inputs, workerGroupId: id, endpointName: live?.endpointName, createdAt: live?.createdAt, ...made.lost.outputs() };
+    return { id: String(id), outs: jsonClean(outs) as Props };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -135,7 +153,8 @@ export const provider: ImportableImpl = {
     const live = await liveWorkerGroups().get(String(n));
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
-    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live) }) as Props, inputs: jsonClean(inputs) as Props };
+    const swept = await sweepLateGroups(getClient(), live, props);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), ...swept }) as Props, inputs: jsonClean(inputs) as Props };
   },
 
   async update(id, olds, news) {
@@ -143,14 +162,14 @@ export const provider: ImportableImpl = {
     const client = getClient();
     await client.workerGroups.update(n, settingsOf(news));
     const live = await liveWorkerGroups(client).get(String(n));
-    return { outs: jsonClean({ ...news, workerGroupId: n, endpointName: live?.endpointName ?? olds.endpointName, createdAt: olds.createdAt }) as Props };
+    const swept = live ? await sweepLateGroups(client, live, { ...news, [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] }) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
+    return { outs: jsonClean({ ...news, workerGroupId: n, endpointName: live?.endpointName ?? olds.endpointName, createdAt: olds.createdAt, ...swept }) as Props };
   },
 
   async delete(id) {
-    // The service destroys the group's workers; any it reports it could not are destroyed here.
+    // Its workers first, then the group, then a listing that confirms they are gone (workers.ts).
     const n = groupId(id);
     const client = getClient();
-    const result = await client.workerGroups.delete(n);
-    await destroyLeftWorkers(client, `WorkerGroup ${n}`, result.failedWorkers);
+    await deleteWithWorkers(client, `WorkerGroup ${n}`, [n], () => client.workerGroups.delete(n));
   },
 };
