@@ -44,6 +44,11 @@ export interface SimulatorOptions {
    * for a simulator other users of the machine can reach.
    */
   logSecrets?: boolean;
+  /**
+   * Serve instance and offer rows with a newline after every string value, as the live service
+   * is seen to (api-facts: Live quirks; its own client strips them). Default false.
+   */
+  untrimmedStrings?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -62,6 +67,7 @@ export interface ResolvedOptions {
   logBodyBytes: number;
   logEntries: number;
   logSecrets: boolean;
+  untrimmedStrings: boolean;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -114,6 +120,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     logBodyBytes: positive("logBodyBytes", opts.logBodyBytes, 16 * 1024),
     logEntries: positive("logEntries", opts.logEntries, 10_000),
     logSecrets: opts.logSecrets ?? false,
+    untrimmedStrings: opts.untrimmedStrings ?? false,
   };
 }
 
