@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
 import { destroyLeftWorkers } from "../workerGroup/workers";
 
@@ -25,6 +25,24 @@ export const ENDPOINT_SETTINGS = [
   "targetQueueTime",
   "inactivityTimeout",
 ] as const;
+
+/**
+ * What an endpoint is sent for a scaling field the program leaves out: the vendor client's
+ * values, never the service's own defaults (its document says min_load 10.0, which keeps paid
+ * capacity warm with no traffic). maxQueueTime/targetQueueTime are the vendor client's
+ * documented defaults; inactivityTimeout has no vendor default and is left to the service.
+ * An imported endpoint keeps what the service holds for fields the program leaves out.
+ */
+export const ENDPOINT_DEFAULTS = {
+  minLoad: 0,
+  minColdLoad: 0,
+  targetUtil: 0.9,
+  coldMult: 2.5,
+  coldWorkers: 5,
+  maxWorkers: 20,
+  maxQueueTime: 30,
+  targetQueueTime: 10,
+} as const;
 
 const nonNegative = z.number({ error: "must be a number" }).finite("must be a finite number").min(0, "must not be negative");
 const count = z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must not be negative");
@@ -53,7 +71,7 @@ function endpointId(id: string): number {
 }
 
 function settingsOf(inputs: Props): EndpointSettings {
-  const out: EndpointSettings = { name: String(inputs.name) };
+  const out: EndpointSettings = { name: String(inputs.name), ...(inputs[IMPORTED_INPUT_KEY] || inputs.importId !== undefined ? {} : ENDPOINT_DEFAULTS) };
   for (const k of ENDPOINT_SETTINGS) if (typeof inputs[k] === "number") out[k] = inputs[k] as number;
   return out;
 }

@@ -18,12 +18,28 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource, possiblySecret } from "../kit/resource";
+import type { OfferField, OfferFilters } from "../../client/wire/filters";
 import type { InstanceOutputs } from "./outputs";
 
 export type { InstanceOutputs } from "./outputs";
 
+/** Fields of the offer vocabulary that Instance takes in its own form (below). */
+type OwnOfferFields = "gpuName" | "numGpus" | "gpuRamGb" | "verified" | "dphTotal" | "reliability" | "geolocation" | "rentable" | "rented";
+
+/**
+ * The rest of the offer vocabulary (client wire/filters.ts `OFFER_VOCABULARY`, units stated
+ * there): a value (equals) or operators, for example `cpuCores: { gte: 16 }`,
+ * `machineId: { notin: [123] }`, `datacenter: true`, `computeCap: { gte: 800 }`.
+ */
+export type InstanceOfferVocabulary = { [K in Exclude<OfferField, OwnOfferFields>]?: pulumi.Input<NonNullable<OfferFilters[K]>> };
+
 /** Offer filters: the cheapest offer matching all of them is rented. */
-export interface InstanceOfferFilters {
+export interface InstanceOfferFilters extends InstanceOfferVocabulary {
+  /**
+   * Least direct ports of the machine (`direct_port_count >= n`); 0 turns the filter off.
+   * Default: one per `ports` entry (one with only `readiness`), plus one with `ssh.direct`.
+   */
+  minDirectPorts?: pulumi.Input<number>;
   /** GPU model, exactly as the marketplace names it, for example "RTX 4090". */
   gpuName?: pulumi.Input<string>;
   /** Number of GPUs (exact). */

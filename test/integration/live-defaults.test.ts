@@ -1,0 +1,108 @@
+/**
+ * Issue 26: what this package sends where the service would otherwise fill in its own default,
+ * checked against the simulator (which applies the service's documented defaults) over HTTP.
+ */
+import { providers } from "../../provider/providers";
+import { resetClaims } from "../../provider/resources/fleet/claims";
+import { drive } from "./account-resources-support";
+import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { createChecked, instance, rejection } from "./instance-support";
+
+type Props = Record<string, unknown>;
+
+const h = useSimulator({ providers: true, settings: { ...FAST_INSTANCE_SETTINGS, liveCacheTtlMs: 0 } });
+const endpoint = drive(providers.endpoint);
+const workerGroup = drive(providers.workerGroup);
+const fleet = drive(providers.fleet);
+beforeEach(() => resetClaims());
+
+async function made(p: typeof endpoint, props: Props) {
+  const res = await p.check({}, { __provider: "p", ...props });
+  expect(res.failures).toEqual([]);
+  const { id, outs } = await p.create(res.inputs as Props);
+  return { inputs: res.inputs as Props, id, outs: outs as Props };
+}
+
+const bodiesTo = async (method: string, pattern: RegExp) =>
+  (await h.requests()).filter((r) => r.method === method && pattern.test(r.path)).map((r) => r.body as Props);
+const SEARCH = /^\/api\/v0\/bundles\/?$/;
+
+describe("26.2 the whole offer vocabulary", () => {
+  it("26.2 searchOffers takes every vocabulary field with its unit (GB sent as MB) and refuses unknown fields and wrong units", async () => {
+    await h.clearRequests();
+    const found = await h.client.offers.search({
+      filters: { cpuRamGb: { gte: 64 }, cpuCores: { gte: 16 }, computeCap: { gte: 800 }, datacenter: true, machineId: { notin: [30001] }, hostingType: 1 },
+      order: [["dlperfPerDphtotal", "desc"]],
+    });
+    const [body] = await bodiesTo("POST", SEARCH);
+    expect(body).toMatchObject({ cpu_ram: { gte: 64000 }, cpu_cores: { gte: 16 }, compute_cap: { gte: 800 }, datacenter: { eq: true }, machine_id: { notin: [30001] }, hosting_type: { eq: 1 }, order: [["dlperf_per_dphtotal", "desc"]] });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((o) => (o.raw.compute_cap as number) >= 800 && o.raw.datacenter === true && o.machineId !== 30001)).toBe(true);
+    await expect(h.client.offers.search({ filters: { gpuRamGb: { gte: 24000 } } })).rejects.toThrow(/gpuRamGb: must be at most 1000 \(GB per GPU\), got 24000/);
+    await expect(h.client.offers.search({ filters: { cpuRam: 1 } as never })).rejects.toThrow(/"cpuRam" is not an offer field/);
+    await expect(h.client.offers.search({ filters: { computeCap: 8.9 } })).rejects.toThrow(/computeCap: must be a whole number \(CUDA compute capability x 100/);
+  });
+
+  it("26.2 Instance offer filters take the vocabulary; check names the field, the rule and the value", async () => {
+    const { outs } = await createChecked({ offer: { gpuName: "RTX 4090", cpuCores: { gte: 32 }, inetDown: { gte: 1000 } }, image: "x" });
+    expect(outs.offerId).toBe(700002);
+    const { failures } = await instance.check({}, { __provider: "p", offer: { diskBw: "fast" }, image: "x" });
+    expect(JSON.stringify(failures)).toMatch(/offer.diskBw.*must be a number \(MB\/s\), got \\"fast\\"/);
+  });
+
+  it("26.2 with ports (or readiness) only machines with direct ports are rented: direct_port_count >= one per port", async () => {
+    await h.clearRequests();
+    const error = await rejection(createChecked({ offer: { gpuName: "RTX 4080", verified: false }, image: "x", ports: ["8000:8000", "9000:9000"] }));
+    expect(error.message).toMatch(/no offer matches .*direct ports \(direct_port_count >= 2, one per published port\); set offer.minDirectPorts: 0/);
+    expect((await bodiesTo("POST", SEARCH))[0]).toMatchObject({ direct_port_count: { gte: 2 } });
+    // Without published ports the machine behind NAT is fine; minDirectPorts: 0 turns the default off.
+    expect((await createChecked({ offer: { gpuName: "RTX 4080", verified: false }, image: "x" })).outs.offerId).toBe(700022);
+    await h.control("POST", "/reset");
+    resetClaims();
+    expect((await createChecked({ offer: { gpuName: "RTX 4080", verified: false, minDirectPorts: 0 }, image: "x", ports: ["8000:8000"] })).outs.offerId).toBe(700022);
+  });
+
+  it("26.2 a Fleet with ports searches for direct ports too", async () => {
+    await h.clearRequests();
+    const { inputs } = await fleet.check({}, { __provider: "p", __identity: "proj/dev/Fleet/w", offer: { numGpus: 1, maxPricePerHour: 0.25 }, image: "x", ports: ["8000:8000"], count: 1 });
+    const r = await fleet.create(inputs as Props);
+    expect(((r.outs as Props).members as Props[]).map((m) => m.offerId)).toEqual([700005]);
+    expect((await bodiesTo("POST", SEARCH))[0]).toMatchObject({ direct_port_count: { gte: 1 } });
+  });
+});
+
+describe("26.3 WorkerGroup searches and scaling fields", () => {
+  it("26.3 a group's search gets verified=True rentable=True rented=False (a user term wins) and the scaling fields with our defaults", async () => {
+    const ep = await made(endpoint, { name: "wg-defaults" });
+    await h.clearRequests();
+    const g = await made(workerGroup, { endpointId: ep.id, searchParams: "gpu_ram>=23 verified=False" });
+    const [body] = await bodiesTo("POST", /^\/api\/v0\/(workergroups|autojobs)\/?$/);
+    expect(body).toMatchObject({ search_params: "gpu_ram>=23 verified=False rentable=True rented=False", min_load: 0, target_util: 0.9, cold_mult: 2.5, test_workers: 3, autoscaler_instance: "prod" });
+    // The appended defaults are no drift: a refresh reads back the program's own search.
+    const read = await workerGroup.read(g.id, g.outs);
+    expect((read.inputs as Props).searchParams).toBe("gpu_ram>=23 verified=False");
+    const live = (await h.client.workerGroups.list()).find((x) => String(x.id) === g.id);
+    expect(live).toMatchObject({ minLoad: 0, coldMult: 2.5 });
+  });
+
+  it("26.3 searchParams also takes typed offer filters, written in the query language with the CLI's units", async () => {
+    const ep = await made(endpoint, { name: "wg-typed" });
+    await h.clearRequests();
+    await made(workerGroup, { endpointId: ep.id, searchParams: { gpuRamGb: { gte: 24 }, gpuName: "RTX 4090", numGpus: 1 } });
+    const [body] = await bodiesTo("POST", /^\/api\/v0\/(workergroups|autojobs)\/?$/);
+    expect(body.search_params).toBe("gpu_ram>=24 gpu_name=RTX_4090 num_gpus=1 verified=True rentable=True rented=False");
+    const { failures } = await workerGroup.check({}, { __provider: "p", endpointId: ep.id, searchParams: { gpuRamGb: { gte: 24000 } } });
+    expect(JSON.stringify(failures)).toMatch(/searchParams.*gpuRamGb.*must be at most 1000 \(GB per GPU\), got 24000/);
+  });
+});
+
+describe("26.4 Endpoint scaling fields", () => {
+  it("26.4 a new endpoint is sent every scaling field with an explicit default: min_load 0, not the service's 10", async () => {
+    await h.clearRequests();
+    const ep = await made(endpoint, { name: "ep-defaults" });
+    const [body] = await bodiesTo("POST", /^\/api\/v0\/endptjobs\/?$/);
+    expect(body).toEqual({ endpoint_name: "ep-defaults", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 20, max_queue_time: 30, target_queue_time: 10 });
+    const live = (await h.client.endpointGroups.list()).find((e) => String(e.id) === ep.id);
+    expect(live?.minLoad).toBe(0);
+  });
+});
