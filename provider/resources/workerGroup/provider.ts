@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OfferFilters, VastClient, WorkerGroup, WorkerGroupSettings } from "../../client";
-import { offerConditionProblem, workerGroupSearchParams } from "../../client/wire/filters";
+import { WORKER_GROUP_SEARCH_DEFAULTS, offerConditionProblem, workerGroupSearchParams } from "../../client/wire/filters";
 import { getClient } from "../../context";
 import { IMPORTED_INPUT_KEY, checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveWorkerGroups } from "../endpoint/live";
@@ -97,12 +97,18 @@ export function liveInputs(props: Props, live: WorkerGroup): Props {
   return out;
 }
 
-/** Whether `g` is what a create of `s` made. */
+/** A search's own terms, in order, without the vendor client's default terms (they are added to every search). */
+function ownTerms(search: string): string {
+  const defaults = new Set(Object.entries(WORKER_GROUP_SEARCH_DEFAULTS).map(([k, v]) => `${k}=${v}`.toLowerCase()));
+  return search.split(/\s+/).filter((t) => t !== "" && !defaults.has(t.toLowerCase())).join(" ");
+}
+
+/** Whether `g` is what a create of `s` made (the search compared without the default terms). */
 function sameGroup(g: WorkerGroup, s: WorkerGroupSettings): boolean {
   return (
     g.endpointId === s.endpointId &&
     (s.templateHash === undefined || g.templateHash === s.templateHash) &&
-    (s.searchParams === undefined || g.searchParams === undefined || g.searchParams === s.searchParams) &&
+    (s.searchParams === undefined || g.searchParams === undefined || ownTerms(g.searchParams) === ownTerms(s.searchParams)) &&
     (g.launchArgs ?? undefined) === s.launchArgs
   );
 }
