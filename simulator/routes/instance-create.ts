@@ -41,6 +41,8 @@ export function envObject(body: Body): Record<string, string> {
   return out;
 }
 
+const RUNTYPES = new Set(["ssh", "jupyter", "args", "ssh_direct", "ssh_proxy", "ssh_direc", "jupyter_direct", "jupyter_proxy", "jupyter_direc"]);
+
 function checkBody(body: Body): void {
   if (body.template_id !== undefined) {
     throw invalidArgs("template_id is not accepted when creating an instance; send the template's hash_id as template_hash_id");
@@ -56,9 +58,11 @@ function checkBody(body: Body): void {
   if (target !== undefined && target !== "running" && target !== "stopped") {
     throw invalidArgs(`target_state must be "running" or "stopped" (got ${show(target)})`);
   }
+  // One runtype, or the vendor client's space-separated ones ("ssh_direc ssh_proxy", api-facts: Live quirks).
   const runtype = optString(body, "runtype");
-  if (runtype !== undefined && !["ssh", "jupyter", "args", "ssh_direct", "ssh_proxy", "jupyter_direct", "jupyter_proxy"].includes(runtype)) {
-    throw invalidArgs(`runtype must be one of ssh, jupyter, args (got ${show(runtype)})`);
+  const tokens = runtype?.trim().split(/\s+/) ?? [];
+  if (runtype !== undefined && (tokens.some((t) => !RUNTYPES.has(t)) || (tokens.includes("args") && tokens.length > 1))) {
+    throw invalidArgs(`runtype must be one of ssh, jupyter, args, or space-separated ssh_proxy, ssh_direc, jupyter_proxy, jupyter_direc (got ${show(runtype)})`);
   }
   const disk = optNumber(body, "disk");
   if (disk !== undefined && disk <= 0) throw invalidArgs(`disk must be a positive number of GB (got ${disk})`);

@@ -7,6 +7,7 @@ import { resetClaims } from "../../provider/resources/fleet/claims";
 import { drive } from "./account-resources-support";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { createChecked, instance, rejection } from "./instance-support";
+import { sshCommands } from "../../provider/client";
 
 type Props = Record<string, unknown>;
 
@@ -104,5 +105,55 @@ describe("26.4 Endpoint scaling fields", () => {
     expect(body).toEqual({ endpoint_name: "ep-defaults", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 20, max_queue_time: 30, target_queue_time: 10 });
     const live = (await h.client.endpointGroups.list()).find((e) => String(e.id) === ep.id);
     expect(live?.minLoad).toBe(0);
+  });
+});
+
+describe("26.5 template edits", () => {
+  const template = drive(providers.template);
+  it("26.5 an edit of one field sends the whole template, as the vendor's client does", async () => {
+    const t = await made(template, { name: "edit-whole", image: "pytorch/pytorch", env: { A: "1" }, onstart: "echo hi", desc: "old" });
+    await h.clearRequests();
+    const { inputs } = await template.check(t.inputs, { ...t.inputs, desc: "new" });
+    await template.update(t.id, t.outs, inputs as Props);
+    const [body] = await bodiesTo("PUT", /^\/api\/v0\/template\/?$/);
+    expect(body).toMatchObject({ name: "edit-whole", image: "pytorch/pytorch", env: "-e A=1", onstart: "echo hi", desc: "new", runtype: "args", private: true });
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(["tag", "readme", "use_ssh", "ssh_direct", "jup_direct", "extra_filters", "recommended_disk_space", "href", "repo"]));
+  });
+});
+
+describe("26.6 SSH the way users connect", () => {
+  const template = drive(providers.template);
+  const CREATE = /^\/api\/v0\/asks\/\d+\/?$/;
+
+  it("26.6 a Template with runtype ssh is sent use_ssh true", async () => {
+    await h.clearRequests();
+    await made(template, { name: "ssh-template", image: "pytorch/pytorch", runtype: "ssh" });
+    const [body] = await bodiesTo("POST", /^\/api\/v0\/template\/?$/);
+    expect(body).toMatchObject({ runtype: "ssh", use_ssh: true });
+  });
+
+  it("26.6 an Instance asks for direct SSH with the vendor's runtype string, which the simulator accepts, and outputs commands to paste", async () => {
+    await h.clearRequests();
+    const { outs } = await createChecked({ offerId: 700001, image: "x", ssh: { direct: true } });
+    expect((await bodiesTo("PUT", CREATE))[0]).toMatchObject({ runtype: "ssh_direc ssh_proxy" });
+    const live = h.sim.state().instances[0] as Props;
+    expect(outs.sshCommand).toBe(`ssh -p ${String(live.ssh_port)} root@${String(live.ssh_host)}`);
+    const port22 = (live.ports as Record<string, { HostPort: string }[]>)["22/tcp"][0].HostPort;
+    expect(outs.sshDirectCommand).toBe(`ssh -p ${port22} root@${String(live.public_ipaddr)}`);
+  });
+
+  it("26.6 runtype ssh is sent as ssh_proxy and Jupyter as jupyter_proxy ssh_proxy (its gateway port is ssh_port + 1)", async () => {
+    await h.clearRequests();
+    await createChecked({ offerId: 700001, image: "x", runtype: "ssh" });
+    const { outs } = await createChecked({ offerId: 700002, image: "x", jupyter: {} });
+    expect((await bodiesTo("PUT", CREATE)).map((b) => b.runtype)).toEqual(["ssh_proxy", "jupyter_proxy ssh_proxy"]);
+    const live = (h.sim.state().instances as Props[]).find((i) => i.offer_id === 700002 || i.machine_id === 30002) as Props;
+    expect(outs.sshCommand).toBe(`ssh -p ${Number(live.ssh_port) + 1} root@${String(live.ssh_host)}`);
+  });
+
+  it("26.6 with no 22/tcp entry the direct command is null and the gateway command still works", () => {
+    const instance = { id: 1, sshHost: "ssh5.example", sshPort: 12345, publicIpaddr: "203.0.113.7", ports: { "8000/tcp": [{ HostIp: "0.0.0.0", HostPort: "40000" }] }, raw: { image_runtype: "ssh_direc ssh_proxy" } };
+    expect(sshCommands(instance as never)).toEqual({ proxy: "ssh -p 12345 root@ssh5.example", direct: null });
+    expect(sshCommands({ ...instance, ports: null } as never).direct).toBeNull();
   });
 });

@@ -134,6 +134,9 @@ export const inputSchema = z.strictObject({
   diskGb: positive("GB", MAX_DISK_GB).optional(),
   runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
   argsStr: z.string({ error: "must be a string" }).optional(),
+  // SSH and Jupyter as the vendor's client asks for them (client wire/runtype.ts).
+  ssh: z.strictObject({ direct: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object such as { direct: true }" }).optional(),
+  jupyter: z.strictObject({ direct: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object such as { direct: true }" }).optional(),
   label: z
     .string({ error: "must be a string" })
     .refine((l) => utf8Bytes(l) <= LABEL_LIMIT, { error: (iss) => `must be at most ${LABEL_LIMIT} bytes of UTF-8 (it has ${utf8Bytes(String(iss.input))})` })
@@ -204,6 +207,8 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (news.vm === true && keysMissing) {
     fail("vm", "a VM instance needs sshKeyIds: its SSH keys must exist before it is created (there is no way to add one later)");
   }
+  if (news.runtype === "args" && presence(news, "jupyter") === "present") fail("jupyter", "cannot be combined with runtype args (use onstart to start a server)");
+  if (news.runtype === "args" && presence(news, "ssh") === "present") fail("ssh", "cannot be combined with runtype args");
   failures.push(...spotFailures(news), ...readinessFailures(news));
   return failures;
 }

@@ -10,7 +10,7 @@
  * marker that was never found (a request that landed late) are destroyed.
  */
 import { randomBytes } from "node:crypto";
-import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
+import { GoneError, NotFoundError, VastError, vendorRuntype, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
 import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { liveInstances } from "./live";
@@ -53,7 +53,8 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
     volumeInfo: v && { createNew: v.createNew, volumeId: Number(v.volumeId), size: v.size, mountPath: v.mountPath },
     label: inputs.label,
     disk: inputs.diskGb,
-    runtype: inputs.runtype,
+    // The vendor's runtype strings ("ssh_proxy", "ssh_direc ssh_proxy", ...), as its client sends them.
+    runtype: vendorRuntype(inputs),
     argsStr: inputs.argsStr,
     targetState: inputs.targetState,
     vm: inputs.vm,
