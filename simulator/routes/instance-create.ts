@@ -81,9 +81,17 @@ export function findTemplate(ctx: SimContext, body: Body): TemplateRecord | unde
   return t;
 }
 
-function checkOffer(ctx: SimContext, offerId: number): void {
+/**
+ * Whether the offer can start now. Gone: 404. Cannot start now: 410 when `cancel_unavail` is
+ * true, which is the document's default for an on-demand instance started running (false for a
+ * bid or a stopped one); with false the instance is made and its start queued (`success: false`).
+ */
+function checkOffer(ctx: SimContext, offerId: number, body: Body): "now" | "queued" {
   const state = catalogueOffer(ctx.marketOffers, offerId) ? offerState(ctx.store, offerId) : "gone";
-  if (state === "available") return;
+  if (state === "available") return "now";
+  const running = (optString(body, "target_state") ?? "running") === "running";
+  const cancel = optBool(body, "cancel_unavail") ?? (running && optNumber(body, "price") === undefined);
+  if (state === "unavailable" && running && !cancel) return "queued";
   throw apiError(state === "gone" ? 404 : 410, "no_such_ask", `No ask by id ${offerId} is available.`);
 }
 
@@ -183,10 +191,12 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id && !k.deletedAt)) {
     throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
   }
-  checkOffer(ctx, offerId);
+  const start = checkOffer(ctx, offerId, body);
   const volume = instanceVolume(ctx, acc.user.id, body, offerSeed(offerId)!.machineId);
   const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
   placeBid(ctx, inst);
+  // Queued until the offer is free again (control.ts starts it then).
+  if (start === "queued") inst.startQueued = true;
   if (volume) inst.volumeId = volume();
   ctx.store.data.instances.push(inst);
   if (template) {
@@ -195,7 +205,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   }
   ctx.store.changed();
   return {
-    success: inst.intendedStatus === "running",
+    success: inst.intendedStatus === "running" && !inst.startQueued,
     new_contract: inst.id,
     instance_api_key: randomBytes(24).toString("hex"),
   };

@@ -157,3 +157,43 @@ describe("26.6 SSH the way users connect", () => {
     expect(sshCommands({ ...instance, ports: null } as never).direct).toBeNull();
   });
 });
+
+describe("26.7 offers that cannot start now", () => {
+  const CREATE = /^\/api\/v0\/asks\/\d+\/?$/;
+
+  it("26.7 cancel_unavail is always sent, false unless asked, as the vendor's client does", async () => {
+    await h.clearRequests();
+    await createChecked({ offerId: 700001, image: "x" });
+    expect((await bodiesTo("PUT", CREATE))[0]).toMatchObject({ cancel_unavail: false });
+  });
+
+  it("26.7 the simulator honours cancel_unavail: true (or left to the document's default) answers 410, false queues the start", async () => {
+    await h.control("POST", "/offers/700001", { state: "unavailable" });
+    await expect(h.client.instances.create(700001, { image: "x", cancelUnavail: true })).rejects.toMatchObject({ status: 410 });
+    await expect(h.client.instances.create(700001, { image: "x" })).rejects.toMatchObject({ status: 410 });
+    const queued = await h.client.instances.create(700001, { image: "x", cancelUnavail: false });
+    expect(queued.success).toBe(false);
+    expect(await h.client.instances.get(queued.id)).toMatchObject({ actualStatus: "stopped", intendedStatus: "running" });
+  });
+
+  it("26.7 a match that cannot start now is destroyed and the next match rented, without waiting out the boot", async () => {
+    await h.control("POST", "/offers/700001", { state: "unavailable" });
+    const rows = [
+      { id: 700001, machine_id: 30001, dph_total: 0.32, rentable: true, rented: false },
+      { id: 700002, machine_id: 30002, dph_total: 0.62, rentable: true, rented: false },
+    ];
+    await h.fault({ method: "POST", path: "/api/v0/bundles", status: 200, body: { offers: rows }, times: 1 });
+    await h.clearRequests();
+    const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x" });
+    expect(outs.offerId).toBe(700002);
+    expect((await h.requests()).filter((r) => r.method === "PUT" && CREATE.test(r.path)).map((r) => r.path)).toEqual(["/api/v0/asks/700001/", "/api/v0/asks/700002/"]);
+    expect((h.sim.state().instances as Props[]).map((i) => i.machine_id)).toEqual([30002]);
+  });
+
+  it("26.7 with a given offerId that cannot start now the create fails at once, naming the offer; nothing is left", async () => {
+    await h.control("POST", "/offers/700001", { state: "unavailable" });
+    const error = await rejection(createChecked({ offerId: 700001, image: "x" }));
+    expect(error.message).toMatch(/offerId 700001 cannot start now \(the service made instance \d+ with its start queued; it was destroyed\)/);
+    expect(h.sim.state().instances).toEqual([]);
+  });
+});
