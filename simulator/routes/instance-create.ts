@@ -118,12 +118,16 @@ export interface Resolved {
   env: [string, string][];
 }
 
-/** Takes the status the next boot ends in: `running` unless `/_sim/next-boot` said otherwise. */
-function takeFinalStatus(ctx: SimContext): string {
+/** Takes the status (and message) the next boot ends in: `running` unless `/_sim/next-boot` said otherwise. */
+function takeFinalStatus(ctx: SimContext): { status: string; message?: string } {
   const next = ctx.store.data.nextBoot;
-  if (!next) return "running";
+  if (!next) return { status: "running" };
   if (--next.remaining <= 0) ctx.store.data.nextBoot = null;
-  return next.actualStatus;
+  return { status: next.actualStatus, message: next.statusMsg };
+}
+
+function finalOf(f: { status: string; message?: string }): Pick<InstanceRecord, "finalStatus" | "finalStatusMsg"> {
+  return f.message === undefined ? { finalStatus: f.status } : { finalStatus: f.status, finalStatusMsg: f.message };
 }
 
 export function build(ctx: SimContext, r: Resolved): InstanceRecord {
@@ -140,7 +144,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
     machineId: offerSeed(r.offerId)!.machineId,
     createdAt: now,
     bootStartedAt: now,
-    finalStatus: takeFinalStatus(ctx),
+    ...finalOf(takeFinalStatus(ctx)),
     statusOverride: null,
     intendedStatus: optString(body, "target_state") ?? "running",
     startQueued: false,

@@ -197,3 +197,39 @@ describe("26.7 offers that cannot start now", () => {
     expect(h.sim.state().instances).toEqual([]);
   });
 });
+
+describe("26.8 boots that cannot succeed", () => {
+  const OCI = "OCI runtime create failed: runc create failed: exec: \"/start.sh\": no such file or directory";
+  const HOST = "OCI runtime create failed: nvidia-container-cli: initialization error: driver rpc error";
+
+  it("26.8 an Instance stuck in created with an OCI error fails at once with the service's text, destroyed, not retried elsewhere", async () => {
+    await h.control("POST", "/next-boot", { actual_status: "created", status_msg: OCI, times: 3 });
+    await h.clearRequests();
+    const error = await rejection(createChecked({ offer: { gpuName: "RTX 4090" }, image: "x", runningTimeoutMinutes: 600 }));
+    expect(error.message).toContain(`it cannot start (the image or its entrypoint): the service says "${OCI}"; it was destroyed`);
+    expect((await bodiesTo("PUT", /^\/api\/v0\/asks\/\d+\/?$/)).length).toBe(1);
+    expect(h.sim.state().instances).toEqual([]);
+  });
+
+  it("26.8 a message about the host moves on to another machine", async () => {
+    await h.control("POST", "/next-boot", { actual_status: "created", status_msg: HOST, times: 1 });
+    const { outs } = await createChecked({ offer: { gpuName: "RTX 4090" }, image: "x", runningTimeoutMinutes: 600 });
+    expect(outs.offerId).toBe(700002);
+    expect((h.sim.state().instances as Props[]).map((i) => i.machine_id)).toEqual([30002]);
+  });
+
+  it("26.8 Fleet: a host message marks the machine bad; an image message fails fast and marks no host", async () => {
+    await h.control("POST", "/next-boot", { actual_status: "created", status_msg: HOST, times: 1 });
+    const news = { __provider: "p", __identity: "proj/dev/Fleet/f", offer: { numGpus: 1, gpuRamGb: 24 }, image: "x", count: 1, runningTimeoutMinutes: 600 };
+    const good = await fleet.create((await fleet.check({}, news)).inputs as Props);
+    expect(Object.keys((good.outs as Props).badHosts as object)).toEqual(["30005"]);
+    await h.control("POST", "/reset");
+    resetClaims();
+    await h.control("POST", "/next-boot", { actual_status: "created", status_msg: OCI, times: 3 });
+    const error = await rejection(fleet.create((await fleet.check({}, { ...news, __identity: "proj/dev/Fleet/g" })).inputs as Props));
+    expect(error.message).toContain(`the service says "${OCI}"`);
+    // A fleet that rented something fails partially with its state: no machine is counted bad.
+    const badHosts = (error as { properties?: Props }).properties?.badHosts;
+    expect(badHosts === undefined || Object.keys(badHosts as object).length === 0).toBe(true);
+  });
+});
