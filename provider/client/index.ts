@@ -27,7 +27,7 @@ export { BillingApi, CHARGE_TYPES, MAX_CHARGES_PAGE, type ChargeType, type Charg
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi, LABEL_LIMIT, type InstanceListQuery } from "./areas/instances";
-export { InstanceActionsApi, BID_PRICE_MIN, BID_PRICE_MAX, type UpdateTemplateInput } from "./areas/instance-actions";
+export { InstanceActionsApi, BID_PRICE_MIN, BID_PRICE_MAX, CREATE_BID_PRICE_MAX, type UpdateTemplateInput } from "./areas/instance-actions";
 export { PROBE_TIMEOUT_MS, probeHttp, probeTcp } from "./probe";
 export { DEFAULT_TEMPLATE_PRIVATE } from "./schemas";
 export { OffersApi, DEFAULT_OFFER_FILTERS, DEFAULT_OFFER_ORDER, DEFAULT_ALLOCATED_STORAGE_GB } from "./areas/offers";

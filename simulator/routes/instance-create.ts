@@ -68,6 +68,8 @@ function checkBody(body: Body): void {
   if (disk !== undefined && disk <= 0) throw invalidArgs(`disk must be a positive number of GB (got ${disk})`);
   const price = optNumber(body, "price");
   if (price !== undefined && price <= 0) throw invalidArgs(`price must be a positive bid in $/h (got ${price})`);
+  // The document's maximum for a bid at creation (in-place changes: 32, instance-actions.ts).
+  if (price !== undefined && price > 128) throw invalidArgs(`price must be at most 128 $/h (got ${price})`);
   for (const f of ["image", "args_str", "image_login", "client_id"]) optString(body, f);
   for (const f of ["vm", "cancel_unavail"]) optBool(body, f);
   checkVolumeInfo(body);

@@ -233,3 +233,31 @@ describe("26.8 boots that cannot succeed", () => {
     expect(badHosts === undefined || Object.keys(badHosts as object).length === 0).toBe(true);
   });
 });
+
+describe("26.9 smaller points", () => {
+  it("26.9 a bid above 32 $/hour is accepted at creation (the create endpoint allows 128), and 128 is the limit", async () => {
+    await h.clearRequests();
+    await createChecked({ offerId: 700001, image: "x", bidPricePerHour: 100 });
+    expect((await bodiesTo("PUT", /^\/api\/v0\/asks\/\d+\/?$/))[0]).toMatchObject({ price: 100 });
+    const { failures } = await instance.check({}, { __provider: "p", offerId: 700001, image: "x", bidPricePerHour: 130 });
+    expect(JSON.stringify(failures)).toMatch(/bidPricePerHour: must be at most 128 .*changes in place are limited to 32/);
+    await expect(h.client.instanceActions.changeBid(1, 40)).rejects.toThrow(/between 0.001 and 32 \$\/hour for an in-place change \(got 40\); a new rental takes bids up to 128/);
+  });
+
+  it("26.9 an Endpoint delete answered 400 \"not found\" is read back: still listed, the delete fails", async () => {
+    const ep = await made(endpoint, { name: "ep-notfound" });
+    await h.fault({ method: "DELETE", path: `/api/v0/endptjobs/${ep.id}`, status: 400, body: { success: false, error: "invalid_args", msg: `Endpointgroup not found for user (id ${ep.id})` }, times: 1 });
+    const error = await rejection(endpoint.delete(ep.id, ep.outs));
+    expect(error.message).toMatch(/answered the delete with "not found", but the endpoint is still listed/);
+    expect((await h.client.endpointGroups.list()).map((e) => String(e.id))).toContain(ep.id);
+    await endpoint.delete(ep.id, ep.outs);
+    expect((await h.client.endpointGroups.list()).map((e) => String(e.id))).not.toContain(ep.id);
+  });
+
+  it("26.9 endpoints known only from this package's own API description fail saying they may not exist on the service", async () => {
+    await h.fault({ method: "GET", path: "/api/v1/user/earnings/chart", status: 404, body: "<html>Not Found</html>", times: 1 });
+    await expect(h.client.earnings.chart()).rejects.toThrow(/described only in this package's own description of the API.*the endpoint may not exist on the service/);
+    await h.fault({ method: "GET", path: "/api/v0/instances", status: 404, body: "<html>Not Found</html>", times: 1 });
+    await expect(h.client.instances.list()).rejects.toThrow(/may not exist on the service/);
+  });
+});

@@ -168,6 +168,11 @@ export const provider: ImportableImpl = {
     const n = endpointId(id);
     const client = getClient();
     const result = await client.endpointGroups.delete(n);
+    // The service answers an unknown endpoint with a 400 "not found", which is no proof: a
+    // missing one is read back before it counts as gone.
+    if (result.alreadyGone && (await client.endpointGroups.list()).some((e) => e.id === n)) {
+      throw new Error(`Endpoint ${n}: the service answered the delete with "not found", but the endpoint is still listed; nothing was deleted, run again`);
+    }
     // Its groups went with it: cached listings of groups no longer serve.
     liveWorkerGroups(client).noteWrite();
     await destroyLeftWorkers(client, `Endpoint ${n}`, result.failedWorkers);
