@@ -249,7 +249,7 @@ describe("the client refuses the per-call rules before sending", () => {
   it("refuses a bid outside 0.001..32 $/hour and a prepayment that is not positive", async () => {
     const bid = await refusal(getClient().instanceActions.changeBid(1, 33));
     expect(bid).toBeInstanceOf(VastValidationError);
-    expect((bid as Error).message).toBe("bid price must be between 0.001 and 32 $/hour (got 33)");
+    expect((bid as Error).message).toBe("bid price must be between 0.001 and 32 $/hour for an in-place change (got 33); a new rental takes bids up to 128");
     const prepay = await refusal(getClient().instanceActions.prepay(1, 0));
     expect((prepay as Error).message).toBe("prepay amount must be a positive number of dollars (got 0)");
   });
