@@ -37,7 +37,8 @@ export function toClientTemplate(inputs: Props): TemplateInput {
  */
 export function editFor(changed: readonly string[], news: Props): Partial<TemplateInput> {
   if (!changed.some((k) => (INPUT_NAMES as readonly string[]).includes(k))) return {};
-  return editOf(INPUT_NAMES, news);
+  // The registry password is a secret the service never shows: sent only when it changed.
+  return editOf(INPUT_NAMES.filter((k) => k !== "dockerLoginPass" || changed.includes(k)), news);
 }
 
 function editOf(changed: readonly string[], news: Props): Partial<TemplateInput> {
