@@ -14,6 +14,7 @@ import {
   UndocumentedSuccessError,
   VastConnectionError,
   VastOperationError,
+  VastApiError,
   VastTimeoutError,
   apiErrorFor,
 } from "./errors";
@@ -80,6 +81,19 @@ export interface DocumentedShape {
   test: (json: unknown) => boolean;
 }
 
+/** Answers that say a route is not there. */
+const NO_ROUTE_STATUSES = new Set([404, 405, 501]);
+
+/** A failure of a spec-only endpoint that says no such route: the message says the endpoint may not exist on the service. */
+function mayNotExist(error: unknown): unknown {
+  if (error instanceof VastApiError && NO_ROUTE_STATUSES.has(error.status)) {
+    error.message +=
+      ` (${error.method} ${error.path} is described only in this package's own description of the API, not by the vendor's ` +
+      "document or client: the endpoint may not exist on the service)";
+  }
+  return error;
+}
+
 /** Statuses after which the request may still have been carried out upstream. */
 const AMBIGUOUS_STATUSES = new Set([502, 504]);
 
@@ -137,6 +151,11 @@ export class RequestCore {
     const base = (e.base === "run" ? this.s.runUrl : this.s.apiUrl).replace(/\/+$/, "");
     const url = `${base}${path}${buildQuery(spec.query)}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    if (e.specOnly) return this.retried(spec, site, url, body).catch((error: unknown) => Promise.reject(mayNotExist(error)));
+    return this.retried(spec, site, url, body);
+  }
+
+  private retried<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined): Promise<T> {
     return withRetry<T>(
       {
         attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining),

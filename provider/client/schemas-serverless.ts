@@ -1,7 +1,7 @@
 /** Wire schemas (snake_case) of serverless endpoint groups and worker groups. */
 import { z } from "zod";
 import { registerSecret } from "./redact";
-import { idNumber, mapped, optBoolean, optNumber, optString } from "./schema-helpers";
+import { anyNumber, idNumber, mapped, optBoolean, optNumber, optString } from "./schema-helpers";
 import type { ServerlessEndpoint, WorkerGroup } from "./types-serverless";
 
 const timeText = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? undefined : String(v)));
@@ -62,6 +62,9 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
     gpu_ram: optNumber,
     test_workers: optNumber,
     cold_workers: optNumber,
+    min_load: anyNumber,
+    target_util: anyNumber,
+    cold_mult: anyNumber,
     api_key: optString,
     created_at: timeText,
   },
@@ -80,6 +83,9 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
       gpuRam: r.gpu_ram,
       testWorkers: r.test_workers,
       coldWorkers: r.cold_workers,
+      minLoad: r.min_load,
+      targetUtil: r.target_util,
+      coldMult: r.cold_mult,
       apiKey: r.api_key,
       createdAt: r.created_at,
     };

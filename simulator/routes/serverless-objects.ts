@@ -121,7 +121,8 @@ function createEndpoint(ctx: SimContext, request: FastifyRequest) {
     id: s.nextEndpointId++,
     userId,
     name,
-    minLoad: nonNegative(body, "min_load", false) ?? 0,
+    // The document's server default, which a client that sends nothing gets (api-facts: Live quirks).
+    minLoad: nonNegative(body, "min_load", false) ?? 10,
     minColdLoad: nonNegative(body, "min_cold_load", false) ?? 0,
     targetUtil: targetUtil ?? 0.9,
     coldMult: nonNegative(body, "cold_mult", false) ?? 2.5,
@@ -251,9 +252,10 @@ function createGroup(ctx: SimContext, request: FastifyRequest) {
     gpuRam: nonNegative(body, "gpu_ram", false) ?? null,
     testWorkers: nonNegative(body, "test_workers", true) ?? 3,
     coldWorkers: nonNegative(body, "cold_workers", true) ?? null,
-    minLoad: nonNegative(body, "min_load", false) ?? null,
-    targetUtil: targetUtil ?? null,
-    coldMult: nonNegative(body, "cold_mult", false) ?? null,
+    // The document's defaults for a group (min_load 1.0, target_util 0.9, cold_mult 3.0).
+    minLoad: nonNegative(body, "min_load", false) ?? 1,
+    targetUtil: targetUtil ?? 0.9,
+    coldMult: nonNegative(body, "cold_mult", false) ?? 3,
     apiKey: randomBytes(24).toString("hex"),
     workerIds: [],
     createdAt: ctx.now(),

@@ -43,6 +43,10 @@ function groupBody(s: WorkerGroupSettings): Record<string, unknown> {
     gpu_ram: s.gpuRam,
     test_workers: s.testWorkers,
     cold_workers: s.coldWorkers,
+    min_load: s.minLoad,
+    target_util: s.targetUtil,
+    cold_mult: s.coldMult,
+    autoscaler_instance: s.autoscalerInstance,
   };
 }
 

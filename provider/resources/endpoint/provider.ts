@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
@@ -26,6 +26,24 @@ export const ENDPOINT_SETTINGS = [
   "targetQueueTime",
   "inactivityTimeout",
 ] as const;
+
+/**
+ * What an endpoint is sent for a scaling field the program leaves out: the vendor client's
+ * values, never the service's own defaults (its document says min_load 10.0, which keeps paid
+ * capacity warm with no traffic). maxQueueTime/targetQueueTime are the vendor client's
+ * documented defaults; inactivityTimeout has no vendor default and is left to the service.
+ * An imported endpoint keeps what the service holds for fields the program leaves out.
+ */
+export const ENDPOINT_DEFAULTS = {
+  minLoad: 0,
+  minColdLoad: 0,
+  targetUtil: 0.9,
+  coldMult: 2.5,
+  coldWorkers: 5,
+  maxWorkers: 20,
+  maxQueueTime: 30,
+  targetQueueTime: 10,
+} as const;
 
 const nonNegative = z.number({ error: "must be a number" }).finite("must be a finite number").min(0, "must not be negative");
 /**
@@ -61,7 +79,7 @@ function endpointId(id: string): number {
 }
 
 function settingsOf(inputs: Props): EndpointSettings {
-  const out: EndpointSettings = { name: String(inputs.name) };
+  const out: EndpointSettings = { name: String(inputs.name), ...(inputs[IMPORTED_INPUT_KEY] || inputs.importId !== undefined ? {} : ENDPOINT_DEFAULTS) };
   for (const k of ENDPOINT_SETTINGS) if (typeof inputs[k] === "number") out[k] = inputs[k] as number;
   return out;
 }
@@ -185,6 +203,11 @@ export const provider: ImportableImpl = {
     // Its groups' workers first, then the endpoint, then a listing that confirms they are gone (workers.ts).
     await deleteWithWorkers(client, `Endpoint ${n}`, groups, async () => {
       const result = await client.endpointGroups.delete(n);
+      // The service answers an unknown endpoint with a 400 "not found", which is no proof: a
+      // missing one is read back before it counts as gone.
+      if (result.alreadyGone && (await client.endpointGroups.list()).some((e) => e.id === n)) {
+        throw new Error(`Endpoint ${n}: the service answered the delete with "not found", but the endpoint is still listed; nothing was deleted, run again`);
+      }
       // Its groups went with it: cached listings of groups no longer serve.
       liveWorkerGroups(client).noteWrite();
       return result;
