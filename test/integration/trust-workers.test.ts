@@ -8,6 +8,7 @@ import { providers } from "pulumi-vastai";
 import { drive, failureOf, type Driven } from "./account-resources-support";
 import { pointProviders, useSimulator } from "../support/simulator";
 import { main } from "../../provider/cli/main";
+import { setWarningSink } from "../../provider/resources/kit/warn";
 import { INSTANCE_MARKER_ENV as MARKER_ENV } from "../../provider/cli/orphans";
 
 type Props = Record<string, unknown>;
@@ -104,20 +105,27 @@ describe("23.7 a create that lands after the look-up window is not left running"
 });
 
 describe("23.7 an Endpoint create that lands after the look-up window", () => {
-  it("23.7 Endpoint: the late endpoint (and its groups' workers) is deleted by the next refresh; the resource's own stays", async () => {
+  it("23.7 Endpoint: the late endpoint is named in a warning and never deleted (it may be another stack's); the resource's own stays", async () => {
     pointProviders(h, h.sim.apiKey, { pollIntervalMs: 5, lostResponseLookups: 2, liveCacheTtlMs: 0 }, { timeoutMs: 150 });
-    await h.fault({ method: "POST", path: "/api/v0/endptjobs", times: 1, delayMs: 400 });
-    const ep = await made(endpoint, { name: "late-endpoint" });
-    for (let i = 0; i < 200 && h.sim.state().endpoints.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const late = h.sim.state().endpoints.find((e) => String(e.id) !== ep.id);
-    expect(late).toBeDefined();
-    // A group with workers on the late endpoint: deleted with it.
-    await h.client.workerGroups.create({ endpointId: late!.id, searchParams: "gpu_ram>=23", testWorkers: 1 });
-    expect(await instanceIds()).toHaveLength(1);
-    const read = await endpoint.read(ep.id, ep.outs);
-    expect(read.id).toBe(ep.id);
-    expect((await h.client.endpointGroups.list()).map((e) => e.id)).toEqual([Number(ep.id)]);
-    expect(await instanceIds()).toEqual([]);
+    const warnings: string[] = [];
+    const previous = setWarningSink((m) => warnings.push(m));
+    try {
+      await h.fault({ method: "POST", path: "/api/v0/endptjobs", times: 1, delayMs: 400 });
+      const ep = await made(endpoint, { name: "late-endpoint" });
+      for (let i = 0; i < 200 && h.sim.state().endpoints.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const late = h.sim.state().endpoints.find((e) => String(e.id) !== ep.id);
+      expect(late).toBeDefined();
+      // A same-named endpoint with a group: no marker proves it ours, so it stays.
+      await h.client.workerGroups.create({ endpointId: late!.id, searchParams: "gpu_ram>=23", testWorkers: 1 });
+      const read = await endpoint.read(ep.id, ep.outs);
+      expect(read.id).toBe(ep.id);
+      expect((await h.client.endpointGroups.list()).map((e) => e.id).sort()).toEqual([Number(ep.id), late!.id].sort());
+      expect(await instanceIds()).toHaveLength(1);
+      expect(warnings.some((w) => w.includes(`endpoint ${late!.id}`) && w.includes("left alone"))).toBe(true);
+      expect((read.props as Props).lostCreates).toBeUndefined();
+    } finally {
+      setWarningSink(previous);
+    }
   });
 });
 
@@ -129,10 +137,6 @@ describe("23.7 the orphan report sees billing workers and volumes no marker ties
   }
 
   it("23.7 workers of a group no stack holds, and a volume.createNew volume left after its instance, are listed and never deleted", async () => {
-    const endpointId = await h.client.endpointGroups.create({ name: "left-llm" });
-    const groupId = await h.client.workerGroups.create({ endpointId, searchParams: "gpu_ram>=23", testWorkers: 2 });
-    const workers = (await h.client.workerGroups.workers(groupId)) ?? [];
-    expect(workers).toHaveLength(2);
     const { id: instanceId } = await h.client.instances.create(700001, {
       image: "ubuntu:22.04",
       env: { [MARKER_ENV]: "0123456789abcdef" },
@@ -141,6 +145,11 @@ describe("23.7 the orphan report sees billing workers and volumes no marker ties
     const volumeId = (await h.client.volumes.list()).find((v) => v.instanceIds.includes(instanceId))?.id;
     expect(volumeId).toBeDefined();
     await h.client.instances.destroy(instanceId);
+    // The group after the instance: its workers take offers of their own.
+    const endpointId = await h.client.endpointGroups.create({ name: "left-llm" });
+    const groupId = await h.client.workerGroups.create({ endpointId, searchParams: "gpu_ram>=23", testWorkers: 2 });
+    const workers = (await h.client.workerGroups.workers(groupId)) ?? [];
+    expect(workers).toHaveLength(2);
 
     const text = await report([]);
     for (const w of workers) expect(text.out).toContain(`worker ${w}`);

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { IMPORTED_INPUT_KEY, checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
@@ -131,7 +131,11 @@ async function createEndpoint(client: VastClient, settings: EndpointSettings, ad
 
 /**
  * After a create whose lost sends were not found (workerGroup/strays.ts): endpoints of this
- * name that landed late are deleted with their groups' workers. Returns the new `lostCreates`.
+ * name that landed late are named in a warning, never deleted. An endpoint carries no marker,
+ * so a same-named one may be a teammate's (another stack on the account), and an endpoint
+ * alone bills nothing: its worker groups do, and the groups of this stack's WorkerGroups
+ * point at this endpoint's own id, where a late copy of a group is provably this stack's
+ * (workerGroup/provider.ts deletes those). Returns the new `lostCreates`.
  */
 async function sweepLateEndpoints(client: VastClient, own: ServerlessEndpoint, props: Props): Promise<Props> {
   const watch = lostCreatesOf(props);
@@ -141,9 +145,10 @@ async function sweepLateEndpoints(client: VastClient, own: ServerlessEndpoint, p
   const name = typeof props.name === "string" ? props.name : own.name;
   const matching = all.filter((e) => e.name === name);
   const left = await sweepStrays(own, watch, matching, async (id) => {
-    const groups = (await client.workerGroups.list()).filter((g) => g.endpointId === id).map((g) => g.id);
-    await deleteWithWorkers(client, `Endpoint ${id} (a late copy of ${own.id})`, groups, () => client.endpointGroups.delete(id));
-    liveWorkerGroups(client).noteWrite();
+    warnOnce(
+      `late-endpoint-${id}`,
+      `Endpoint ${own.id}: endpoint ${id} named ${JSON.stringify(name)} appeared after a create of this endpoint lost its answer; it may be that lost create, or another stack's endpoint of the same name, so it is left alone. If it is not another stack's, delete it by hand.`,
+    );
   });
   return { [LOST_CREATES_KEY]: left };
 }
