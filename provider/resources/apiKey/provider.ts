@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT, withoutControlCharacters } from "../kit";
+import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT } from "../kit";
+import { withoutControlCharacters } from "../kit/text-schema";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
 

@@ -5,7 +5,6 @@
  * invisible direction overrides that make text read otherwise than it is do harm. They are
  * refused by check, naming the character and where it is.
  */
-import { z } from "zod";
 
 /** C0 controls (tab, CR, LF, ESC ...), DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
 // eslint-disable-next-line no-control-regex -- the rule is about control characters
@@ -17,14 +16,6 @@ export function controlCharacterProblem(text: string): string | undefined {
   if (!m) return undefined;
   const code = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
   return `must not contain control characters such as ANSI escapes, CR or LF (found U+${code} at character ${m.index + 1})`;
-}
-
-/** A string without control characters (see controlCharacterProblem). */
-export function withoutControlCharacters<S extends z.ZodType<string>>(schema: S): S {
-  return schema.superRefine((text, ctx) => {
-    const problem = controlCharacterProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }) as unknown as S;
 }
 
 /**

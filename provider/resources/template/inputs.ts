@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { DEFAULT_TEMPLATE_PRIVATE, ENV_NAME, ENV_NAME_RULE, FILTER_OPS, TAG_RULE, imageReferenceProblem, isImageTag, isPortMapping } from "../../client";
-import { NAME_LIMIT, UNKNOWN, portCountProblem, userInputs, withoutControlCharacters, type Props } from "../kit";
+import { NAME_LIMIT, UNKNOWN, portCountProblem, userInputs, type Props } from "../kit";
+import { withoutControlCharacters } from "../kit/text-schema";
 
 export const RUNTYPES = ["ssh", "jupyter", "args"] as const;
 

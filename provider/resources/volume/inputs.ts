@@ -5,7 +5,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { VolumeKind } from "../../client";
-import { Props, checkWith, containsUnknown, withoutControlCharacters } from "../kit";
+import { Props, checkWith, containsUnknown } from "../kit";
+import { withoutControlCharacters } from "../kit/text-schema";
 
 /** The vendor client's default size, GB. */
 export const DEFAULT_SIZE_GB = 15;

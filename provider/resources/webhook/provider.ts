@@ -22,11 +22,11 @@ import {
   nearestName,
   waitOutLostRequest,
   numericImport,
-  withoutControlCharacters,
   type ImportableImpl,
   type Props,
 } from "../kit";
 import { liveWebhooks } from "./live";
+import { withoutControlCharacters } from "../kit/text-schema";
 
 export const WEBHOOK_OUTPUTS = ["secret", "webhookId", "adopted", "createdAt", "nameMarker", "lostCreate"] as const;
 
