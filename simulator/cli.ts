@@ -16,6 +16,7 @@ interface CliOptions {
   rateLimits: "off" | "realistic";
   state?: string;
   latencyMs?: number;
+  untrimmedStrings?: boolean;
 }
 
 function nonNegativeInt(name: string) {
@@ -38,7 +39,8 @@ function program(): Command {
     }, "off")
     .option("--market-offers <n>", "single-GPU offers added to the catalogue of 24 (0 to 2000)", nonNegativeInt("--market-offers"))
     .option("--state <file>", "keep state in this JSON file across restarts")
-    .option("--latency-ms <ms>", "fixed delay added to every API response", nonNegativeInt("--latency-ms"));
+    .option("--latency-ms <ms>", "fixed delay added to every API response", nonNegativeInt("--latency-ms"))
+    .option("--untrimmed-strings", "serve instance and offer rows with a newline after every string, as the live service");
 }
 
 function banner(sim: Simulator, opts: CliOptions): string {
@@ -70,6 +72,7 @@ export async function main(argv: string[] = process.argv): Promise<Simulator> {
     latencyMs: opts.latencyMs,
     // Another simulator took the state file over (this one was paused too long): say so and stop.
     onStateLockLost: () => process.exit(3),
+    untrimmedStrings: opts.untrimmedStrings,
   });
   process.stdout.write(banner(sim, opts));
   let stopping = false;

@@ -13,6 +13,8 @@ export interface SimContext {
   bootMs: number;
   /** Offers of the bulk market shown beside the fixed catalogue (seed/offers.ts). */
   marketOffers: number;
+  /** Rows carry a newline after every string value (options.ts `untrimmedStrings`). */
+  untrimmedStrings?: boolean;
   faults: FaultRegistry;
   limiter: RateLimiter;
   log: RequestLog;

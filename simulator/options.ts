@@ -56,6 +56,11 @@ export interface SimulatorOptions {
    * The simulator has then stopped answering and writes nothing more; the default only stops it.
    */
   onStateLockLost?: (error: Error) => void;
+  /**
+   * Serve instance and offer rows with a newline after every string value, as the live service
+   * is seen to (api-facts: Live quirks; its own client strips them). Default false.
+   */
+  untrimmedStrings?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -76,6 +81,7 @@ export interface ResolvedOptions {
   logSecrets: boolean;
   stateLockStaleMs: number;
   onStateLockLost: ((error: Error) => void) | undefined;
+  untrimmedStrings: boolean;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -130,6 +136,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     logSecrets: opts.logSecrets ?? false,
     stateLockStaleMs: Math.max(2000, positive("stateLockStaleMs", opts.stateLockStaleMs, 10_000)),
     onStateLockLost: opts.onStateLockLost,
+    untrimmedStrings: opts.untrimmedStrings ?? false,
   };
 }
 

@@ -80,6 +80,7 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
     now: opts.now,
     bootMs: opts.bootMs,
     marketOffers: opts.marketOffers,
+    untrimmedStrings: opts.untrimmedStrings,
     faults,
     limiter,
     log,

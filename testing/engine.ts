@@ -28,7 +28,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PluginCallError, type ProviderPlugin } from "./plugin";
-import { mergeOutcomes, messageOf, shortType, StepFailedError, type ResourceOutcome, type StepReport } from "./report";
+import { BOOKKEEPING_TYPES, mergeOutcomes, messageOf, shortType, StepFailedError, type ResourceOutcome, type StepReport } from "./report";
 import { resolveOutputs, unwrapSecrets, wrapSecrets } from "./values";
 
 type Props = Record<string, unknown>;
@@ -97,7 +97,8 @@ export class OfflineEngine {
 
   /** The ids in state, by `Type::name` (for reports and for tests). */
   ids(): Record<string, string> {
-    return Object.fromEntries(this.state.map((e) => [`${shortType(e.type)}::${e.name}`, e.id]));
+    // The program's resources, as the reports list them: the package's stack identity is left out.
+    return Object.fromEntries(this.state.filter((e) => !BOOKKEEPING_TYPES.includes(shortType(e.type))).map((e) => [`${shortType(e.type)}::${e.name}`, e.id]));
   }
 
   /**

@@ -15,7 +15,7 @@ import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
-import { deleteOrphans, findOrphans, readStackHoldings, type Orphan, type StackHoldings } from "./orphans";
+import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
   out: (text: string) => void;
@@ -78,6 +78,14 @@ function checkDeleteScope(holdings: StackHoldings | undefined): void {
   }
 }
 
+/** The leftovers (orphans.ts) as a closing section: reported, never deleted. */
+function leftoverText(leftovers: readonly Leftover[]): string | undefined {
+  if (leftovers.length === 0) return undefined;
+  const total = leftovers.reduce((sum, l) => sum + l.costPerHour, 0);
+  const lines = leftovers.map((l) => `${l.kind} ${l.id}${l.name ? ` (${l.name})` : ""}: ${money(l.costPerHour)}; ${l.why}`);
+  return `\nAlso billing, ${money(total)} in all, but not tied to a stack by a marker (never deleted by --delete; check and delete by hand):\n${lines.join("\n")}`;
+}
+
 function describeStacks(holdings: StackHoldings): string {
   return holdings.stacks.map((s) => `${s.file} (${s.tag ? `stack ${s.tag}` : "no stack identity: last updated by an earlier release"})`).join(", ");
 }
@@ -90,6 +98,8 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   const orphans = listed.filter((o) => o.attribution === "orphan");
   const unattributable = listed.filter((o) => o.attribution === "unattributable");
   const total = listed.reduce((sum, o) => sum + o.costPerHour, 0);
+  const leftovers = await findLeftovers(client, files);
+  const more = leftoverText(leftovers);
 
   let confirmed = false;
   if (options.delete && orphans.length > 0) {
@@ -118,6 +128,7 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
       otherStacks,
       costPerHour: Number(total.toFixed(6)),
       deleted: confirmed,
+      leftovers,
     }, null, 2));
     return failed > 0 ? 1 : 0;
   }
@@ -125,15 +136,18 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   if (!holdings) {
     if (listed.length === 0) {
       io.out("No marked objects: this package made no instance or volume that still exists.");
+      if (more) io.out(more);
       return 0;
     }
     io.out(`${listed.length} instance(s) and volume(s) marked by this package, costing ${money(total)} in all (no state file given: any of them may belong to a stack, so none is deleted):\n\n${table(listed)}\n`);
     io.out("Give the `pulumi stack export` files of your stacks to see their orphans.");
+    if (more) io.out(more);
     return 0;
   }
   io.out(`Stacks: ${describeStacks(holdings)}.`);
   if (listed.length === 0) {
     io.out(`No orphans: every instance and volume of the given stacks is held by one of them.${others}`);
+    if (more) io.out(more);
     return 0;
   }
   if (orphans.length > 0 && !confirmed) {
@@ -147,10 +161,12 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   if (others) io.out(others.trim());
   if (!confirmed) {
     io.out(orphans.length > 0 ? "Nothing was deleted; run again with --delete --yes to delete the orphans of the given stacks." : "Nothing to delete.");
+    if (more) io.out(more);
     return 0;
   }
   for (const o of outcomes) io.out(`${o.orphan.kind} ${o.orphan.id}: ${o.result}`);
   io.out(failed > 0 ? `${failed} of ${outcomes.length} could not be deleted.` : `Deleted ${outcomes.length}.`);
+  if (more) io.out(more);
   return failed > 0 ? 1 : 0;
 }
 

@@ -258,3 +258,72 @@ export async function deleteOrphans(client: VastClient, orphans: readonly Orphan
   }
   return outcomes;
 }
+
+// ---- Leftovers: billing objects no marker ties to a stack (reported, never deleted) ----------
+
+/**
+ * Objects that bill and that the marker cannot tie to a stack: worker instances of a worker
+ * group that no given stack holds (the service starts workers; they carry no marker, and a
+ * group whose delete failed or a late copy of a create runs them), and volumes without a marker
+ * that no instance uses and no given stack holds (an Instance's `volume.createNew` volume, which
+ * the service names itself, left after its instance). Ownership cannot be proven for these, so
+ * the report lists them and `--delete` never deletes them.
+ */
+export interface Leftover {
+  kind: "worker" | "workerGroup" | "volume";
+  id: number;
+  name: string | null;
+  status: string | null;
+  costPerHour: number;
+  why: string;
+}
+
+/** Worker group ids held by the given `pulumi stack export` files. */
+function heldWorkerGroups(files: readonly string[]): Set<number> {
+  const held = new Set<number>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    for (const r of resourcesOf(file, text)) {
+      const id = idOf(r.id);
+      if (r.type === `${TYPE_PREFIX}WorkerGroup` && id !== undefined) held.add(id);
+    }
+  }
+  return held;
+}
+
+export async function findLeftovers(client: VastClient, files: readonly string[] = []): Promise<Leftover[]> {
+  const groupsHeld = heldWorkerGroups(files);
+  const volumesHeld = files.length > 0 ? readStackHoldings(files).volumes : new Set<number>();
+  const [groups, instances, volumes] = await Promise.all([client.workerGroups.list(), client.instances.listAll(), client.volumes.list()]);
+  const byId = new Map(instances.map((i) => [i.id, i]));
+  const out: Leftover[] = [];
+  for (const g of groups) {
+    if (groupsHeld.has(g.id)) continue;
+    let workers: number[];
+    try {
+      workers = (await client.workerGroups.workers(g.id)) ?? [];
+    } catch (error) {
+      // The workers are listed through the serverless URL (vastai:runUrl / VAST_RUN_URL).
+      const why = `its workers could not be listed (${(error as Error).message}); no given stack holds it`;
+      out.push({ kind: "workerGroup", id: g.id, name: null, status: null, costPerHour: 0, why });
+      continue;
+    }
+    for (const w of workers) {
+      const i = byId.get(w);
+      if (!i) continue;
+      const why = `worker of worker group ${g.id} (endpoint ${g.endpointId}), which ${files.length > 0 ? "no given stack holds" : "no state file was given for"}`;
+      out.push({ kind: "worker", id: w, name: i.label ?? null, status: i.actualStatus ?? null, costPerHour: i.dphTotal ?? 0, why });
+    }
+  }
+  for (const v of volumes) {
+    if (VOLUME_MARKER.test(v.name ?? "") || v.instanceIds.length > 0 || volumesHeld.has(v.id)) continue;
+    const why = "no marker and no instance uses it: possibly an Instance's volume.createNew volume left after the instance";
+    out.push({ kind: "volume", id: v.id, name: v.name, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0, why });
+  }
+  return out.sort((a, b) => b.costPerHour - a.costPerHour || a.kind.localeCompare(b.kind) || a.id - b.id);
+}

@@ -11,8 +11,10 @@ import {
   ResponseLostError,
   ResponseSchemaError,
   ResponseTooLargeError,
+  UndocumentedSuccessError,
   VastConnectionError,
   VastOperationError,
+  VastApiError,
   VastTimeoutError,
   apiErrorFor,
 } from "./errors";
@@ -71,6 +73,28 @@ export interface RequestSpec<T> {
    * VastOperationError (for calls where success=false is not a failure); a function decides
    * per body. */
   acceptOperationFailure?: boolean | ((body: Record<string, unknown>) => boolean);
+  /** The success shape the service documents for this call (a delete's `{success: true}`): a
+   * 2xx body without it is an UndocumentedSuccessError, not a success. */
+  documented?: DocumentedShape;
+}
+
+/** A documented success shape: its description for messages, and the test. */
+export interface DocumentedShape {
+  shape: string;
+  test: (json: unknown) => boolean;
+}
+
+/** Answers that say a route is not there. */
+const NO_ROUTE_STATUSES = new Set([404, 405, 501]);
+
+/** A failure of a spec-only endpoint that says no such route: the message says the endpoint may not exist on the service. */
+function mayNotExist(error: unknown): unknown {
+  if (error instanceof VastApiError && NO_ROUTE_STATUSES.has(error.status)) {
+    error.message +=
+      ` (${error.method} ${error.path} is described only in this package's own description of the API, not by the vendor's ` +
+      "document or client: the endpoint may not exist on the service)";
+  }
+  return error;
 }
 
 /** Statuses after which the request may still have been carried out upstream. */
@@ -130,6 +154,11 @@ export class RequestCore {
     const base = (e.base === "run" ? this.s.runUrl : this.s.apiUrl).replace(/\/+$/, "");
     const url = `${base}${path}${buildQuery(spec.query)}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    if (e.specOnly) return this.retried(spec, site, url, body).catch((error: unknown) => Promise.reject(mayNotExist(error)));
+    return this.retried(spec, site, url, body);
+  }
+
+  private retried<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined): Promise<T> {
     return withRetry<T>(
       {
         attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining),
@@ -218,6 +247,10 @@ export class RequestCore {
     const accept = spec.acceptOperationFailure;
     const accepted = typeof accept === "function" ? failure && accept(json as Record<string, unknown>) : accept;
     if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
+    if (spec.documented && !spec.documented.test(json)) {
+      const shown = text.trim() === "" ? "an empty body" : scrub(text.trim().length > 80 ? `${text.trim().slice(0, 80)}...` : text.trim());
+      throw new UndocumentedSuccessError({ ...site, status: answer.status, host: answer.host }, spec.documented.shape, shown);
+    }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
       const { fieldPath, problem } = schemaProblem(parsed.error as z.ZodError);

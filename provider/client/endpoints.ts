@@ -26,6 +26,11 @@ export interface Endpoint {
   idempotent: boolean;
   /** Default minimum interval between calls, ms. */
   intervalMs: number;
+  /**
+   * Described only in this package's own description of the API, not in the vendor's document
+   * or client: a 404/405/501 says the endpoint may not exist on the service (core.ts).
+   */
+  specOnly?: boolean;
 }
 
 // Each endpoint is paced 10% slower than its limit, rounded up to a whole ms: close enough that
@@ -44,6 +49,9 @@ function ep(method: HttpMethod, route: string, idempotent: boolean, intervalMs: 
   return { method, route, base, idempotent, intervalMs };
 }
 
+/** An endpoint known only from this package's own API description (see `Endpoint.specOnly`). */
+const specOnly = (e: Endpoint): Endpoint => ({ ...e, specOnly: true });
+
 /** Every endpoint the client calls: method, route, whether a resend is safe, and its default minimum interval. */
 export const ENDPOINTS = {
   templatesSearch: ep("GET", "/api/v0/template/", true, ANY),
@@ -52,7 +60,7 @@ export const ENDPOINTS = {
   templatesEdit: ep("PUT", "/api/v0/template/", false, ANY),
   templatesDelete: ep("DELETE", "/api/v0/template/", true, ANY),
 
-  instancesList: ep("GET", "/api/v0/instances/", true, INSTANCE),
+  instancesList: specOnly(ep("GET", "/api/v0/instances/", true, INSTANCE)),
   instancesListPage: ep("GET", "/api/v1/instances/", true, STRICT),
   instancesGet: ep("GET", "/api/v0/instances/{id}/", true, INSTANCE),
   instancesCreate: ep("PUT", "/api/v0/asks/{id}/", false, INSTANCE),
@@ -93,13 +101,13 @@ export const ENDPOINTS = {
   usersCurrent: ep("GET", "/api/v0/users/current/", true, ANY),
 
   // Each call rotates keys again, and the lost response would hold the only copy of them.
-  subaccountsRegenerateKeys: ep("PUT", "/api/v0/subaccounts/regenerate_keys/", false, STRICT),
+  subaccountsRegenerateKeys: specOnly(ep("PUT", "/api/v0/subaccounts/regenerate_keys/", false, STRICT)),
 
   machinesList: ep("GET", "/api/v0/machines/", true, ANY),
   machinesGet: ep("GET", "/api/v0/machines/{machine_id}/", true, ANY),
-  maintenancesSchedule: ep("POST", "/api/v0/machines/maintenances/batch", false, STRICT),
+  maintenancesSchedule: specOnly(ep("POST", "/api/v0/machines/maintenances/batch", false, STRICT)),
   maintenancesList: ep("GET", "/api/v0/machines/maintenances", true, ANY),
-  maintenancesCancel: ep("DELETE", "/api/v0/machines/maintenances/batch", true, STRICT),
+  maintenancesCancel: specOnly(ep("DELETE", "/api/v0/machines/maintenances/batch", true, STRICT)),
 
   copyRsync: ep("PUT", "/api/v0/commands/rsync/", false, ANY),
   copyDirect: ep("PUT", "/api/v0/commands/copy_direct/", false, ANY),
@@ -114,8 +122,8 @@ export const ENDPOINTS = {
 
   workerGroupLogs: ep("POST", "/get_workergroup_logs", true, STRICT, "run"),
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),
-  autoscalerTemplates: ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY),
-  earningsChart: ep("GET", "/api/v1/user/earnings/chart", true, ANY),
+  autoscalerTemplates: specOnly(ep("GET", "/api/v0/users/{user_id}/templates/autoscaler/", true, ANY)),
+  earningsChart: specOnly(ep("GET", "/api/v1/user/earnings/chart", true, ANY)),
 
   // Serverless endpoint groups and worker groups (areas/serverless.ts).
   endpointsList: ep("GET", "/api/v0/endptjobs/", true, ANY),
@@ -126,6 +134,7 @@ export const ENDPOINTS = {
   workerGroupsCreate: ep("POST", "/api/v0/workergroups/", false, ANY),
   workerGroupsUpdate: ep("PUT", "/api/v0/workergroups/{id}/", true, ANY),
   workerGroupsDelete: ep("DELETE", "/api/v0/workergroups/{id}/", true, ANY),
+  workerGroupWorkers: ep("POST", "/get_workergroup_workers", true, STRICT, "run"),
   // Notification webhooks. A lost create may still land: not resent (the provider looks for it).
   webhooksList: ep("GET", "/api/v0/webhooks/", true, ANY),
   webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),

@@ -280,18 +280,45 @@ export class ResponseSchemaError extends VastError implements CallSite {
 }
 
 /**
+ * A 2xx answer to a call whose success the service documents with a shape (a delete's
+ * `{success: true}`, an API key delete's string) that does not have that shape: `200 {}`, a
+ * `204` with no body. It proves nothing: a proxy or another server may have answered.
+ */
+export class UndocumentedSuccessError extends VastError implements CallSite {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  /** `answered HTTP 200 with {} instead of ...`, for the messages that wrap this one. */
+  readonly answered: string;
+  readonly host?: string;
+
+  constructor(site: CallSite & { host?: string; status: number }, documented: string, got: string) {
+    const where = site.host ? ` at ${site.host}` : "";
+    const answered = `answered HTTP ${site.status} with ${got} instead of the documented success (${documented})`;
+    super(`${site.method} ${site.path}${where} ${answered}: the client cannot tell whether it was carried out.`);
+    this.method = site.method;
+    this.path = site.path;
+    this.endpoint = site.endpoint;
+    this.answered = answered;
+    this.host = site.host;
+  }
+}
+
+/**
  * A delete was answered by something that is not the service (a 404 without the service's
- * error shape) and reading the object back could not show that it is gone: it may still exist.
+ * error shape, or a 2xx without the documented success shape) and reading the object back
+ * could not show that it is gone: it may still exist.
  */
 export class DeleteNotConfirmedError extends VastError implements CallSite {
   readonly method: string;
   readonly path: string;
   readonly endpoint: string;
 
-  constructor(site: CallSite & { host?: string }, what: string, why: string, cause: unknown) {
+  constructor(site: CallSite & { host?: string; answered?: string }, what: string, why: string, cause: unknown) {
     const where = site.host ? ` at ${site.host}` : "";
+    const answered = site.answered ?? "answered HTTP 404 without the service's error shape";
     super(
-      `${site.method} ${site.path}${where} answered HTTP 404 without the service's error shape, and ${why}: ${what} may still exist. ` +
+      `${site.method} ${site.path}${where} ${answered}, and ${why}: ${what} may still exist. ` +
         "Check vastai:apiUrl and any proxy between here and the service, then try again.",
       { cause },
     );

@@ -28,7 +28,7 @@ export { BillingApi, CHARGE_TYPES, MAX_CHARGES_PAGE, type ChargeType, type Charg
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";
 export { TemplatesApi } from "./areas/templates";
 export { InstancesApi, LABEL_LIMIT, type InstanceListQuery } from "./areas/instances";
-export { InstanceActionsApi, BID_PRICE_MIN, BID_PRICE_MAX, type UpdateTemplateInput } from "./areas/instance-actions";
+export { InstanceActionsApi, BID_PRICE_MIN, BID_PRICE_MAX, CREATE_BID_PRICE_MAX, type UpdateTemplateInput } from "./areas/instance-actions";
 export { PROBE_TIMEOUT_MS, probeHttp, probeTcp } from "./probe";
 export { DEFAULT_TEMPLATE_PRIVATE } from "./types-templates";
 export { OffersApi, DEFAULT_OFFER_FILTERS, DEFAULT_OFFER_ORDER, DEFAULT_ALLOCATED_STORAGE_GB } from "./areas/offers";
@@ -39,6 +39,7 @@ export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, Server
 export { VolumesApi, VolumeInUseError, DEFAULT_VOLUME_ALLOCATED_STORAGE_GB, type VolumeOfferSearch, type VolumeListType } from "./areas/volumes";
 export type * from "./types-volumes";
 export { DEFAULT_VOLUME_OFFER_FILTERS, VOLUME_OFFER_FILTER_FIELDS, type VolumeOfferFilters, type VolumeOfferQuery, type VolumeOfferOrderField } from "./wire/volume-filters";
+export { vendorRuntype, sshCommands, type AccessRequest, type SshCommands } from "./wire/runtype";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition, InstanceListFilters, InstanceListColumn } from "./wire/filters";
 export * from "./wire";
 export { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";

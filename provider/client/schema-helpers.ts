@@ -44,17 +44,41 @@ export function withoutSecrets(r: Record<string, unknown>, fields: readonly stri
   return out;
 }
 
+/** Fields whose strings are the user's own text (scripts, environment, prose), kept exactly as sent. */
+const VERBATIM_FIELDS = new Set(["extra_env", "env", "onstart", "readme", "desc", "args_str"]);
+
+function trimmed(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.trim();
+  if (depth <= 0 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => trimmed(v, depth - 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimmed(v, depth - 1)]));
+}
+
+/**
+ * A row with its strings trimmed: the live service serves values with trailing whitespace
+ * (`"127.0.0.1\n"`; api-facts: Live quirks) and its own client strips every string of a row.
+ * Top-level strings and those nested in objects a few levels down (`ports` bindings); scripts,
+ * environment and prose are the user's text and stay as sent.
+ */
+export function normalizeRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k] = VERBATIM_FIELDS.has(k) ? v : trimmed(v, 3);
+  return out;
+}
+
 /**
  * A wire record checked against `shape` (unknown fields kept) and mapped to a public type.
- * `map` receives the parsed fields and the record exactly as sent (for `raw`). Failures keep
- * their field paths.
+ * `map` receives the parsed fields and the record as sent, its strings trimmed
+ * (`normalizeRow`; for `raw`). Failures keep their field paths. Every row schema of the client
+ * is built here, so this is the one place rows are normalised.
  */
 export function mapped<Shape extends z.ZodRawShape, Out>(
   shape: Shape,
   map: (parsed: z.output<z.ZodObject<Shape, z.core.$loose>>, raw: Record<string, unknown>) => Out,
 ): z.ZodType<Out> {
   const inner = z.looseObject(shape);
-  return record.transform((raw, ctx) => {
+  return record.transform((sent, ctx) => {
+    const raw = normalizeRow(sent);
     const result = inner.safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });

@@ -40,8 +40,9 @@ export const NO_SSH_KEYS_MESSAGE = /no ssh keys found/i;
 
 // ---- secrets -----------------------------------------------------------------------------
 
+/** `{secrets: {...}}`; without the key (a `200 {}`) it is refused, not read as "none". */
 export const secretListResponse: z.ZodType<SecretList> = z
-  .looseObject({ secrets: z.record(z.string(), z.string().nullable()).nullish() })
+  .looseObject({ secrets: z.record(z.string(), z.string().nullable()).nullable() })
   .transform((r) => r.secrets ?? {});
 
 // ---- API keys ----------------------------------------------------------------------------

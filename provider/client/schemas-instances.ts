@@ -88,18 +88,27 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
   }),
 );
 
+/** `{instances: [...]}`; the key must be there: a `200 {}` is not an empty account. */
 export const instanceListResponse: z.ZodType<Instance[]> = z
-  .looseObject({ instances: z.array(instanceSchema).nullish() })
+  .looseObject({ instances: z.array(instanceSchema).nullable() })
   .transform((r) => r.instances ?? []);
 
 export const instancePageResponse: z.ZodType<InstancePage> = z
-  .looseObject({ instances: z.array(instanceSchema).nullish(), next_token: z.string().nullish(), total_instances: optNumber })
+  .looseObject({ instances: z.array(instanceSchema).nullable(), next_token: z.string().nullish(), total_instances: optNumber })
   .transform((r) => ({ instances: r.instances ?? [], nextToken: r.next_token ?? null, totalInstances: r.total_instances }));
 
-/** Read one: `{instances: <instance>}`; a destroyed one may be `{instances: null}` or `{}`. */
-export const instanceGetResponse: z.ZodType<Instance | null> = z
+/** What a single-instance read answered `{}` (no `instances` key): not proof of anything. */
+export const INSTANCE_UNCLEAR = "unclear" as const;
+
+/**
+ * Read one: `{instances: <instance>}`; a destroyed one may be `{instances: null}` (gone) or
+ * `{}`, which a wrong server answers too: `{}` is INSTANCE_UNCLEAR, for the caller to settle
+ * with another read.
+ */
+export const instanceGetResponse: z.ZodType<Instance | null | typeof INSTANCE_UNCLEAR> = z
   .looseObject({ instances: z.union([instanceSchema, z.array(instanceSchema), z.null()]).optional() })
   .transform((r) => {
+    if (!("instances" in r)) return INSTANCE_UNCLEAR;
     const v = r.instances;
     if (Array.isArray(v)) return v[0] ?? null;
     return v ?? null;

@@ -1,7 +1,7 @@
 /** Wire schemas (snake_case) of serverless endpoint groups and worker groups. */
 import { z } from "zod";
 import { registerSecret } from "./redact";
-import { idNumber, mapped, optBoolean, optNumber, optString } from "./schema-helpers";
+import { anyNumber, idNumber, mapped, optBoolean, optNumber, optString } from "./schema-helpers";
 import type { ServerlessEndpoint, WorkerGroup } from "./types-serverless";
 
 const timeText = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? undefined : String(v)));
@@ -62,6 +62,9 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
     gpu_ram: optNumber,
     test_workers: optNumber,
     cold_workers: optNumber,
+    min_load: anyNumber,
+    target_util: anyNumber,
+    cold_mult: anyNumber,
     api_key: optString,
     created_at: timeText,
   },
@@ -80,16 +83,23 @@ export const workerGroupItem: z.ZodType<WorkerGroup> = mapped(
       gpuRam: r.gpu_ram,
       testWorkers: r.test_workers,
       coldWorkers: r.cold_workers,
+      minLoad: r.min_load,
+      targetUtil: r.target_util,
+      coldMult: r.cold_mult,
       apiKey: r.api_key,
       createdAt: r.created_at,
     };
   },
 );
 
-/** `{success, results: [...]}`; a `success: false` answer is the service's "none". */
+/**
+ * `{success, results: [...]}`; a `success: false` answer is the service's "none". Any other
+ * answer without `results` (a `200 {}`) is not an empty list: it is refused.
+ */
 function listOf<T>(item: z.ZodType<T>): z.ZodType<T[]> {
   return z
     .looseObject({ success: optBoolean, results: z.array(item).nullish() })
+    .refine((r) => r.success === false || "results" in r, { message: "`results` is missing (an empty list is `results: []`)", path: ["results"] })
     .transform((r) => r.results ?? []) as unknown as z.ZodType<T[]>;
 }
 
@@ -100,6 +110,15 @@ export const workerGroupListResponse = listOf(workerGroupItem);
 export const endpointCreateResponse = z.looseObject({ success: optBoolean, result: idNumber }).transform((r) => r.result);
 /** `{success, id}` (create worker group). */
 export const workerGroupCreateResponse = z.looseObject({ success: optBoolean, id: idNumber }).transform((r) => r.id);
+
+/**
+ * `{workers: [{id, status, ...}]}` (get workergroup workers), or the service's bare error
+ * string for a group it does not know (null: no such group).
+ */
+export const workerGroupWorkersResponse: z.ZodType<number[] | null> = z.union([
+  z.looseObject({ workers: z.array(z.looseObject({ id: idNumber })) }).transform((r) => r.workers.map((w) => w.id)),
+  z.string().transform(() => null),
+]);
 
 const idList = z.array(z.unknown()).nullish().transform((v) => (v ?? []).filter((x): x is number => typeof x === "number"));
 /** `{success, deleted_workers, failed_workers, msg}`. */

@@ -36,7 +36,8 @@ const webhookWithSecretSchema: z.ZodType<WebhookWithSecret> = mapped(
   (w, raw): WebhookWithSecret => ({ ...webhookOf(w, raw), secret: w.webhook_secret }),
 );
 
-export const webhookListResponse: z.ZodType<Webhook[]> = z.looseObject({ webhooks: z.array(webhookSchema).nullish() }).transform((r) => r.webhooks ?? []);
+/** `{webhooks: [...]}`; without the key (a `200 {}`) it is refused, not read as "none". */
+export const webhookListResponse: z.ZodType<Webhook[]> = z.looseObject({ webhooks: z.array(webhookSchema).nullable() }).transform((r) => r.webhooks ?? []);
 
 /** Create and rotate-secret answers: `{success, webhook: {..., webhook_secret}}`. */
 export const webhookSecretResponse: z.ZodType<WebhookWithSecret> = z.looseObject({ webhook: webhookWithSecretSchema }).transform((r) => r.webhook);

@@ -38,6 +38,12 @@ export interface WorkerGroupSettings {
   gpuRam?: number;
   testWorkers?: number;
   coldWorkers?: number;
+  /** Scaling fields the vendor's client sends for a group too (the endpoint's govern). */
+  minLoad?: number;
+  targetUtil?: number;
+  coldMult?: number;
+  /** The autoscaler the group runs on; the vendor's client sends "prod". */
+  autoscalerInstance?: string;
 }
 
 /** A worker group (autojob) as listed. */

@@ -64,7 +64,8 @@ export interface TemplateInput extends TemplateFields {
   /** Port mappings `HOST:CONTAINER` (optionally `/tcp` or `/udp`), sent in the flag string. */
   ports?: string[];
   /** `ssh`, `jupyter` or `args`; default `args`. */
-  runtype?: "ssh" | "jupyter" | "args";
+  /** `ssh`, `jupyter`, `args`, or the vendor's space-separated form (`"ssh_direc ssh_proxy"`, wire/runtype.ts). */
+  runtype?: "ssh" | "jupyter" | "args" | (string & {});
   /** Registry access token (secret); not sent when not given. The service never returns it. */
   dockerLoginPass?: string;
 }
@@ -157,7 +158,8 @@ export interface CreateInstanceInput {
   label?: string;
   /** GB. */
   disk?: number;
-  runtype?: "ssh" | "jupyter" | "args";
+  /** `ssh`, `jupyter`, `args`, or the vendor's space-separated form (`"ssh_direc ssh_proxy"`, wire/runtype.ts). */
+  runtype?: "ssh" | "jupyter" | "args" | (string & {});
   argsStr?: string;
   targetState?: "running" | "stopped";
   cancelUnavail?: boolean;

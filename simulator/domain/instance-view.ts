@@ -48,6 +48,11 @@ function ports(inst: InstanceRecord, published: Record<string, number> | undefin
   return out;
 }
 
+function statusMessage(inst: InstanceRecord, status: string | null): string {
+  if (inst.finalStatusMsg !== undefined && !inst.statusOverride && status === inst.finalStatus) return inst.finalStatusMsg;
+  return status === null ? "Provisioning" : (MESSAGES[status] ?? status);
+}
+
 export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<string, unknown> {
   const offer = offerSeed(inst.offerId);
   const machine = machineById(inst.machineId);
@@ -62,7 +67,7 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     intended_status: intended,
     cur_state: intended === "running" && !inst.startQueued && !inst.outbid ? "running" : "stopped",
     next_state: intended,
-    status_msg: inst.outbid && !inst.statusOverride ? OUTBID_MSG : status === null ? "Provisioning" : (MESSAGES[status] ?? status),
+    status_msg: inst.outbid && !inst.statusOverride ? OUTBID_MSG : statusMessage(inst, status),
     label: inst.label,
     image_uuid: inst.imageUuid,
     image_runtype: inst.runtype,

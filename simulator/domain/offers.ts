@@ -97,12 +97,50 @@ export function offerView(store: Store, o: OfferSeed, allocatedStorageGb = DEFAU
     cuda_max_good: o.cudaMaxGood,
     inet_down: o.inetDown,
     inet_up: Math.round(o.inetDown / 2),
-    direct_port_count: 32,
+    ...vocabularyFields(o, dphTotal),
     public_ipaddr: machine?.publicIp,
     external: false,
     rentable,
     // An offer that cannot start now is one another renter holds.
     rented: state === "unavailable",
+  };
+}
+
+/** Consumer hosts behind NAT: no direct ports, so they never publish a container port (api-facts: Live quirks). */
+const NO_DIRECT_PORTS = new Set([700020, 700022]);
+
+/** CUDA compute capability x 100 by GPU model, as the service reports `compute_cap`. */
+function computeCap(gpuName: string): number {
+  if (/H100/.test(gpuName)) return 900;
+  if (/A100/.test(gpuName)) return 800;
+  if (/5090/.test(gpuName)) return 1200;
+  if (/40[0-9]0|L40/.test(gpuName)) return 890;
+  return 860;
+}
+
+/** The offer fields beyond the basic ones (the vendor's whole search vocabulary), derived from the seed. */
+function vocabularyFields(o: OfferSeed, dphTotal: number): Record<string, unknown> {
+  const datacenter = o.verified && o.reliability >= 0.995;
+  const flops = Math.round(o.gpuRam / 300) * o.numGpus;
+  const dlperf = Math.round(o.gpuRam / 400) * o.numGpus;
+  return {
+    cpu_cores_effective: 16 * o.numGpus,
+    cpu_arch: "amd64",
+    gpu_arch: "nvidia",
+    compute_cap: computeCap(o.gpuName),
+    driver_version: "550.54.15",
+    disk_bw: 2000,
+    pcie_bw: 24.5,
+    gpu_mem_bw: Math.round(o.gpuRam / 25),
+    total_flops: flops,
+    dlperf,
+    dlperf_per_dphtotal: Math.round((dlperf / dphTotal) * 100) / 100,
+    inet_up_cost: 0.002,
+    inet_down_cost: 0.001,
+    datacenter,
+    hosting_type: datacenter ? 1 : 0,
+    static_ip: datacenter,
+    direct_port_count: NO_DIRECT_PORTS.has(o.id) ? 0 : 32,
   };
 }
 

@@ -97,7 +97,9 @@ function setNextBoot(ctx: SimContext, raw: unknown) {
   if (typeof status !== "string" || status === "") throw invalidArgs(`actual_status must be a status such as "exited" (got ${show(status)})`);
   const times = optInt(body, "times") ?? 1;
   if (times < 1) throw invalidArgs(`times must be at least 1 (got ${times})`);
-  ctx.store.data.nextBoot = { actualStatus: status, remaining: times };
+  const message = body.status_msg;
+  if (message !== undefined && typeof message !== "string") throw invalidArgs(`status_msg must be a string (got ${show(message)})`);
+  ctx.store.data.nextBoot = { actualStatus: status, remaining: times, ...(message === undefined ? {} : { statusMsg: message }) };
   ctx.store.changed();
   return { success: true, actual_status: status, times };
 }

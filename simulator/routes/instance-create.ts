@@ -41,15 +41,7 @@ export function envObject(body: Body): Record<string, string> {
   return out;
 }
 
-// Direct and proxied connections are asked for with space-separated types, as the vendor's
-// client does: "ssh_direc ssh_proxy", "jupyter_direc ssh_direc ssh_proxy" (api-facts).
-const CONNECTION_TYPES = ["ssh_direc", "ssh_proxy", "jupyter_direc", "jupyter_proxy", "ssh_direct", "jupyter_direct"];
-
-function validRuntype(runtype: string): boolean {
-  if (["ssh", "jupyter", "args"].includes(runtype)) return true;
-  const words = runtype.split(" ");
-  return words.length > 0 && words.every((w) => CONNECTION_TYPES.includes(w)) && new Set(words).size === words.length;
-}
+const RUNTYPES = new Set(["ssh", "jupyter", "args", "ssh_direct", "ssh_proxy", "ssh_direc", "jupyter_direct", "jupyter_proxy", "jupyter_direc"]);
 
 function checkBody(body: Body): void {
   if (body.template_id !== undefined) {
@@ -66,16 +58,18 @@ function checkBody(body: Body): void {
   if (target !== undefined && target !== "running" && target !== "stopped") {
     throw invalidArgs(`target_state must be "running" or "stopped" (got ${show(target)})`);
   }
+  // One runtype, or the vendor client's space-separated ones ("ssh_direc ssh_proxy", api-facts: Live quirks).
   const runtype = optString(body, "runtype");
-  if (runtype !== undefined && !validRuntype(runtype)) {
-    throw invalidArgs(
-      `runtype must be ssh, jupyter, args, or space-separated connection types among ${CONNECTION_TYPES.join(", ")} (got ${show(runtype)})`,
-    );
+  const tokens = runtype?.trim().split(/\s+/) ?? [];
+  if (runtype !== undefined && (tokens.some((t) => !RUNTYPES.has(t)) || (tokens.includes("args") && tokens.length > 1))) {
+    throw invalidArgs(`runtype must be one of ssh, jupyter, args, or space-separated ssh_proxy, ssh_direc, jupyter_proxy, jupyter_direc (got ${show(runtype)})`);
   }
   const disk = optNumber(body, "disk");
   if (disk !== undefined && disk <= 0) throw invalidArgs(`disk must be a positive number of GB (got ${disk})`);
   const price = optNumber(body, "price");
   if (price !== undefined && price <= 0) throw invalidArgs(`price must be a positive bid in $/h (got ${price})`);
+  // The document's maximum for a bid at creation (in-place changes: 32, instance-actions.ts).
+  if (price !== undefined && price > 128) throw invalidArgs(`price must be at most 128 $/h (got ${price})`);
   for (const f of ["image", "args_str", "image_login", "client_id"]) optString(body, f);
   for (const f of ["vm", "cancel_unavail"]) optBool(body, f);
   checkVolumeInfo(body);
@@ -89,9 +83,17 @@ export function findTemplate(ctx: SimContext, body: Body): TemplateRecord | unde
   return t;
 }
 
-function checkOffer(ctx: SimContext, offerId: number): void {
+/**
+ * Whether the offer can start now. Gone: 404. Cannot start now: 410 when `cancel_unavail` is
+ * true, which is the document's default for an on-demand instance started running (false for a
+ * bid or a stopped one); with false the instance is made and its start queued (`success: false`).
+ */
+function checkOffer(ctx: SimContext, offerId: number, body: Body): "now" | "queued" {
   const state = catalogueOffer(ctx.marketOffers, offerId) ? offerState(ctx.store, offerId) : "gone";
-  if (state === "available") return;
+  if (state === "available") return "now";
+  const running = (optString(body, "target_state") ?? "running") === "running";
+  const cancel = optBool(body, "cancel_unavail") ?? (running && optNumber(body, "price") === undefined);
+  if (state === "unavailable" && running && !cancel) return "queued";
   throw apiError(state === "gone" ? 404 : 410, "no_such_ask", `No ask by id ${offerId} is available.`);
 }
 
@@ -118,12 +120,16 @@ export interface Resolved {
   env: [string, string][];
 }
 
-/** Takes the status the next boot ends in: `running` unless `/_sim/next-boot` said otherwise. */
-function takeFinalStatus(ctx: SimContext): string {
+/** Takes the status (and message) the next boot ends in: `running` unless `/_sim/next-boot` said otherwise. */
+function takeFinalStatus(ctx: SimContext): { status: string; message?: string } {
   const next = ctx.store.data.nextBoot;
-  if (!next) return "running";
+  if (!next) return { status: "running" };
   if (--next.remaining <= 0) ctx.store.data.nextBoot = null;
-  return next.actualStatus;
+  return { status: next.actualStatus, message: next.statusMsg };
+}
+
+function finalOf(f: { status: string; message?: string }): Pick<InstanceRecord, "finalStatus" | "finalStatusMsg"> {
+  return f.message === undefined ? { finalStatus: f.status } : { finalStatus: f.status, finalStatusMsg: f.message };
 }
 
 export function build(ctx: SimContext, r: Resolved): InstanceRecord {
@@ -141,7 +147,7 @@ export function build(ctx: SimContext, r: Resolved): InstanceRecord {
     machineId: offerSeed(r.offerId)!.machineId,
     createdAt: now,
     bootStartedAt: now,
-    finalStatus: takeFinalStatus(ctx),
+    ...finalOf(takeFinalStatus(ctx)),
     statusOverride: null,
     intendedStatus: optString(body, "target_state") ?? "running",
     startQueued: false,
@@ -194,10 +200,12 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   if (optBool(body, "vm") && !ctx.store.data.sshKeys.some((k) => k.userId === acc.user.id && !k.deletedAt)) {
     throw apiError(400, "no_ssh_key_for_vm", "A VM instance needs an SSH key on the account before creation (POST /api/v0/ssh/)");
   }
-  checkOffer(ctx, offerId);
+  const start = checkOffer(ctx, offerId, body);
   const volume = instanceVolume(ctx, acc.user.id, body, offerSeed(offerId)!.machineId);
   const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
   placeBid(ctx, inst);
+  // Queued until the offer is free again (control.ts starts it then).
+  if (start === "queued") inst.startQueued = true;
   if (volume) inst.volumeId = volume();
   ctx.store.data.instances.push(inst);
   if (template) {
@@ -206,7 +214,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   }
   ctx.store.changed();
   return {
-    success: inst.intendedStatus === "running",
+    success: inst.intendedStatus === "running" && !inst.startQueued,
     new_contract: inst.id,
     instance_api_key: randomBytes(24).toString("hex"),
   };

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { mergeEnv } from "../domain/env-flags";
 import { instanceView } from "../domain/instance-view";
+import { served } from "../domain/untrimmed";
 import { account, requirePermission } from "../http/auth";
 import { invalidArgs, notFound } from "../http/errors";
 import { bodyOf, idParam, optNumber, optString } from "../http/validate";
@@ -74,7 +75,7 @@ function updateTemplate(ctx: SimContext, request: IdRequest) {
   inst.statusOverride = null;
   inst.templateUpdates = (inst.templateUpdates ?? 0) + 1;
   ctx.store.changed();
-  return { success: true, updated_instance: instanceView(ctx, inst) };
+  return { success: true, updated_instance: served(ctx, instanceView(ctx, inst)) };
 }
 
 export function registerInstanceUpdate(app: FastifyInstance, ctx: SimContext): void {

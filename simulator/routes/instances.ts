@@ -4,6 +4,7 @@ import type { SimContext } from "../context";
 import { endedContract } from "../domain/billing";
 import { FilterError, matches, plainReader } from "../domain/filters";
 import { instanceView } from "../domain/instance-view";
+import { served } from "../domain/untrimmed";
 import { offerState } from "../domain/offers";
 import { account, requirePermission } from "../http/auth";
 import { invalidArgs, notFound, show } from "../http/errors";
@@ -133,7 +134,7 @@ function page(ctx: SimContext, request: FastifyRequest) {
     total_instances: found.length,
     label_counts: labelCounts,
     next_token: token,
-    instances: items.map((v) => (all ? v : Object.fromEntries((cols as string[]).map((c) => [c, v[c] ?? null])))),
+    instances: items.map((v) => served(ctx, all ? v : Object.fromEntries((cols as string[]).map((c) => [c, v[c] ?? null])))),
   };
 }
 
@@ -199,7 +200,7 @@ function detachSsh(ctx: SimContext, request: FastifyRequest<{ Params: { id: stri
 
 export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
   app.get("/api/v0/instances", (req) => {
-    const list = mine(ctx, req).map((i) => instanceView(ctx, i));
+    const list = mine(ctx, req).map((i) => served(ctx, instanceView(ctx, i)));
     return { instances_found: list.length, instances: list };
   });
   app.get("/api/v1/instances", (req) => page(ctx, req));
@@ -207,7 +208,7 @@ export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
     const id = idParam(req.params.id, "instance id");
     const inst = ctx.store.data.instances.find((i) => i.id === id && i.userId === account(req).user.id);
     // A destroyed instance reads as {instances: null}, not 404 (api-facts: Read one).
-    return { instances: inst ? instanceView(ctx, inst) : null };
+    return { instances: inst ? served(ctx, instanceView(ctx, inst)) : null };
   });
   app.put<{ Params: { id: string } }>("/api/v0/instances/:id", (req) => update(ctx, req));
   app.delete<{ Params: { id: string } }>("/api/v0/instances/:id", (req) => {

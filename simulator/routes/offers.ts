@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
 import { catalogue, countryCode, offerState, offerView } from "../domain/offers";
+import { served } from "../domain/untrimmed";
 import { invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optNumber, type Body } from "../http/validate";
 
@@ -68,7 +69,7 @@ function search(ctx: SimContext, raw: unknown): { offers: Record<string, unknown
     }
     return (a.id as number) - (b.id as number);
   });
-  return { offers: limit === undefined ? offers : offers.slice(0, limit) };
+  return { offers: (limit === undefined ? offers : offers.slice(0, limit)).map((o) => served(ctx, o)) };
 }
 
 export function registerOffers(app: FastifyInstance, ctx: SimContext): void {

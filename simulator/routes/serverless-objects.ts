@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { offerState } from "../domain/offers";
+import { instanceStatus } from "../domain/instance-view";
 import { account, requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf, idParam, optInt, optNumber, optString, type Body } from "../http/validate";
@@ -120,7 +121,8 @@ function createEndpoint(ctx: SimContext, request: FastifyRequest) {
     id: s.nextEndpointId++,
     userId,
     name,
-    minLoad: nonNegative(body, "min_load", false) ?? 0,
+    // The document's server default, which a client that sends nothing gets (api-facts: Live quirks).
+    minLoad: nonNegative(body, "min_load", false) ?? 10,
     minColdLoad: nonNegative(body, "min_cold_load", false) ?? 0,
     targetUtil: targetUtil ?? 0.9,
     coldMult: nonNegative(body, "cold_mult", false) ?? 2.5,
@@ -250,9 +252,10 @@ function createGroup(ctx: SimContext, request: FastifyRequest) {
     gpuRam: nonNegative(body, "gpu_ram", false) ?? null,
     testWorkers: nonNegative(body, "test_workers", true) ?? 3,
     coldWorkers: nonNegative(body, "cold_workers", true) ?? null,
-    minLoad: nonNegative(body, "min_load", false) ?? null,
-    targetUtil: targetUtil ?? null,
-    coldMult: nonNegative(body, "cold_mult", false) ?? null,
+    // The document's defaults for a group (min_load 1.0, target_util 0.9, cold_mult 3.0).
+    minLoad: nonNegative(body, "min_load", false) ?? 1,
+    targetUtil: targetUtil ?? 0.9,
+    coldMult: nonNegative(body, "cold_mult", false) ?? 3,
     apiKey: randomBytes(24).toString("hex"),
     workerIds: [],
     createdAt: ctx.now(),
@@ -299,6 +302,15 @@ function deleteGroup(ctx: SimContext, request: FastifyRequest<{ Params: { id: st
   const { deleted, failed } = deleteGroups(ctx, [g]);
   ctx.store.changed();
   return { success: true, deleted_workers: deleted, failed_workers: failed, msg: `Deleted workergroup and ${deleted.length} workers` };
+}
+
+/** The live worker instances of a stored group of this user; undefined when there is no such group. */
+export function storedGroupWorkers(ctx: SimContext, id: number, userId: number): Array<Record<string, unknown>> | undefined {
+  const g = ctx.store.data.serverless.workerGroups.find((x) => x.id === id && x.userId === userId);
+  if (!g) return undefined;
+  return ctx.store.data.instances
+    .filter((i) => g.workerIds.includes(i.id))
+    .map((i) => ({ id: i.id, status: instanceStatus(ctx, i) ?? "loading", created_at: iso(g.createdAt) }));
 }
 
 /** Log lines of a worker group of the store, for the run URL's logs route; undefined when none of this user. */

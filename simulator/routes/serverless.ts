@@ -7,7 +7,7 @@ import type { SimContext } from "../context";
 import { account } from "../http/auth";
 import { ApiError, apiError, invalidArgs, show } from "../http/errors";
 import { bodyOf } from "../http/validate";
-import { storedGroupLogs } from "./serverless-objects";
+import { storedGroupLogs, storedGroupWorkers } from "./serverless-objects";
 import { autoscalerTemplatesFor, deploymentById, recommendedAutoscalerTemplates, workerGroupById } from "../seed/serverless";
 
 /** Prefix of the serverless API on the simulator's port (`runUrl`). */
@@ -34,6 +34,15 @@ function logs(ctx: SimContext, request: FastifyRequest) {
   const group = workerGroupById(id as number);
   if (!group || group.ownerId !== userId) return `authenticate_workergroup_apikey: invalid api_key or workergroup ${id} not found`;
   return { logs: group.lines.slice(-(tail as number)).join("\n") };
+}
+
+/** The live workers of a stored group (vendor document: get workergroup workers); an unknown group is a bare error string. */
+function workers(ctx: SimContext, request: FastifyRequest) {
+  const id = bodyOf(request.body).id;
+  if (!Number.isInteger(id)) throw new ApiError(400, { error_msg: `id must be the integer worker group id (got ${show(id)})` });
+  const found = storedGroupWorkers(ctx, id as number, account(request).user.id);
+  if (!found) return `authenticate_workergroup_apikey: invalid api_key or workergroup ${id} not found`;
+  return { workers: found };
 }
 
 function versions(request: FastifyRequest<{ Params: { id: string } }>) {
@@ -63,6 +72,10 @@ export function registerServerless(app: FastifyInstance, ctx: SimContext): void 
       return typeof answer === "string" ? reply.type("application/json").send(JSON.stringify(answer)) : answer;
     });
   }
+  app.post(`${RUN_PREFIX}/get_workergroup_workers`, { config: { auth: "bearer-or-body", errorShape: "error_msg" } }, (req, reply) => {
+    const answer = workers(ctx, req);
+    return typeof answer === "string" ? reply.type("application/json").send(JSON.stringify(answer)) : answer;
+  });
   app.get<{ Params: { id: string } }>("/api/v0/deployment/:id/versions", (req) => versions(req));
   app.get<{ Params: { user_id: string } }>("/api/v0/users/:user_id/templates/autoscaler", (req) => autoscaler(req));
 }

@@ -245,7 +245,16 @@ export class StateFile {
   async close(): Promise<void> {
     // A lost lock is another simulator's: its files are not ours to remove.
     if (this.lostError) return;
+    // A lock lost a moment ago (not yet noticed) is not ours either: its owner file is another's.
+    const owner = readOwner(this.ownerFile);
+    const mine = this.owner;
+    if (mine && (!owner || owner.pid !== mine.pid || owner.since !== mine.since)) return;
     fs.rmSync(this.ownerFile, { force: true });
-    await this.release();
+    try {
+      await this.release();
+    } catch (error) {
+      // Released under us: the lock was compromised between the check and the release.
+      if ((error as { code?: string }).code !== "ERELEASED") throw error;
+    }
   }
 }

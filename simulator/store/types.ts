@@ -69,6 +69,8 @@ export interface InstanceRecord {
   bootStartedAt: number;
   /** Status reached at the end of the boot (`running` unless the control API said otherwise). */
   finalStatus: string;
+  /** The service's status_msg once the boot ends in `finalStatus` (a next-boot's message, e.g. "OCI runtime create failed"). */
+  finalStatusMsg?: string;
   /** Set by `POST /_sim/instances/{id}/status`; wins over everything. */
   statusOverride: { value: string | null } | null;
   intendedStatus: string;
@@ -153,7 +155,7 @@ export interface SimData {
   /** Offers whose state the control API changed; the rest are available. */
   offerStates: Record<string, OfferState>;
   /** The next `remaining` created instances end their boot in `actualStatus`. */
-  nextBoot: { actualStatus: string; remaining: number } | null;
+  nextBoot: { actualStatus: string; remaining: number; statusMsg?: string } | null;
   /** The going bid price per machine id, $/hour (`POST /_sim/machines/{id}/market`): bids below it are outbid. */
   marketPrices?: Record<string, number>;
   /** Offer prices the control API changed (`POST /_sim/offers/{id}` with `dph_total`), $/hour at the default disk. */

@@ -106,7 +106,8 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     const a = await run("instances.create", () =>
       client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-a", env: { MODE: "fast" }, ports: ["8000:8000"], disk: 40 }),
     );
-    const b = await run("instances.create", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", label: "conf-b" }));
+    // A rented offer is taken until its instance goes: each create rents an offer of its own.
+    const b = await run("instances.create", () => client.instances.create(offers[1].id, { image: "ubuntu:22.04", label: "conf-b" }));
     await fails("instances.create (no such offer)", () => client.instances.create(1, { image: "ubuntu:22.04" }));
     await fails("instances.setLabel (no such instance)", () => client.instances.setLabel(999_999, "x"));
     await run("instances.list", () => client.instances.list());
@@ -118,7 +119,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("instances.attachSshKey", () => client.instances.attachSshKey(a.id, KEY_A));
     await run("instances.detachSshKey", () => client.instances.detachSshKey(a.id, key.id));
     await fails("instances.detachSshKey (not attached)", () => client.instances.detachSshKey(a.id, key.id));
-    const bid = await run("instances.create (bid)", () => client.instances.create(offers[0].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
+    const bid = await run("instances.create (bid)", () => client.instances.create(offers[2].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
     await run("instanceActions.changeBid", () => client.instanceActions.changeBid(bid.id, 0.6));
     await fails("instanceActions.changeBid (on-demand)", () => client.instanceActions.changeBid(b.id, 0.6));
     await fails("instanceActions.changeBid (no such instance)", () => client.instanceActions.changeBid(999_999, 0.6));
@@ -181,6 +182,7 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     const group = await run("workerGroups.create", () => client.workerGroups.create({ endpointId: endpoint, searchParams: "gpu_ram>=23", testWorkers: 1 }));
     await run("workerGroups.list", () => client.workerGroups.list());
     await run("workerGroups.update", () => client.workerGroups.update(group, { endpointId: endpoint, searchParams: "gpu_ram>=23", coldWorkers: 2 }));
+    await run("workerGroups.workers", () => client.workerGroups.workers(group));
     await run("workerGroups.delete", () => client.workerGroups.delete(group));
     await run("workerGroups.delete (gone)", () => client.workerGroups.delete(group));
     await run("endpointGroups.delete", () => client.endpointGroups.delete(endpoint));

@@ -63,7 +63,8 @@ test("create -> read -> update -> delete: the edit changes hashId and keeps the 
   await templateCalls();
   const updated = await fx.plugin.update(urn("t"), created.id, read.properties, edited.inputs);
   const [put] = await templateCalls();
-  expect(put.body).toEqual({ hash_id: created.properties.hashId, desc: "now with a description" });
+  // The whole template, as the vendor's client sends an edit (issue 26 item 5).
+  expect(put.body).toMatchObject({ hash_id: created.properties.hashId, name: "contract-trainer", image: "pytorch/pytorch", desc: "now with a description" });
   expect(updated.properties.templateId).toBe(Number(created.id));
   expect(updated.properties.hashId).toEqual(expect.any(String));
   expect(updated.properties.hashId).not.toBe(created.properties.hashId);

@@ -153,7 +153,7 @@ describe("issue 25 item 1: resource options in the offline engine", () => {
 
   it("25.1 options it cannot honour (import) fail the step and say so", async () => {
     const err = await failureOf(stack.up(() => void new EnvVar("adopted", { key: "ADOPT", value: "v" }, { import: "ADOPT" })));
-    expect(err.message).toMatch(/EnvVar adopted: import \(id ADOPT\) is not supported by the offline engine/);
+    expect(err.message).toMatch(/EnvVar adopted: the import resource option \(or get\) with id "ADOPT" cannot reach a dynamic provider.*take the object over with the input importId/);
     expect(secretNames()).toEqual([]);
   }, 60_000);
 });

@@ -26,10 +26,18 @@ test("Template: a declared dockerLoginPass (never shown by the service) is sent 
   const inputs = await checked("template", { name: "private-img", image: "registry.example.com/team/app", dockerLoginPass: "pw-123456", importId: String(template.id) });
   const made = await drive(providers.template).create(inputs);
   expect(made.outs).toMatchObject({ templateId: template.id, dockerLoginRepo: "registry.example.com", dockerLoginUser: "bot", imported: true });
-  // The service never shows the password: the one write is the edit that sends it, alone.
+  // The service never shows the password: the one write is the edit that sends it, with the
+  // whole template as the service holds it (26.5), so nothing else changes.
   const writes = ((await simControl(h.sim.url, "GET", "/requests")) as { method: string; path: string; body: unknown }[]).filter((r) => r.method !== "GET" && !r.path.includes("search"));
   expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v0/template/", "PUT /api/v0/template/"]);
-  expect(writes[1].body).toEqual({ hash_id: template.hashId, docker_login_pass: "pw-123456" });
+  expect(writes[1].body).toMatchObject({
+    hash_id: template.hashId,
+    docker_login_pass: "pw-123456",
+    name: "private-img",
+    image: "registry.example.com/team/app",
+    docker_login_repo: "registry.example.com",
+    docker_login_user: "bot",
+  });
   expect(made.outs.hashId).not.toBe(template.hashId);
 });
 

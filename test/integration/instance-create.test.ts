@@ -84,9 +84,9 @@ it("fails clearly when a given offerId is gone, creating nothing", async () => {
   expect(liveInstancesOf(h)).toHaveLength(0);
 });
 
-it("fails clearly when a given offerId exists but cannot start now (410)", async () => {
+it("fails clearly when a given offerId exists but cannot start now (410 with cancelUnavailable)", async () => {
   await h.control("POST", "/offers/700004", { state: "unavailable" });
-  const error = await rejection(createChecked({ offerId: 700004, image: "x" }));
+  const error = await rejection(createChecked({ offerId: 700004, image: "x", cancelUnavailable: true }));
   expect(error.message).toMatch(/^Instance: offerId 700004 cannot be rented \(PUT \/api\/v0\/asks\/700004\/ failed: HTTP 410 no_such_ask/);
   expect(liveInstancesOf(h)).toHaveLength(0);
 });

@@ -44,7 +44,7 @@ describe("Endpoint over HTTP", () => {
     expect(id).toMatch(/^\d+$/);
     expect(await calls("/api/v0/endptjobs")).toEqual([
       ["GET", "/api/v0/endptjobs/", null],
-      ["POST", "/api/v0/endptjobs/", { endpoint_name: "llm-prod", min_load: 10, target_util: 0.8, max_workers: 4, inactivity_timeout: 600 }],
+      ["POST", "/api/v0/endptjobs/", { endpoint_name: "llm-prod", min_load: 10, min_cold_load: 0, target_util: 0.8, cold_mult: 2.5, cold_workers: 5, max_workers: 4, max_queue_time: 30, target_queue_time: 10, inactivity_timeout: 600 }],
       ["GET", "/api/v0/endptjobs/", null],
     ]);
     expect(outs).toMatchObject({ name: "llm-prod", endpointId: Number(id), state: "active", minLoad: 10, maxWorkers: 4 });
@@ -70,7 +70,7 @@ describe("Endpoint over HTTP", () => {
     const news = (await endpoint.check(outs, { __provider: PROVIDER, name: "llm-prod-2", maxWorkers: 8, targetQueueTime: 5 })).inputs as Props;
     expect(await endpoint.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = (await endpoint.update(id, outs, news)).outs as Props;
-    expect(await calls("/api/v0/endptjobs")).toEqual([["PUT", `/api/v0/endptjobs/${id}/`, { endpoint_name: "llm-prod-2", max_workers: 8, target_queue_time: 5 }]]);
+    expect(await calls("/api/v0/endptjobs")).toEqual([["PUT", `/api/v0/endptjobs/${id}/`, { endpoint_name: "llm-prod-2", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 8, max_queue_time: 30, target_queue_time: 5 }]]);
     expect(updated).toMatchObject({ endpointId: Number(id), name: "llm-prod-2", maxWorkers: 8, apiKey: outs.apiKey });
     expect((await endpoint.read(id, updated)).inputs).toEqual({ name: "llm-prod-2", maxWorkers: 8, targetQueueTime: 5 });
   });
@@ -122,7 +122,7 @@ describe("WorkerGroup over HTTP", () => {
     await h.clearRequests();
     const { id, outs } = await newGroup(ep.id, { testWorkers: 2, gpuRam: 24, launchArgs: "--disk 32" });
     expect((await calls("/api/v0/workergroups")).filter(([m]) => m === "POST")).toEqual([
-      ["POST", "/api/v0/workergroups/", { endpoint_id: Number(ep.id), search_params: "gpu_ram>=23 num_gpus=1", launch_args: "--disk 32", gpu_ram: 24, test_workers: 2 }],
+      ["POST", "/api/v0/workergroups/", { endpoint_id: Number(ep.id), search_params: "gpu_ram>=23 num_gpus=1 verified=True rentable=True rented=False", launch_args: "--disk 32", gpu_ram: 24, test_workers: 2, min_load: 0, target_util: 0.9, cold_mult: 2.5, autoscaler_instance: "prod" }],
     ]);
     expect(outs).toMatchObject({ workerGroupId: Number(id), endpointId: ep.id, endpointName: "llm-prod" });
     expect(outs).not.toHaveProperty("apiKey");
@@ -146,7 +146,7 @@ describe("WorkerGroup over HTTP", () => {
     expect(await workerGroup.diff(id, drifted.props as Props, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = (await workerGroup.update(id, drifted.props as Props, news)).outs as Props;
     expect((await calls("/api/v0/workergroups")).filter(([m]) => m === "PUT")).toEqual([
-      ["PUT", `/api/v0/workergroups/${id}/`, { endpoint_id: Number(other.id), search_params: "gpu_name=RTX_4090", test_workers: 1, cold_workers: 2 }],
+      ["PUT", `/api/v0/workergroups/${id}/`, { endpoint_id: Number(other.id), search_params: "gpu_name=RTX_4090 verified=True rentable=True rented=False", test_workers: 1, cold_workers: 2, min_load: 0, target_util: 0.9, cold_mult: 2.5, autoscaler_instance: "prod" }],
     ]);
     expect(updated).toMatchObject({ workerGroupId: Number(id), endpointName: "llm-b" });
     expect((await workerGroup.read(id, updated)).inputs).toEqual({ endpointId: other.id, searchParams: "gpu_name=RTX_4090", testWorkers: 1, coldWorkers: 2 });
@@ -171,7 +171,8 @@ describe("WorkerGroup over HTTP", () => {
     await h.control("POST", "/serverless/undeletable-workers", { instance_ids: [workers[0]] });
     await h.clearRequests();
     await workerGroup.delete(id, outs);
-    expect(await calls("/api/v0/instances")).toEqual([["DELETE", `/api/v0/instances/${workers[0]}/`, {}]]);
+    // Its workers are destroyed before the group (workerGroup/workers.ts), the undeletable one included.
+    expect(await calls("/api/v0/instances")).toContainEqual(["DELETE", `/api/v0/instances/${workers[0]}/`, {}]);
     expect(await instanceIds()).toEqual(before);
   });
 
@@ -232,7 +233,7 @@ describe("getEndpoints and getWorkerGroups", () => {
     for (const e of endpoints) expect(e).not.toHaveProperty("apiKey");
     expect((await getEndpoints({ name: "b" })).map((e) => e.id)).toEqual([Number(b.id)]);
     const groups = await getWorkerGroups({ endpointId: Number(a.id) });
-    expect(groups.map((g) => [g.id, g.endpointId, g.endpointName, g.searchParams])).toEqual([[Number(ga.id), Number(a.id), "a", "gpu_ram>=23 num_gpus=1"]]);
+    expect(groups.map((g) => [g.id, g.endpointId, g.endpointName, g.searchParams])).toEqual([[Number(ga.id), Number(a.id), "a", "gpu_ram>=23 num_gpus=1 verified=True rentable=True rented=False"]]);
     for (const g of await getWorkerGroups()) expect(g).not.toHaveProperty("apiKey");
     await expect(getWorkerGroups({ endpointID: 1 } as never)).rejects.toThrow(/endpointID.*did you mean endpointId/);
   });

@@ -361,8 +361,10 @@ describe("issue 23 item 9: simulator guards", () => {
 
 describe("issue 23 item 9: the state file", () => {
   const saved = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
+  // Each rental takes an offer of its own (a rented offer is taken until its instance goes).
+  let nextOffer = 0;
   const put = (sim: { url: string; apiKey: string }, label: string) =>
-    fetch(sim.url + CREATE, { method: "PUT", headers: { authorization: `Bearer ${sim.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ image: "ubuntu", label }) }).then(
+    fetch(`${sim.url}/api/v0/asks/${SEED.offerIds[nextOffer++ % SEED.offerIds.length]}/`, { method: "PUT", headers: { authorization: `Bearer ${sim.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ image: "ubuntu", label }) }).then(
       (r) => r.status,
       () => 0,
     );

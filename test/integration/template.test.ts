@@ -68,6 +68,7 @@ describe("Template lifecycle over HTTP", () => {
       env: `-e MODE='train all' -e TOKEN_FILE="/run/it's" -p 8888:8888 -p 22:22`,
       runtype: "ssh",
       ssh_direct: true,
+      use_ssh: true,
       docker_login_repo: "registry.example.com",
       docker_login_user: "robot",
       docker_login_pass: PASSWORD,
@@ -88,13 +89,13 @@ describe("Template lifecycle over HTTP", () => {
     expect(await provider.diff(id, { ...read.inputs, ...read.props }, inputs)).toMatchObject({ changes: false });
   });
 
-  it("edits only the changed fields: the hash changes, the id stays", async () => {
+  it("edits with the whole template (26.5): the hash changes, the id stays", async () => {
     const { inputs, id, outs } = await created();
     const news = await checked({ ...args, desc: "fine-tuning", env: { MODE: "eval" } });
     await h.clearRequests();
     const updated = (await provider.update(id, outs, news)).outs as Props;
     const [put] = await templateCalls("PUT");
-    expect(put.body).toEqual({ hash_id: outs.hashId, desc: "fine-tuning", env: "-e MODE=eval -p 8888:8888 -p 22:22" });
+    expect(put.body).toMatchObject({ hash_id: outs.hashId, name: "trainer", image: "pytorch/pytorch", desc: "fine-tuning", env: "-e MODE=eval -p 8888:8888 -p 22:22", runtype: "ssh" });
     expect(updated.templateId).toBe(Number(id));
     expect(updated.hashId).not.toBe(outs.hashId);
     const read = await provider.read(id, updated);
@@ -108,7 +109,7 @@ describe("Template lifecycle over HTTP", () => {
     await h.clearRequests();
     await provider.update(id, outs, await checked(args)); // desc and onstart removed
     const [put] = await templateCalls("PUT");
-    expect(put.body).toEqual({ hash_id: outs.hashId, desc: "", onstart: "" });
+    expect(put.body).toMatchObject({ hash_id: outs.hashId, name: "trainer", desc: "", onstart: "" });
   });
 
   it("sends the registry password only when it changed", async () => {
@@ -118,7 +119,7 @@ describe("Template lifecycle over HTTP", () => {
     expect((await templateCalls("PUT"))[0].body).not.toHaveProperty("docker_login_pass");
     await h.clearRequests();
     await provider.update(id, second, await checked({ ...args, readme: "# use", dockerLoginPass: "registry-token-new01" }));
-    expect((await templateCalls("PUT"))[0].body).toEqual({ hash_id: second.hashId, docker_login_pass: "registry-token-new01" });
+    expect((await templateCalls("PUT"))[0].body).toMatchObject({ hash_id: second.hashId, name: "trainer", docker_login_pass: "registry-token-new01" });
   });
 
   it("shows a change made outside the program on read (drift), and the next update restores it", async () => {
@@ -132,7 +133,7 @@ describe("Template lifecycle over HTTP", () => {
     expect(diff).toMatchObject({ changes: true, replaces: [] });
     await h.clearRequests();
     const restored = (await provider.update(id, read.props as Props, inputs)).outs as Props;
-    expect((await templateCalls("PUT"))[0].body).toEqual({
+    expect((await templateCalls("PUT"))[0].body).toMatchObject({
       hash_id: (read.props as Props).hashId,
       desc: "",
       env: `-e MODE='train all' -e TOKEN_FILE="/run/it's" -p 8888:8888 -p 22:22`,
@@ -147,7 +148,10 @@ describe("Template lifecycle over HTTP", () => {
     const puts = await templateCalls("PUT");
     expect(puts.map((p) => p.status)).toEqual([200, 404, 200]);
     expect(updated.templateId).toBe(Number(id));
-    expect((await provider.read(id, updated)).props).toMatchObject({ desc: "mine", readme: "changed elsewhere", hashId: updated.hashId });
+    // The whole template is sent (26.5): the readme edited elsewhere goes back to the program's (none).
+    const after = (await provider.read(id, updated)).props as Props;
+    expect(after).toMatchObject({ desc: "mine", hashId: updated.hashId });
+    expect(after.readme ?? "").toBe("");
   });
 
   it("deletes by numeric id, and treats a template already gone as deleted", async () => {

@@ -92,7 +92,7 @@ const RULES: Rule[] = [
   { rule: "create attempts at most 10", kind: "instance", inputs: { ...instance, maxCreateAttempts: 11 }, property: "maxCreateAttempts", says: /at most 10/ },
   // Interruptible rentals, triggers, prepayment (vendor document: create `price`, change bid, prepay)
   { rule: "bid price at least 0.001 $/hour", kind: "instance", inputs: { ...instance, bidPricePerHour: 0 }, property: "bidPricePerHour", says: /at least 0.001/ },
-  { rule: "bid price at most 32 $/hour (the bid endpoint's maximum)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40 }, property: "bidPricePerHour", says: /at most 32/ },
+  { rule: "bid price at most 128 $/hour at creation (the create endpoint's maximum)", kind: "instance", inputs: { ...instance, bidPricePerHour: 140 }, property: "bidPricePerHour", says: /at most 128 .*changes in place are limited to 32/ },
   { rule: "imageLogin is -u USER -p PASSWORD REGISTRY (value never shown)", kind: "instance", inputs: { ...instance, imageLogin: "me:hunter2-secret@ghcr.io" }, property: "imageLogin", says: /^imageLogin: must be "-u USER -p PASSWORD REGISTRY", for example "-u me -p TOKEN ghcr.io"$/ },
   { rule: "importId is digits only", kind: "instance", inputs: { ...instance, importId: "C.123" }, property: "importId", says: /must be digits only .*"C\.123"/ },
   { rule: "importId is a string", kind: "instance", inputs: { ...instance, importId: 123 }, property: "importId", says: /must be a string: the service's id of an existing instance/ },
@@ -270,7 +270,7 @@ describe("the client refuses the per-call rules before sending", () => {
   it("refuses a bid outside 0.001..32 $/hour and a prepayment that is not positive", async () => {
     const bid = await refusal(getClient().instanceActions.changeBid(1, 33));
     expect(bid).toBeInstanceOf(VastValidationError);
-    expect((bid as Error).message).toBe("bid price must be between 0.001 and 32 $/hour (got 33)");
+    expect((bid as Error).message).toBe("bid price must be between 0.001 and 32 $/hour for an in-place change (got 33); a new rental takes bids up to 128");
     const prepay = await refusal(getClient().instanceActions.prepay(1, 0));
     expect((prepay as Error).message).toBe("prepay amount must be a positive number of dollars (got 0)");
   });

@@ -185,11 +185,22 @@ describe("request core", () => {
     expect(got?.raw).not.toHaveProperty("jupyter_token");
   });
 
-  it("reads a gone instance as null whether the API says 404, {instances: null} or {}", async () => {
-    const { client } = setup([json(404, { success: false, error: "no_such_instance", msg: "gone" }), json(200, { instances: null }), json(200, {})]);
+  it("reads a gone instance as null whether the API says 404, {instances: null} or {} with a list that lacks it", async () => {
+    const { client } = setup([
+      json(404, { success: false, error: "no_such_instance", msg: "gone" }),
+      json(200, { instances: null }),
+      json(200, {}),
+      json(200, { instances: [{ ...instance, id: 2 }] }),
+    ]);
     await expect(client.instances.get(1)).resolves.toBeNull();
     await expect(client.instances.get(1)).resolves.toBeNull();
     await expect(client.instances.get(1)).resolves.toBeNull();
+  });
+
+  it("23.5 a {} for one instance the list still holds is that instance, and a {} list is an error, never 'gone'", async () => {
+    const { client } = setup([json(200, {}), json(200, { instances: [{ ...instance, id: 1 }] }), json(200, {}), json(200, {})]);
+    await expect(client.instances.get(1)).resolves.toMatchObject({ id: 1 });
+    await expect(client.instances.get(1)).rejects.toThrow(/GET \/api\/v0\/instances\/ returned a response the client cannot read: at `instances`/);
   });
 
   it("throws VastOperationError for success=false at HTTP 200", async () => {

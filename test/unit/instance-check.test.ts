@@ -184,7 +184,7 @@ describe("Instance creation body", () => {
       env: { A: "1", [MARKER_ENV]: "m1" },
       ports: ["8000:8000"],
       disk: 40,
-      runtype: "ssh",
+      runtype: "ssh_proxy",
       volumeInfo: { createNew: true, volumeId: 9, size: 20, mountPath: "/data" },
       label: "l",
       targetState: "running",

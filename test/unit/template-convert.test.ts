@@ -47,10 +47,11 @@ describe("Template inputs to the client", () => {
     expect(toClientTemplate(base)).toEqual({ name: "trainer", image: "pytorch/pytorch", tag: "latest", runtype: "args", recommendedDiskSpace: 8 });
   });
 
-  it("builds an edit of only the changed fields, with the service default for a removed one", () => {
+  it("26.5 an edit sends the whole template, as the vendor's client does: every input, the service default for one not given", () => {
     const news = { ...base, desc: "new", env: { A: "1" } };
-    const edit = editFor(["desc", "ports", "onstart", "recommendedDiskSpaceGb", "jupyterDir"], { ...news, recommendedDiskSpaceGb: undefined });
-    expect(edit).toEqual({ desc: "new", env: { A: "1" }, ports: [], onstart: "", recommendedDiskSpace: 8, jupyterDir: null });
+    const edit = editFor(["desc"], { ...news, recommendedDiskSpaceGb: undefined });
+    expect(edit).toMatchObject({ name: "trainer", image: "pytorch/pytorch", tag: "latest", runtype: "args", desc: "new", env: { A: "1" }, ports: [] });
+    expect(edit).toMatchObject({ onstart: "", recommendedDiskSpace: 8, jupyterDir: null, useSsh: false, private: false, extraFilters: {}, dockerLoginRepo: "" });
     expect(wireEnv(edit)).toBe("-e A=1");
     expect(wireEnv(editFor(["env", "ports"], base))).toBe("");
   });

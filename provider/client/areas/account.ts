@@ -25,7 +25,7 @@ import type {
 } from "../types-account";
 import { API_KEY_SCOPES, permissionsOfScopes, secretValueProblem } from "../types-account";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { STRING_OR_SUCCESS_TRUE, SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function checkSecretValue(key: string, value: string): void {
   const problem = typeof value === "string" ? secretValueProblem(value) : "must be a string";
@@ -64,7 +64,7 @@ export class SshKeysApi {
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `SSH key ${id}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: acknowledgedResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.sshKeysDelete, params: { id }, schema: acknowledgedResponse, documented: SUCCESS_TRUE }),
       isGone: (e) => e instanceof BadRequestError && e.code === "no_ssh_key",
       stillThere: async () => (await this.list()).some((k) => k.id === id),
     });
@@ -105,7 +105,7 @@ export class SecretsApi {
   delete(key: string): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `environment variable ${key}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: acknowledgedResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.secretsDelete, body: { key }, schema: acknowledgedResponse, documented: SUCCESS_TRUE }),
       isGone: (e) => e instanceof BadRequestError && (e.code === "nonexistent_key" || /not found/i.test(e.serverMessage ?? "")),
       stillThere: async () => Object.keys((await this.list()) ?? {}).some((k) => k.toUpperCase() === key.toUpperCase()),
     });
@@ -145,13 +145,13 @@ export class ApiKeysApi {
 
   /**
    * Delete a key (immediate; later use gives 401). The primary key cannot be deleted (400).
-   * The service answers a JSON string (`"Successfully Deleted API Key"`): any 2xx is success. A
-   * 404 not from the service is checked against the list: a key reported deleted must be.
+   * The service answers a JSON string (`"Successfully Deleted API Key"`); any other 2xx, or a
+   * 404 not from the service, is checked against the list: a key reported deleted must be.
    */
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `API key ${id}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse, documented: STRING_OR_SUCCESS_TRUE }),
       stillThere: async () => (await this.list()).some((k) => k.id === id),
     });
   }

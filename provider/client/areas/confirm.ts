@@ -1,15 +1,31 @@
 /**
- * Deletes whose "not found" is believed only from the service itself. A 404 without the
- * service's error shape (an HTML page from a proxy, a wrong API URL) is checked by reading the
- * object back; when that read cannot tell, the delete fails rather than report a live object
- * as deleted.
+ * Deletes that count only when the service itself says so. Two answers prove nothing and are
+ * checked by reading the object back: a 404 without the service's error shape (an HTML page
+ * from a proxy, a wrong API URL), and a 2xx without the success shape the service documents for
+ * that delete (`200 {}`, `204`: a proxy or another server may have answered, and nothing was
+ * deleted). When the read shows the object gone the delete counts; when it still finds it, or
+ * cannot tell, the delete fails rather than report a live object as deleted.
  */
-import { DeleteNotConfirmedError, NotFoundError } from "../errors";
+import type { DocumentedShape } from "../core";
+import { DeleteNotConfirmedError, NotFoundError, UndocumentedSuccessError } from "../errors";
 import type { DeleteResult } from "../types-templates";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `{success: true, ...}`: the documented answer of every delete but the API key's (vendor document). */
+export const SUCCESS_TRUE: DocumentedShape = { shape: "{success: true}", test: (json) => isRecord(json) && json.success === true };
+
+/** The API key delete's documented answer is a JSON string ("Successfully Deleted API Key"); `{success: true}` is accepted too. */
+export const STRING_OR_SUCCESS_TRUE: DocumentedShape = {
+  shape: 'a JSON string such as "Successfully Deleted API Key", or {success: true}',
+  test: (json) => (typeof json === "string" && json.trim() !== "") || SUCCESS_TRUE.test(json),
+};
 
 export interface ConfirmedDelete {
   /** What is deleted, for messages: `instance 42`, `API key 7`. */
   what: string;
+  /** The delete call; it must pass a `documented` shape to the request so that an answer
+   * without it throws UndocumentedSuccessError. */
   run: () => Promise<unknown>;
   /** Service answers that mean "no such object" besides a 404 of the service's shape. */
   isGone?: (error: unknown) => boolean;
@@ -22,17 +38,20 @@ export async function deleteConfirmed(d: ConfirmedDelete): Promise<DeleteResult>
     await d.run();
     return { alreadyGone: false };
   } catch (error) {
-    if (!(error instanceof NotFoundError) || error.fromService) {
+    const undocumented = error instanceof UndocumentedSuccessError;
+    if (!undocumented && (!(error instanceof NotFoundError) || error.fromService)) {
       if (error instanceof NotFoundError || d.isGone?.(error)) return { alreadyGone: true };
       throw error;
     }
+    const site = error as (NotFoundError | UndocumentedSuccessError) & { answered?: string };
     let there: boolean;
     try {
       there = await d.stillThere();
     } catch (readError) {
-      throw new DeleteNotConfirmedError(error, d.what, "reading it back failed too", readError);
+      throw new DeleteNotConfirmedError(site, d.what, "reading it back failed too", readError);
     }
-    if (there) throw new DeleteNotConfirmedError(error, d.what, "reading it back still finds it", error);
-    return { alreadyGone: true };
+    if (there) throw new DeleteNotConfirmedError(site, d.what, "reading it back still finds it", error);
+    // An undocumented 2xx whose object is gone was our delete; a foreign 404's was gone before.
+    return { alreadyGone: !undocumented };
   }
 }

@@ -13,10 +13,12 @@ import { toRequestEnv } from "../wire/env";
 import { encodedOnstart } from "../wire/onstart";
 import type { InstanceBalance, PrepayResult } from "../types-templates";
 
-/** The bid range the bid endpoint accepts, $/hour (vendor document: change bid). */
+/** The bid range the bid endpoint accepts, $/hour (vendor document: change bid): in-place changes. */
 export const BID_PRICE_MIN = 0.001;
 /** The highest bid price the client accepts, $/hour. */
 export const BID_PRICE_MAX = 32;
+/** The most a bid may be when an instance is created, $/hour (vendor document: create instance, `price` maximum 128). */
+export const CREATE_BID_PRICE_MAX = 128;
 
 /**
  * What `updateTemplate` sets; absent fields are left as they are. `env` (with `ports`) replaces
@@ -41,7 +43,10 @@ export class InstanceActionsApi {
    */
   async changeBid(id: number, pricePerHour: number): Promise<void> {
     if (!Number.isFinite(pricePerHour) || pricePerHour < BID_PRICE_MIN || pricePerHour > BID_PRICE_MAX) {
-      throw new VastValidationError(`bid price must be between ${BID_PRICE_MIN} and ${BID_PRICE_MAX} $/hour (got ${pricePerHour})`);
+      throw new VastValidationError(
+        `bid price must be between ${BID_PRICE_MIN} and ${BID_PRICE_MAX} $/hour for an in-place change (got ${pricePerHour}); ` +
+          `a new rental takes bids up to ${CREATE_BID_PRICE_MAX}`,
+      );
     }
     await this.core.request({
       endpoint: ENDPOINTS.instancesChangeBid,

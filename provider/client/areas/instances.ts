@@ -2,13 +2,14 @@ import type { RequestCore } from "../core";
 import { buildInstanceFilters, buildInstanceOrder, type InstanceListColumn, type InstanceListFilters } from "../wire/filters";
 import { ENDPOINTS, endpointKey } from "../endpoints";
 import { PagingLoopError, isServiceNotFound, VastValidationError } from "../errors";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 import { registerSecret, registerSecrets } from "../redact";
 import { utf8Bytes } from "../wire/text";
 import { successResponse } from "../schemas";
 import {
   createInstanceResponse,
   createInstanceToWire,
+  INSTANCE_UNCLEAR,
   instanceGetResponse,
   instanceListResponse,
   instancePageResponse,
@@ -85,17 +86,23 @@ export class InstancesApi {
   }
 
   /**
-   * One instance, or null when it is gone (the service's 404, `{instances: null}` or `{}`). A
-   * 404 without the service's error shape (a proxy, a wrong API URL) throws: it proves nothing.
+   * One instance, or null when it is gone (the service's 404, or `{instances: null}`). A 404
+   * without the service's error shape (a proxy, a wrong API URL) throws: it proves nothing.
+   * The service may answer `{}` for a destroyed instance, and so may a server that is not the
+   * service: `{}` is settled by the list (which must have its `instances` key): the instance is
+   * gone only when the list does not hold it, and the list's row is returned when it does.
    */
   async get(id: number): Promise<Instance | null> {
+    let answer: Instance | null | typeof INSTANCE_UNCLEAR;
     try {
       // `owner=me` as the vendor's client sends: the read is of the caller's own instance.
-      return await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, query: { owner: "me" }, schema: instanceGetResponse });
+      answer = await this.core.request({ endpoint: ENDPOINTS.instancesGet, params: { id }, query: { owner: "me" }, schema: instanceGetResponse });
     } catch (error) {
       if (isServiceNotFound(error)) return null;
       throw error;
     }
+    if (answer !== INSTANCE_UNCLEAR) return answer;
+    return (await this.list()).find((i) => i.id === id) ?? null;
   }
 
   /**
@@ -142,7 +149,7 @@ export class InstancesApi {
   destroy(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `instance ${id}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.instancesDestroy, params: { id }, body: {}, schema: successResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.instancesDestroy, params: { id }, body: {}, schema: successResponse, documented: SUCCESS_TRUE }),
       stillThere: async () => (await this.get(id)) !== null,
     });
   }

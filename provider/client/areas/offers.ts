@@ -3,7 +3,7 @@ import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
 import { offerSearchResponse } from "../schemas-instances";
 import type { Offer } from "../types-templates";
-import { CLI_DEFAULT_OFFER_FILTERS, OfferQuery, buildOfferQuery } from "../wire/filters";
+import { CLI_DEFAULT_OFFER_FILTERS, OfferQuery, buildOfferQuery, type OfferField } from "../wire/filters";
 
 /**
  * The vendor client's implicit filters: verified, on the public market (not external),
@@ -12,7 +12,7 @@ import { CLI_DEFAULT_OFFER_FILTERS, OfferQuery, buildOfferQuery } from "../wire/
 export const DEFAULT_OFFER_FILTERS = { ...CLI_DEFAULT_OFFER_FILTERS, external: false } as const;
 
 /** The vendor client's order when none is given: best score first. */
-export const DEFAULT_OFFER_ORDER: ReadonlyArray<[string, "asc" | "desc"]> = [["score", "desc"]];
+export const DEFAULT_OFFER_ORDER: ReadonlyArray<[OfferField, "asc" | "desc"]> = [["score", "desc"]];
 
 /** Disk priced into `dph_total` when no size is given, GB (the vendor client's default). */
 export const DEFAULT_ALLOCATED_STORAGE_GB = 5;

@@ -11,11 +11,12 @@ import {
   endpointListResponse,
   workerGroupCreateResponse,
   workerGroupListResponse,
+  workerGroupWorkersResponse,
   workersDeletedResponse,
 } from "../schemas-serverless";
 import type { EndpointSettings, ServerlessEndpoint, WorkerGroup, WorkerGroupSettings, WorkersDeleted } from "../types-serverless";
 import { successResponse } from "../schemas";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function endpointBody(s: EndpointSettings): Record<string, unknown> {
   return {
@@ -42,6 +43,10 @@ function groupBody(s: WorkerGroupSettings): Record<string, unknown> {
     gpu_ram: s.gpuRam,
     test_workers: s.testWorkers,
     cold_workers: s.coldWorkers,
+    min_load: s.minLoad,
+    target_util: s.targetUtil,
+    cold_mult: s.coldMult,
+    autoscaler_instance: s.autoscalerInstance,
   };
 }
 
@@ -74,7 +79,7 @@ export class EndpointGroupsApi {
     const result = await deleteConfirmed({
       what: `endpoint ${id}`,
       run: async () => {
-        answer = await this.core.request({ endpoint: ENDPOINTS.endpointsDelete, params: { id }, schema: workersDeletedResponse });
+        answer = await this.core.request({ endpoint: ENDPOINTS.endpointsDelete, params: { id }, schema: workersDeletedResponse, documented: SUCCESS_TRUE });
       },
       isGone: (e) => e instanceof BadRequestError && NOT_FOUND_FOR_USER.test(e.serverMessage ?? ""),
       stillThere: async () => (await this.list()).some((e) => e.id === id),
@@ -96,6 +101,14 @@ export class WorkerGroupsApi {
     return this.core.request({ endpoint: ENDPOINTS.workerGroupsCreate, body: defined(groupBody(settings)), schema: workerGroupCreateResponse });
   }
 
+  /**
+   * The ids of the group's worker instances (`POST {run_url}/get_workergroup_workers`), or
+   * null when the service does not know the group (its bare error string).
+   */
+  workers(id: number): Promise<number[] | null> {
+    return this.core.request({ endpoint: ENDPOINTS.workerGroupWorkers, body: { id }, schema: workerGroupWorkersResponse });
+  }
+
   async update(id: number, settings: WorkerGroupSettings): Promise<void> {
     await this.core.request({ endpoint: ENDPOINTS.workerGroupsUpdate, params: { id }, body: defined(groupBody(settings)), schema: successResponse });
   }
@@ -109,7 +122,7 @@ export class WorkerGroupsApi {
     const result = await deleteConfirmed({
       what: `worker group ${id}`,
       run: async () => {
-        answer = await this.core.request({ endpoint: ENDPOINTS.workerGroupsDelete, params: { id }, schema: workersDeletedResponse });
+        answer = await this.core.request({ endpoint: ENDPOINTS.workerGroupsDelete, params: { id }, schema: workersDeletedResponse, documented: SUCCESS_TRUE });
       },
       stillThere: async () => (await this.list()).some((g) => g.id === id),
     });

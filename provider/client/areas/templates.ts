@@ -3,7 +3,8 @@ import { ENDPOINTS } from "../endpoints";
 import { VastValidationError } from "../errors";
 import { registerSecret, registerSecrets } from "../redact";
 import { successResponse, templateCreateResponse, templateEditResponse, templateSearchResponse, templateToWire } from "../schemas";
-import type { Template, TemplateCreateResult, TemplateInput } from "../types-templates";
+import type { DeleteResult, Template, TemplateCreateResult, TemplateInput } from "../types-templates";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 import { TemplateFilters, WireFilters, buildSelectFilters } from "../wire/filters";
 
 /** Templates: reusable instance-creation presets. */
@@ -68,8 +69,16 @@ export class TemplatesApi {
     });
   }
 
-  /** Delete by numeric `id` (not `hashId`). Only the creator may delete; not while others use it. */
-  async delete(id: number): Promise<void> {
-    await this.core.request({ endpoint: ENDPOINTS.templatesDelete, body: { template_id: id }, schema: successResponse });
+  /**
+   * Delete by numeric `id` (not `hashId`). Only the creator may delete; not while others use
+   * it. The service's 404 resolves `{alreadyGone: true}`; a 404 not from the service, or a 2xx
+   * without `{success: true}`, is checked by `stillThere` (default: a search by id).
+   */
+  delete(id: number, stillThere?: () => Promise<boolean>): Promise<DeleteResult> {
+    return deleteConfirmed({
+      what: `template ${id}`,
+      run: () => this.core.request({ endpoint: ENDPOINTS.templatesDelete, body: { template_id: id }, schema: successResponse, documented: SUCCESS_TRUE }),
+      stillThere: stillThere ?? (async () => (await this.search({ id: { eq: id } })).some((t) => t.id === id)),
+    });
   }
 }

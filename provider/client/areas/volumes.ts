@@ -11,7 +11,7 @@ import { volumeCreateResponse, volumeListResponse, volumeOfferSearchResponse } f
 import type { DeleteResult } from "../types-templates";
 import type { CreateVolumeInput, CreatedVolume, Volume, VolumeKind, VolumeOffer } from "../types-volumes";
 import { DEFAULT_VOLUME_OFFER_FILTERS, buildVolumeOfferQuery, type VolumeOfferQuery } from "../wire/volume-filters";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 /** Storage priced into `storage_total_cost` when no size is given, GB (the vendor client's default). */
 export const DEFAULT_VOLUME_ALLOCATED_STORAGE_GB = 1;
@@ -110,7 +110,7 @@ export class VolumesApi {
     try {
       return await deleteConfirmed({
         what: `volume ${id}`,
-        run: () => this.core.request({ endpoint: ENDPOINTS.volumesDelete, query: { id }, body: { id }, schema: acknowledgedResponse }),
+        run: () => this.core.request({ endpoint: ENDPOINTS.volumesDelete, query: { id }, body: { id }, schema: acknowledgedResponse, documented: SUCCESS_TRUE }),
         stillThere: async () => (await this.list()).some((v) => v.id === id),
       });
     } catch (error) {

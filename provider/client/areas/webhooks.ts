@@ -19,7 +19,7 @@ import {
 } from "../schemas-webhooks";
 import type { NotificationType, Webhook, WebhookInput, WebhookWithSecret } from "../types-webhooks";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function bodyOf(input: WebhookInput, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -82,7 +82,7 @@ export class WebhooksApi {
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `webhook ${id}`,
-      run: () => this.core.request({ endpoint: ENDPOINTS.webhooksDelete, params: { id }, schema: acknowledgedResponse }),
+      run: () => this.core.request({ endpoint: ENDPOINTS.webhooksDelete, params: { id }, schema: acknowledgedResponse, documented: SUCCESS_TRUE }),
       stillThere: async () => (await this.list()).some((w) => w.id === id),
     });
   }

@@ -137,44 +137,159 @@ export function buildInstanceOrder(order: ReadonlyArray<[InstanceListColumn, "as
 /** GB to MB as the official CLI converts (x1000); the REST API takes MB. */
 export { MB_PER_GB } from "./units";
 
-/** Offer fields with their units; any other camelCase field is passed through as snake_case. */
-export interface OfferFilters {
-  gpuName?: Condition<string>;
-  numGpus?: Condition<number>;
-  /** GB per GPU (sent as `gpu_ram` in MB). */
-  gpuRamGb?: Condition<number>;
-  /** GB over all GPUs (sent as `gpu_total_ram` in MB). */
-  gpuTotalRamGb?: Condition<number>;
-  /** GB (sent as `cpu_ram` in MB). */
-  cpuRamGb?: Condition<number>;
-  cpuCores?: Condition<number>;
-  /** $/hour. */
-  dphTotal?: Condition<number>;
-  /** 0..1. */
-  reliability?: Condition<number>;
-  verified?: Condition<boolean>;
-  rentable?: Condition<boolean>;
-  rented?: Condition<boolean>;
-  geolocation?: Condition<string>;
-  /** GB. */
-  diskSpace?: Condition<number>;
-  cudaMaxGood?: Condition<number>;
-  computeCap?: Condition<number>;
-  /** Mb/s. */
-  inetUp?: Condition<number>;
-  /** Mb/s. */
-  inetDown?: Condition<number>;
-  directPortCount?: Condition<number>;
-  machineId?: Condition<number>;
-  [field: string]: Condition<unknown> | undefined;
+/** How one offer field is written, checked and sent (units are stated in `unit`). */
+export interface OfferFieldSpec {
+  /** The service's name of the field. */
+  wire: string;
+  type: "string" | "number" | "integer" | "boolean";
+  /** The unit users give (converted to the service's by `scale`). */
+  unit?: string;
+  /** Smallest and largest sensible value, in the user's unit: values outside are unit mistakes. */
+  min?: number;
+  max?: number;
+  /** User's unit to the service's (GB to MB). */
+  scale?: (v: number) => number;
 }
 
-/** The documented offer fields (others pass through as snake_case). */
-export const OFFER_FILTER_FIELDS = [
-  "gpuName", "numGpus", "gpuRamGb", "gpuTotalRamGb", "cpuRamGb", "cpuCores", "dphTotal", "reliability", "verified",
-  "rentable", "rented", "geolocation", "diskSpace", "cudaMaxGood", "computeCap", "inetUp", "inetDown",
-  "directPortCount", "machineId",
-] as const satisfies readonly (keyof OfferFilters)[];
+/**
+ * The offer vocabulary: every field a search may name, with its unit and bounds, defined once
+ * here and used by `searchOffers`, Instance and Fleet `offer` filters and WorkerGroup
+ * `searchParams` (vendor: search offers query fields). Names are camelCase; GB fields are sent
+ * in MB.
+ */
+export const OFFER_VOCABULARY = {
+  id: { wire: "id", type: "integer", min: 1 },
+  gpuName: { wire: "gpu_name", type: "string" },
+  numGpus: { wire: "num_gpus", type: "integer", unit: "GPUs", min: 0, max: 64 },
+  gpuRamGb: { wire: "gpu_ram", type: "number", unit: "GB per GPU", min: 0, max: 1_000, scale: mbOfGb },
+  gpuTotalRamGb: { wire: "gpu_total_ram", type: "number", unit: "GB over all GPUs", min: 0, max: 10_000, scale: mbOfGb },
+  gpuMemBw: { wire: "gpu_mem_bw", type: "number", unit: "GB/s", min: 0 },
+  gpuArch: { wire: "gpu_arch", type: "string" },
+  computeCap: { wire: "compute_cap", type: "integer", unit: "CUDA compute capability x 100 (890 for 8.9)", min: 100, max: 2_000 },
+  cudaMaxGood: { wire: "cuda_max_good", type: "number", unit: "CUDA version, for example 12.4", min: 1, max: 100 },
+  driverVersion: { wire: "driver_version", type: "string" },
+  totalFlops: { wire: "total_flops", type: "number", unit: "TFLOPS", min: 0 },
+  dlperf: { wire: "dlperf", type: "number", unit: "DLPerf score", min: 0 },
+  dlperfPerDphtotal: { wire: "dlperf_per_dphtotal", type: "number", unit: "DLPerf per $/hour", min: 0 },
+  score: { wire: "score", type: "number", unit: "the service's ranking score", min: 0 },
+  cpuCores: { wire: "cpu_cores", type: "number", unit: "virtual CPUs", min: 0, max: 4_096 },
+  cpuCoresEffective: { wire: "cpu_cores_effective", type: "number", unit: "virtual CPUs of the offer", min: 0, max: 4_096 },
+  cpuRamGb: { wire: "cpu_ram", type: "number", unit: "GB", min: 0, max: 100_000, scale: mbOfGb },
+  cpuArch: { wire: "cpu_arch", type: "string" },
+  diskSpace: { wire: "disk_space", type: "number", unit: "GB", min: 0, max: 1_000_000 },
+  diskBw: { wire: "disk_bw", type: "number", unit: "MB/s", min: 0 },
+  pcieBw: { wire: "pcie_bw", type: "number", unit: "GB/s", min: 0 },
+  inetUp: { wire: "inet_up", type: "number", unit: "Mb/s", min: 0 },
+  inetDown: { wire: "inet_down", type: "number", unit: "Mb/s", min: 0 },
+  inetUpCost: { wire: "inet_up_cost", type: "number", unit: "$/GB", min: 0 },
+  inetDownCost: { wire: "inet_down_cost", type: "number", unit: "$/GB", min: 0 },
+  directPortCount: { wire: "direct_port_count", type: "integer", unit: "ports", min: 0, max: 65_535 },
+  dphTotal: { wire: "dph_total", type: "number", unit: "$/hour", min: 0, max: 10_000 },
+  minBid: { wire: "min_bid", type: "number", unit: "$/hour", min: 0, max: 10_000 },
+  storageCost: { wire: "storage_cost", type: "number", unit: "$/GB/month", min: 0 },
+  reliability: { wire: "reliability", type: "number", unit: "0..1", min: 0, max: 1 },
+  verified: { wire: "verified", type: "boolean" },
+  rentable: { wire: "rentable", type: "boolean" },
+  rented: { wire: "rented", type: "boolean" },
+  external: { wire: "external", type: "boolean" },
+  /** Datacenter hosts only ("secure cloud"). */
+  datacenter: { wire: "datacenter", type: "boolean" },
+  /** 0 consumer host, 1 datacenter. */
+  hostingType: { wire: "hosting_type", type: "integer", unit: "0 consumer, 1 datacenter", min: 0, max: 1 },
+  staticIp: { wire: "static_ip", type: "boolean" },
+  geolocation: { wire: "geolocation", type: "string" },
+  machineId: { wire: "machine_id", type: "integer", min: 1 },
+  hostId: { wire: "host_id", type: "integer", min: 1 },
+} as const satisfies Record<string, OfferFieldSpec>;
+
+export type OfferField = keyof typeof OFFER_VOCABULARY;
+
+type ValueOf<S extends OfferFieldSpec> = S["type"] extends "string" ? string : S["type"] extends "boolean" ? boolean : number;
+
+/** Offer filters: each field a value (meaning `eq`) or operators; units as `OFFER_VOCABULARY` states. */
+export type OfferFilters = { [K in OfferField]?: Condition<ValueOf<(typeof OFFER_VOCABULARY)[K]>> };
+
+/** The offer fields (the vocabulary's names). */
+export const OFFER_FILTER_FIELDS = Object.keys(OFFER_VOCABULARY) as OfferField[];
+
+function valueProblem(spec: OfferFieldSpec, v: unknown): string | undefined {
+  const unit = spec.unit ? ` (${spec.unit})` : "";
+  if (spec.type === "string") return typeof v === "string" && v !== "" ? undefined : `must be a non-empty string, got ${JSON.stringify(v)}`;
+  if (spec.type === "boolean") return typeof v === "boolean" ? undefined : `must be true or false, got ${JSON.stringify(v)}`;
+  if (typeof v !== "number" || !Number.isFinite(v)) return `must be a number${unit}, got ${JSON.stringify(v)}`;
+  if (spec.type === "integer" && !Number.isInteger(v)) return `must be a whole number${unit}, got ${v}`;
+  if (spec.min !== undefined && v < spec.min) return `must be at least ${spec.min}${unit}, got ${v}`;
+  if (spec.max !== undefined && v > spec.max) return `must be at most ${spec.max}${unit}, got ${v}`;
+  return undefined;
+}
+
+/** Why `condition` is not a valid filter on offer field `field` (name, rule and value), or undefined. */
+export function offerConditionProblem(field: string, condition: unknown): string | undefined {
+  const spec = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field];
+  if (!spec) return `"${field}" is not an offer field; use one of ${OFFER_FILTER_FIELDS.join(", ")}`;
+  let ops: Record<string, unknown>;
+  try {
+    ops = conditionToWire(field, condition);
+  } catch (error) {
+    return (error as Error).message.replace(`filter ${field}: `, "");
+  }
+  for (const value of Object.values(ops)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const problem = valueProblem(spec, v);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** The service's name of an offer field or sort key; unknown names are refused. */
+export function offerWireName(field: string): string {
+  const spec = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field];
+  if (!spec) throw new Error(`offer field "${field}" is unknown; use one of ${OFFER_FILTER_FIELDS.join(", ")}`);
+  return spec.wire;
+}
+
+/** Offer filters to the service's `{field: {op: value}}` form, each checked against the vocabulary. */
+export function offerFiltersToWire(filters: OfferFilters): WireFilters {
+  const out: WireFilters = {};
+  for (const [field, condition] of Object.entries(filters)) {
+    if (condition === undefined) continue;
+    const problem = offerConditionProblem(field, condition);
+    if (problem) throw new Error(`offer filter ${field}: ${problem}`);
+    const spec = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field];
+    out[spec.wire] = conditionToWire(field, condition, spec.scale);
+  }
+  return out;
+}
+
+const QUERY_OPS: Readonly<Record<string, string>> = { eq: "=", neq: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: " in ", notin: " notin " };
+
+function queryValue(v: unknown): string {
+  if (typeof v === "boolean") return v ? "True" : "False";
+  // The query language separates terms by spaces: names with spaces use underscores (RTX_4090).
+  if (typeof v === "string") return v.replace(/\s+/g, "_");
+  return String(v);
+}
+
+/**
+ * Offer filters in the vendor's search query language (`gpu_ram>=24 num_gpus=2
+ * gpu_name=RTX_4090`), as WorkerGroup `search_params` takes them. The language speaks the
+ * CLI's units (GB), so no field is scaled here.
+ */
+export function offerFiltersToQuery(filters: OfferFilters): string {
+  const terms: string[] = [];
+  for (const [field, condition] of Object.entries(filters)) {
+    if (condition === undefined) continue;
+    const problem = offerConditionProblem(field, condition);
+    if (problem) throw new Error(`offer filter ${field}: ${problem}`);
+    const wire = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field].wire;
+    for (const [op, value] of Object.entries(conditionToWire(field, condition))) {
+      const text = Array.isArray(value) ? `[${value.map(queryValue).join(",")}]` : queryValue(value);
+      terms.push(`${wire}${QUERY_OPS[op]}${text}`);
+    }
+  }
+  return terms.join(" ");
+}
 
 /** The kind of rental an offer search looks for. */
 export type OfferType = "on-demand" | "bid" | "reserved";
@@ -182,8 +297,8 @@ export type OfferType = "on-demand" | "bid" | "reserved";
 /** An offer search: typed filters, order, offer type and limit (camelCase, in GB and $/hour; the client converts to the wire's units). */
 export interface OfferQuery {
   filters?: OfferFilters;
-  /** Sort keys (camelCase), for example `[["dphTotal", "asc"]]`. */
-  order?: Array<[string, "asc" | "desc"]>;
+  /** Sort keys (vocabulary names), for example `[["dphTotal", "asc"]]` or `[["score", "desc"]]`. */
+  order?: Array<[OfferField, "asc" | "desc"]>;
   /** Default `on-demand`. */
   type?: OfferType;
   /** Most offers to return. */
@@ -193,18 +308,32 @@ export interface OfferQuery {
 /** The official CLI's implicit filters, for callers that want the same results. */
 export const CLI_DEFAULT_OFFER_FILTERS: OfferFilters = { verified: true, rentable: true, rented: false };
 
-const GB_FIELDS: Readonly<Record<string, string>> = { gpuRamGb: "gpu_ram", gpuTotalRamGb: "gpu_total_ram", cpuRamGb: "cpu_ram" };
+/** The vendor client's implicit worker-group search terms (appended unless the search names the field). */
+export const WORKER_GROUP_SEARCH_DEFAULTS: Readonly<Record<string, string>> = { verified: "True", rentable: "True", rented: "False" };
 
-/** An offer query to the body of `POST /api/v0/bundles/`. */
-export function buildOfferQuery(query: OfferQuery): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, condition] of Object.entries(query.filters ?? {})) {
-    if (condition === undefined) continue;
-    const gbField = GB_FIELDS[field];
-    const wireField = gbField ?? toSnakeCase(field);
-    out[wireField] = conditionToWire(field, condition, gbField ? mbOfGb : undefined);
+/**
+ * A worker group's `search_params`: typed offer filters in the query language, or a raw query
+ * string kept as given; then the vendor client's defaults `verified=True rentable=True
+ * rented=False` for each of those fields the search does not name (a user's term wins).
+ */
+export function workerGroupSearchParams(search: string | OfferFilters | undefined): string {
+  const given = search === undefined ? "" : typeof search === "string" ? search.trim() : offerFiltersToQuery(search);
+  const terms = [given];
+  for (const [field, value] of Object.entries(WORKER_GROUP_SEARCH_DEFAULTS)) {
+    if (!new RegExp(`(^|\\s)${field}\\s*(=|!=|<|>|\\s+in\\s|\\s+notin\\s)`, "i").test(given)) terms.push(`${field}=${value}`);
   }
-  if (query.order) out.order = query.order.map(([field, dir]) => [GB_FIELDS[field] ?? toSnakeCase(field), dir]);
+  return terms.filter((t) => t !== "").join(" ");
+}
+
+/** An offer query to the body of `POST /api/v0/bundles/`; fields and sort keys are checked against the vocabulary. */
+export function buildOfferQuery(query: OfferQuery): Record<string, unknown> {
+  const out: Record<string, unknown> = offerFiltersToWire(query.filters ?? {});
+  if (query.order) {
+    out.order = query.order.map(([field, dir]) => {
+      if (dir !== "asc" && dir !== "desc") throw new Error(`offer order "${field}": direction must be "asc" or "desc", got ${JSON.stringify(dir)}`);
+      return [offerWireName(field), dir];
+    });
+  }
   out.type = query.type ?? "on-demand";
   if (query.limit !== undefined) {
     if (!Number.isInteger(query.limit) || query.limit < 1) throw new Error(`offer query limit must be a positive integer, got ${query.limit}`);

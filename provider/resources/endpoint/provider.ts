@@ -7,9 +7,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
-import { destroyLeftWorkers } from "../workerGroup/workers";
+import { deleteWithWorkers } from "../workerGroup/workers";
+import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
 
 export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey"] as const;
 
@@ -25,6 +26,24 @@ export const ENDPOINT_SETTINGS = [
   "targetQueueTime",
   "inactivityTimeout",
 ] as const;
+
+/**
+ * What an endpoint is sent for a scaling field the program leaves out: the vendor client's
+ * values, never the service's own defaults (its document says min_load 10.0, which keeps paid
+ * capacity warm with no traffic). maxQueueTime/targetQueueTime are the vendor client's
+ * documented defaults; inactivityTimeout has no vendor default and is left to the service.
+ * An imported endpoint keeps what the service holds for fields the program leaves out.
+ */
+export const ENDPOINT_DEFAULTS = {
+  minLoad: 0,
+  minColdLoad: 0,
+  targetUtil: 0.9,
+  coldMult: 2.5,
+  coldWorkers: 5,
+  maxWorkers: 20,
+  maxQueueTime: 30,
+  targetQueueTime: 10,
+} as const;
 
 const nonNegative = z.number({ error: "must be a number" }).finite("must be a finite number").min(0, "must not be negative");
 /**
@@ -60,7 +79,7 @@ function endpointId(id: string): number {
 }
 
 function settingsOf(inputs: Props): EndpointSettings {
-  const out: EndpointSettings = { name: String(inputs.name) };
+  const out: EndpointSettings = { name: String(inputs.name), ...(inputs[IMPORTED_INPUT_KEY] || inputs.importId !== undefined ? {} : ENDPOINT_DEFAULTS) };
   for (const k of ENDPOINT_SETTINGS) if (typeof inputs[k] === "number") out[k] = inputs[k] as number;
   return out;
 }
@@ -85,10 +104,11 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
   return next;
 }
 
-async function createEndpoint(client: VastClient, settings: EndpointSettings, adoptable: boolean): Promise<ServerlessEndpoint> {
+async function createEndpoint(client: VastClient, settings: EndpointSettings, adoptable: boolean): Promise<ServerlessEndpoint & { lost: LostSendLog }> {
   const named = async () => (await client.endpointGroups.list()).filter((e) => e.name === settings.name);
   const existing = await named();
   const before = new Set(existing.map((e) => e.id));
+  const lost = new LostSendLog(before);
   const made = await createAtMostOnce<number>({
     // An endpoint of this name on the resource's first create is what a killed run of it made.
     adopt: async () => {
@@ -100,13 +120,37 @@ async function createEndpoint(client: VastClient, settings: EndpointSettings, ad
       );
     },
     send: () => client.endpointGroups.create(settings),
-    recover: async () => lookUp(async () => (await named()).find((e) => !before.has(e.id))?.id),
+    recover: async () => lost.found(lookUp(async () => (await named()).find((e) => !before.has(e.id))?.id)),
   });
   const live = (await client.endpointGroups.list()).find((e) => e.id === made);
   if (!live) throw new Error(`the endpoint ${made} the service made is not in its listing`);
   // An adopted endpoint takes this program's settings.
   if (before.has(made)) await client.endpointGroups.update(made, settings);
-  return { ...live, ...settings, id: made };
+  return { ...live, ...settings, id: made, lost };
+}
+
+/**
+ * After a create whose lost sends were not found (workerGroup/strays.ts): endpoints of this
+ * name that landed late are named in a warning, never deleted. An endpoint carries no marker,
+ * so a same-named one may be a teammate's (another stack on the account), and an endpoint
+ * alone bills nothing: its worker groups do, and the groups of this stack's WorkerGroups
+ * point at this endpoint's own id, where a late copy of a group is provably this stack's
+ * (workerGroup/provider.ts deletes those). Returns the new `lostCreates`.
+ */
+async function sweepLateEndpoints(client: VastClient, own: ServerlessEndpoint, props: Props): Promise<Props> {
+  const watch = lostCreatesOf(props);
+  if (!watch) return {};
+  const all = await client.endpointGroups.list();
+  // The name the create sent: a late copy carries it even after this endpoint was renamed.
+  const name = typeof props.name === "string" ? props.name : own.name;
+  const matching = all.filter((e) => e.name === name);
+  const left = await sweepStrays(own, watch, matching, async (id) => {
+    warnOnce(
+      `late-endpoint-${id}`,
+      `Endpoint ${own.id}: endpoint ${id} named ${JSON.stringify(name)} appeared after a create of this endpoint lost its answer; it may be that lost create, or another stack's endpoint of the same name, so it is left alone. If it is not another stack's, delete it by hand.`,
+    );
+  });
+  return { [LOST_CREATES_KEY]: left };
 }
 
 export const provider: ImportableImpl = {
@@ -119,18 +163,19 @@ export const provider: ImportableImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: ENDPOINT_OUTPUTS });
+    return diffInputs(olds, news, { replaceOn: [], ignore: [...ENDPOINT_OUTPUTS, LOST_CREATES_KEY] });
   },
 
   async create(inputs) {
     const settings = settingsOf(inputs);
-    let live: ServerlessEndpoint;
+    let live: ServerlessEndpoint & { lost: LostSendLog };
     try {
       live = await oneAtATime(() => createEndpoint(getClient(), settings, isFirstCreate(inputs)));
     } catch (error) {
       throw new Error(`Endpoint "${settings.name}": creating the endpoint failed: ${(error as Error).message}`, { cause: error });
     }
-    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(live) }) as Props };
+    const { lost, ...endpoint } = live;
+    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), ...lost.outputs() }) as Props };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -138,7 +183,8 @@ export const provider: ImportableImpl = {
     const live = await liveEndpoints().get(String(n));
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
-    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live) }) as Props, inputs: jsonClean(inputs) as Props };
+    const swept = await sweepLateEndpoints(getClient(), live, props);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), ...swept }) as Props, inputs: jsonClean(inputs) as Props };
   },
 
   async update(id, olds, news) {
@@ -149,16 +195,27 @@ export const provider: ImportableImpl = {
     if (news.name !== olds.name) liveWorkerGroups(client).noteWrite();
     const kept: Props = {};
     for (const k of ENDPOINT_OUTPUTS) kept[k] = olds[k];
-    return { outs: jsonClean({ ...news, ...kept }) as Props };
+    const own = lostCreatesOf(olds) ? (await client.endpointGroups.list()).find((e) => e.id === n) : undefined;
+    const swept = own ? await sweepLateEndpoints(client, own, olds) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
+    return { outs: jsonClean({ ...news, ...kept, ...swept }) as Props };
   },
 
   async delete(id) {
     // The service deletes the endpoint's worker groups and their workers too.
     const n = endpointId(id);
     const client = getClient();
-    const result = await client.endpointGroups.delete(n);
-    // Its groups went with it: cached listings of groups no longer serve.
-    liveWorkerGroups(client).noteWrite();
-    await destroyLeftWorkers(client, `Endpoint ${n}`, result.failedWorkers);
+    const groups = (await client.workerGroups.list()).filter((g) => g.endpointId === n).map((g) => g.id);
+    // Its groups' workers first, then the endpoint, then a listing that confirms they are gone (workers.ts).
+    await deleteWithWorkers(client, `Endpoint ${n}`, groups, async () => {
+      const result = await client.endpointGroups.delete(n);
+      // The service answers an unknown endpoint with a 400 "not found", which is no proof: a
+      // missing one is read back before it counts as gone.
+      if (result.alreadyGone && (await client.endpointGroups.list()).some((e) => e.id === n)) {
+        throw new Error(`Endpoint ${n}: the service answered the delete with "not found", but the endpoint is still listed; nothing was deleted, run again`);
+      }
+      // Its groups went with it: cached listings of groups no longer serve.
+      liveWorkerGroups(client).noteWrite();
+      return result;
+    });
   },
 };

@@ -6,7 +6,7 @@
  * remembered as bad and the spread (at most `max` members per machine or per country).
  */
 import type { Offer, VastClient } from "../../client";
-import { offerQueryFor } from "../instance/offers";
+import { directPortsNeeded, offerQueryFor } from "../instance/offers";
 import { claim } from "../kit";
 import type { FleetInputs } from "./inputs";
 import { withVolumeOffers } from "./volumes";
@@ -53,7 +53,7 @@ export async function searchCandidates(client: VastClient, inputs: FleetInputs, 
   const filters = { ...inputs.offer, maxPricePerHour: caps.length > 0 ? Math.min(...caps) : undefined };
   // Some machines have no volume offer: a wider search leaves enough that have one.
   const limit = inputs.volume ? want * 10 + 50 : want * 3 + 10;
-  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: Math.min(1000, limit) };
+  const query = { ...offerQueryFor(filters, inputs.diskGb, directPortsNeeded(inputs)), limit: Math.min(1000, limit) };
   const offers = await client.offers.search(query);
   const ranked = offers
     .map((o, i) => ({ c: candidateOf(o), i }))

@@ -74,7 +74,7 @@ export async function settleReadiness(
 }
 
 /** A boot's outcome, or `unready`: it runs, but never passed the readiness probe. */
-export type HealthResult = { member: Member; outcome: BootResult["outcome"] | "unready"; why?: string };
+export type HealthResult = { member: Member; outcome: BootResult["outcome"] | "unready"; why?: string; fatal?: BootResult["fatal"] };
 
 /**
  * Waits until each of `members` runs (waitForMembers: one list call per 25 per poll), then,

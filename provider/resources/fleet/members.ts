@@ -19,7 +19,7 @@ import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
 import { typedInputs } from "../instance/inputs";
 import { liveInstances } from "../instance/live";
-import { readStatus } from "../instance/status";
+import { fatalBoot, readStatus, type FatalBoot } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import type { FleetMember } from "./index";
 import { LATER_SPEC_KEYS } from "./inputs";
@@ -153,7 +153,8 @@ export async function rentMember(client: VastClient, props: Props, offer: Candid
   });
 }
 
-export type BootResult = { member: Member; outcome: "running" | "dead" | "gone" | "timeout" };
+/** `fatal`: a dead boot the service explained (instance/status.ts): a host problem or the container's. */
+export type BootResult = { member: Member; outcome: "running" | "dead" | "gone" | "timeout"; fatal?: FatalBoot };
 
 /**
  * Waits until every member in `members` runs, dies, disappears or the deadline passes. Each
@@ -178,6 +179,7 @@ export async function waitForMembers(client: VastClient, members: Member[], time
       const kind = readStatus(m.id, instance.actualStatus).kind;
       if (kind === "running") results.set(m.id, { member, outcome: "running" });
       else if (kind === "dead") results.set(m.id, { member, outcome: "dead" });
+      else if (fatalBoot(instance.actualStatus, instance.statusMsg)) results.set(m.id, { member, outcome: "dead", fatal: fatalBoot(instance.actualStatus, instance.statusMsg) });
       else pending = pending.map((p) => (p.id === m.id ? member : p));
     }
     pending = pending.filter((m) => !results.has(m.id));
@@ -225,7 +227,9 @@ export class BootWatch {
       const member = page.find((m) => m.id === instance.id);
       if (!member) continue;
       const kind = readStatus(instance.id, instance.actualStatus).kind;
+      const fatal = fatalBoot(instance.actualStatus, instance.statusMsg);
       if (kind === "running" || kind === "dead") this.settled.set(instance.id, { member: refreshed(member, instance), outcome: kind });
+      else if (fatal) this.settled.set(instance.id, { member: refreshed(member, instance), outcome: "dead", fatal });
     }
   }
 

@@ -121,10 +121,12 @@ export const provider: ProviderImpl = {
       }
     };
     forgetListing(client);
-    for (const m of members) await destroy(m.id, m.offerId, volumeIdOf(m));
-    // Members a run made but never recorded (killed mid-update) carry the fleet's key too; a
-    // member whose destroy failed above is tried once more.
+    // Members a run made but never recorded (killed mid-update) carry the fleet's key too: they
+    // are listed before anything is destroyed, so that a listing that fails leaves every member
+    // live and in state (a failed delete keeps the state it had), never gone members in state.
     const all = await liveInstances(client).list({ fresh: true });
+    for (const m of members) await destroy(m.id, m.offerId, volumeIdOf(m));
+    // A member whose destroy failed above is tried once more.
     for (const i of all) if (!destroyed.has(i.id) && markerValue(i)?.startsWith(`${id}.`)) await destroy(i.id);
     const problems = [...failures.values(), ...volumeFailures.values()];
     if (problems.length > 0) throw new Error(`Fleet ${id}: ${problems.join("; ")}; run \`pulumi destroy\` again`);

@@ -327,16 +327,25 @@ async function grow(run: Run, n: number): Promise<Member[]> {
       results = results.map((r, i) => ({ ...r, member: filled[i] }));
     }
     toRent = 0;
+    let containerFailure: string | undefined;
     for (const r of results) {
       run.members = run.members.map((m) => (m.id === r.member.id ? r.member : m));
       if (r.outcome === "running" || r.outcome === "timeout") {
         ready.push(r.member);
         continue;
       }
-      remember(run, r.member.machineId);
+      // A container that cannot start (bad image or entrypoint) is no fault of the machine.
+      if (r.fatal?.about !== "container") remember(run, r.member.machineId);
       // Dead, or running but never ready (health.ts): destroyed; either way its volume goes with it.
       await remove(run, r.member);
+      if (r.fatal?.about === "container") containerFailure ??= r.fatal.message;
       toRent++;
+    }
+    if (containerFailure !== undefined) {
+      throw new Error(
+        `a member cannot start (the image or its entrypoint): the service says "${containerFailure}"; it was destroyed. ` +
+          "Fix the image, onstart or args and run again",
+      );
     }
     if (toRent > 0 && attempt >= run.inputs.maxCreateAttempts) {
       throw new Error(

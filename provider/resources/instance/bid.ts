@@ -17,22 +17,27 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Instance, Offer, VastClient } from "../../client";
-import { BID_PRICE_MAX } from "../../client";
+import { BID_PRICE_MAX, CREATE_BID_PRICE_MAX } from "../../client";
 import { Props, containsUnknown, deepEqual } from "../kit";
 import { normalizeStatus } from "./status";
 
 export type OutbidPolicy = "replace" | "rebid" | "keep";
 
-const bid = (what: string) =>
+const bid = (what: string, max: number, why: string) =>
   z
     .number({ error: `must be a number (${what})` })
     .min(0.001, `must be at least 0.001 (${what})`)
-    .max(BID_PRICE_MAX, `must be at most ${BID_PRICE_MAX} (${what}; the service's bid endpoint takes no more)`);
+    .max(max, `must be at most ${max} (${what}; ${why})`);
 
 export const SPOT_INPUTS = {
-  bidPricePerHour: bid("$/hour for the whole instance").optional(),
+  // Creation takes bids up to 128 $/hour; a bid changed in place (rebid, update) at most 32.
+  bidPricePerHour: bid(
+    "$/hour for the whole instance",
+    CREATE_BID_PRICE_MAX,
+    `the create endpoint takes no more; changes in place are limited to ${BID_PRICE_MAX}`,
+  ).optional(),
   onOutbid: z.enum(["replace", "rebid", "keep"], { error: "must be one of replace, rebid, keep" }).optional(),
-  maxBidPricePerHour: bid("$/hour for the whole instance, the most a rebid offers").optional(),
+  maxBidPricePerHour: bid("$/hour for the whole instance, the most a rebid offers", BID_PRICE_MAX, "the service's bid endpoint takes no more").optional(),
   cancelUnavailable: z.boolean({ error: "must be true or false" }).optional(),
 };
 

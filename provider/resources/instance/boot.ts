@@ -4,12 +4,12 @@
  * leaves (exited, unknown, offline), disappears, or the deadline passes.
  */
 import type { Instance, VastClient } from "../../client";
-import { readStatus } from "./status";
+import { fatalBoot, readStatus, type FatalBoot } from "./status";
 import { currentTiming, pollIntervalMs } from "../kit";
 
 export type BootOutcome =
   | { kind: "running"; instance: Instance }
-  | { kind: "dead"; instance: Instance; status: string }
+  | { kind: "dead"; instance: Instance; status: string; fatal?: FatalBoot }
   | { kind: "gone" }
   | { kind: "timeout"; instance: Instance | null; status: string | null };
 
@@ -32,6 +32,9 @@ export async function waitForRunning(
     const { status, kind } = readStatus(id, instance.actualStatus);
     if (kind === "running") return { kind: "running", instance };
     if (kind === "dead" && status !== null) return { kind: "dead", instance, status };
+    // Stuck in `created` with a message after which it never starts (a bad image, a broken host).
+    const fatal = fatalBoot(instance.actualStatus, instance.statusMsg);
+    if (fatal) return { kind: "dead", instance, status: status ?? "created", fatal };
     const failed = failWhen?.(instance);
     if (failed !== undefined) return { kind: "dead", instance, status: failed };
     const left = deadline - now();
@@ -43,6 +46,10 @@ export async function waitForRunning(
 /** Words for an outcome that is not `running`, for error messages. */
 export function describeOutcome(outcome: Exclude<BootOutcome, { kind: "running" }>, timeoutMs: number): string {
   if (outcome.kind === "gone") return "it disappeared while booting";
+  if (outcome.kind === "dead" && outcome.fatal) {
+    const whose = outcome.fatal.about === "host" ? "the machine" : "the image or its entrypoint";
+    return `it cannot start (${whose}): the service says "${outcome.fatal.message}"`;
+  }
   if (outcome.kind === "dead") return `it became ${outcome.status} while booting (it will never run)`;
   const minutes = Number((timeoutMs / 60_000).toPrecision(3));
   return `it was not running after ${minutes} minutes (runningTimeoutMinutes; last status ${outcome.status ?? "none yet"})`;

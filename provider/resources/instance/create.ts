@@ -138,7 +138,14 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
     const live = outcome.kind === "gone" ? null : outcome.instance;
     const outs = recordedOutputs(rented, live);
-    if (outcome.kind === "unready") offers = withoutMachine(candidates, offers, index, outcome.instance.machineId);
+    if (outcome.kind === "unready" || (outcome.kind === "dead" && outcome.fatal?.about === "host")) {
+      offers = withoutMachine(candidates, offers, index, outcome.instance.machineId);
+    }
+    // A bad image or entrypoint fails on every machine: destroyed, and the create fails now with the service's text.
+    if (outcome.kind === "dead" && outcome.fatal?.about === "container") {
+      await destroyFailedBoot(client, rented, why, props, outs, log);
+      throw new Error(`Instance ${rented.id} on offer ${rented.offerId}: ${why}; it was destroyed. Fix the image, onstart or args and run again.${history(failures)}`);
+    }
     const moreOffers = inputs.offerId !== undefined || index + 1 < offers.length;
     // A bid below the going price loses again on the same offer: only another offer can help.
     // So does an instance that never became ready: readiness is retried elsewhere only.

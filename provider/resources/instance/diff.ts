@@ -24,7 +24,7 @@ import { liveInstances } from "./live";
 
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
-  "offerId", "offer", "ports", "volume", "diskGb", "runtype", "vm",
+  "offerId", "offer", "ports", "volume", "diskGb", "runtype", "ssh", "jupyter", "vm",
   // The update endpoint does not take a registry login (the vendor's client sends none there).
   "imageLogin",
 ];

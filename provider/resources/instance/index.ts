@@ -18,12 +18,28 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource, possiblySecret } from "../kit/resource";
+import type { OfferField, OfferFilters } from "../../client/wire/filters";
 import type { InstanceOutputs } from "./outputs";
 
 export type { InstanceOutputs } from "./outputs";
 
+/** Fields of the offer vocabulary that Instance takes in its own form (below). */
+type OwnOfferFields = "gpuName" | "numGpus" | "gpuRamGb" | "verified" | "dphTotal" | "reliability" | "geolocation" | "rentable" | "rented";
+
+/**
+ * The rest of the offer vocabulary (client wire/filters.ts `OFFER_VOCABULARY`, units stated
+ * there): a value (equals) or operators, for example `cpuCores: { gte: 16 }`,
+ * `machineId: { notin: [123] }`, `datacenter: true`, `computeCap: { gte: 800 }`.
+ */
+export type InstanceOfferVocabulary = { [K in Exclude<OfferField, OwnOfferFields>]?: pulumi.Input<NonNullable<OfferFilters[K]>> };
+
 /** Offer filters: the cheapest offer matching all of them is rented. */
-export interface InstanceOfferFilters {
+export interface InstanceOfferFilters extends InstanceOfferVocabulary {
+  /**
+   * Least direct ports of the machine (`direct_port_count >= n`); 0 turns the filter off.
+   * Default: one per `ports` entry (one with only `readiness`), plus one with `ssh.direct`.
+   */
+  minDirectPorts?: pulumi.Input<number>;
   /** GPU model, exactly as the marketplace names it, for example "RTX 4090". */
   gpuName?: pulumi.Input<string>;
   /** Number of GPUs (exact). */
@@ -74,6 +90,14 @@ export interface InstanceArgs {
   diskGb?: pulumi.Input<number>;
   /** ssh, jupyter or args. Replaces on change. */
   runtype?: pulumi.Input<"ssh" | "jupyter" | "args">;
+  /**
+   * SSH as the vendor's client asks for it: `{}` for the gateway (runtype "ssh_proxy"),
+   * `{ direct: true }` for direct SSH beside it ("ssh_direc ssh_proxy"). Outputs `sshCommand`
+   * and `sshDirectCommand` are what to paste. Replaces on change.
+   */
+  ssh?: pulumi.Input<{ direct?: pulumi.Input<boolean> }>;
+  /** Jupyter with SSH ("jupyter_proxy ssh_proxy"; `direct`: "jupyter_direc ssh_direc ssh_proxy"). Replaces on change. */
+  jupyter?: pulumi.Input<{ direct?: pulumi.Input<boolean> }>;
   /** Arguments for runtype args (replace the image CMD). Replaces on change. */
   argsStr?: pulumi.Input<string>;
   /** Label (at most 1024 characters). Changes in place. */
@@ -147,7 +171,7 @@ export interface InstanceReadiness {
 const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, undefined> = {
   instanceId: undefined, actualStatus: undefined, intendedStatus: undefined, statusMsg: undefined, sshHost: undefined,
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
-  pricePerHour: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
+  pricePerHour: undefined, sshCommand: undefined, sshDirectCommand: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
 };
@@ -171,6 +195,10 @@ export class Instance extends VastResource {
   /** $/hour. */
   declare readonly pricePerHour: pulumi.Output<number | null>;
   declare readonly machineId: pulumi.Output<number | null>;
+  /** `ssh -p <port> root@<host>` through the vendor's gateway (sshHost/sshPort). */
+  declare readonly sshCommand: pulumi.Output<string | null>;
+  /** `ssh -p <port> root@<publicIp>` with the port published for 22/tcp; null when none is. */
+  declare readonly sshDirectCommand: pulumi.Output<string | null>;
   /** The offer actually rented. */
   declare readonly offerId: pulumi.Output<number>;
   /** PULUMI_VASTAI_MARKER of this instance. */

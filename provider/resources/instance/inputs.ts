@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
+import { OFFER_FILTER_FIELDS, offerConditionProblem } from "../../client/wire/filters";
 import { Props, UNKNOWN, checkWith, containsUnknown, portCountProblem } from "../kit";
 import { withoutControlCharacters } from "../kit/text-schema";
 import { ACTION_INPUTS } from "./actions";
@@ -34,7 +35,27 @@ export const MAX_RUNNING_TIMEOUT_MINUTES = 24 * 60;
 const MAX_DISK_GB = 100_000;
 const wholePositive = z.number({ error: "must be a number" }).int("must be a whole number").positive("must be greater than 0");
 
+/** Vocabulary fields (client wire/filters.ts) taken as given: a value or operators, checked there. */
+const OWN_MEANING = new Set(["gpuName", "numGpus", "gpuRamGb", "verified", "dphTotal", "reliability", "geolocation", "rentable", "rented"]);
+const vocabularyField = (field: string) =>
+  z
+    .unknown()
+    .superRefine((v, ctx) => {
+      const problem = offerConditionProblem(field, v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional();
+const VOCABULARY_INPUTS = Object.fromEntries(OFFER_FILTER_FIELDS.filter((f) => !OWN_MEANING.has(f)).map((f) => [f, vocabularyField(f)]));
+
 const offerFilters = z.strictObject({
+  // Every other field of the offer vocabulary, with its unit (client wire/filters.ts OFFER_VOCABULARY).
+  ...VOCABULARY_INPUTS,
+  /**
+   * Least direct ports the machine must have (`direct_port_count >= n`); 0 turns the filter
+   * off. Default: one per `ports` entry when ports are published or readiness probes one
+   * (machines without direct ports never publish a port), else none.
+   */
+  minDirectPorts: z.number({ error: "must be a number of ports" }).int("must be a whole number").min(0, "must not be negative").max(65_535, "must be at most 65535").optional(),
   gpuName: z.string({ error: "must be a GPU model name such as \"RTX 4090\"" }).min(1, "must not be empty").optional(),
   numGpus: wholePositive.optional(),
   gpuRamGb: positive("GB per GPU, minimum", 10_000).optional(),
@@ -120,6 +141,9 @@ export const inputSchema = z.strictObject({
   diskGb: positive("GB", MAX_DISK_GB).optional(),
   runtype: z.enum(["ssh", "jupyter", "args"], { error: "must be one of ssh, jupyter, args" }).optional(),
   argsStr: z.string({ error: "must be a string" }).optional(),
+  // SSH and Jupyter as the vendor's client asks for them (client wire/runtype.ts).
+  ssh: z.strictObject({ direct: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object such as { direct: true }" }).optional(),
+  jupyter: z.strictObject({ direct: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object such as { direct: true }" }).optional(),
   label: withoutControlCharacters(
     z
       .string({ error: "must be a string" })
@@ -191,6 +215,8 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (news.vm === true && keysMissing) {
     fail("vm", "a VM instance needs sshKeyIds: its SSH keys must exist before it is created (there is no way to add one later)");
   }
+  if (news.runtype === "args" && presence(news, "jupyter") === "present") fail("jupyter", "cannot be combined with runtype args (use onstart to start a server)");
+  if (news.runtype === "args" && presence(news, "ssh") === "present") fail("ssh", "cannot be combined with runtype args");
   failures.push(...spotFailures(news), ...readinessFailures(news));
   return failures;
 }

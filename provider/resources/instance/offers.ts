@@ -22,6 +22,9 @@ export async function diskToRent(client: VastClient, inputs: { diskGb?: number; 
   return SERVICE_DEFAULT_DISK_GB;
 }
 
+/** Filter inputs of Instance's own (a minimum, a maximum, a list): the rest are the vocabulary's. */
+const OWN_FIELDS = new Set(["gpuName", "numGpus", "gpuRamGb", "maxPricePerHour", "minReliability", "location", "verified", "minDirectPorts"]);
+
 /** Most matches fetched (and so tried, when offers are gone or fail to boot) per create. */
 export const MAX_OFFER_CANDIDATES = 10;
 
@@ -32,8 +35,12 @@ export const MAX_OFFER_CANDIDATES = 10;
  * `dph_total`: the disk the instance will be rented with is sent (diskToRent), so
  * `maxPricePerHour` is judged against what the instance will cost.
  */
-export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearch {
-  const filters: OfferFilters = { rentable: true, rented: false };
+export function offerQueryFor(f: OfferFiltersInput, diskGb?: number, directPorts = 0): OfferSearch {
+  // The vocabulary's fields pass as given (checked by the inputs' schema and the query builder).
+  const vocabulary = Object.fromEntries(Object.entries(f).filter(([k]) => !OWN_FIELDS.has(k))) as OfferFilters;
+  const filters: OfferFilters = { rentable: true, rented: false, ...vocabulary };
+  const ports = f.minDirectPorts ?? directPorts;
+  if (ports > 0 && filters.directPortCount === undefined) filters.directPortCount = { gte: ports };
   if (f.gpuName !== undefined) filters.gpuName = f.gpuName;
   if (f.numGpus !== undefined) filters.numGpus = f.numGpus;
   if (f.gpuRamGb !== undefined) filters.gpuRamGb = { gte: f.gpuRamGb };
@@ -42,6 +49,18 @@ export function offerQueryFor(f: OfferFiltersInput, diskGb?: number): OfferSearc
   if (f.location !== undefined) filters.geolocation = Array.isArray(f.location) ? { in: f.location } : f.location;
   if (f.verified !== undefined) filters.verified = f.verified;
   return { filters, order: [["dphTotal", "asc"]], type: "on-demand", limit: MAX_OFFER_CANDIDATES, allocatedStorageGb: diskGb };
+}
+
+/**
+ * Direct ports a rental needs by default: one per published port when `ports` are given or
+ * `readiness` probes one (a machine without direct ports never publishes a port; the vendor
+ * warns below 3 per GPU), one more for direct SSH; none otherwise.
+ */
+export function directPortsNeeded(inputs: { ports?: readonly string[]; readiness?: unknown; ssh?: { direct?: boolean } }): number {
+  const published = inputs.ports?.length ?? 0;
+  const ssh = inputs.ssh?.direct === true ? 1 : 0;
+  if (published > 0) return published + ssh;
+  return (inputs.readiness ? 1 : 0) + ssh;
 }
 
 /** Offer ids to try, in order. Throws when filters match nothing. */
@@ -56,7 +75,7 @@ export async function candidateOfferList(client: VastClient, inputs: InstanceInp
   // Offers other creates of this process hold are skipped, and the creates choosing at the same
   // time will each take one: ask for that many more (kit/claims.ts).
   const others = Math.max(0, choosingCount(client) - 1);
-  const query = { ...offerQueryFor(filters, inputs.diskGb), limit: MAX_OFFER_CANDIDATES + claimCount(client) + others };
+  const query = { ...offerQueryFor(filters, inputs.diskGb, directPortsNeeded(inputs)), limit: MAX_OFFER_CANDIDATES + claimCount(client) + others };
   const bid = inputs.bidPricePerHour;
   // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
   const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
@@ -69,7 +88,12 @@ export async function candidateOfferList(client: VastClient, inputs: InstanceInp
     );
   }
   if (offers.length === 0) {
-    throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}; widen them (for example raise maxPricePerHour)`);
+    const ports = query.filters?.directPortCount;
+    const defaulted = filters.minDirectPorts === undefined && ports !== undefined && (filters as Record<string, unknown>).directPortCount === undefined;
+    const why = defaulted
+      ? ` and direct ports (direct_port_count >= ${(ports as { gte: number }).gte}, one per published port); set offer.minDirectPorts: 0 to rent machines without them`
+      : "";
+    throw new Error(`Instance: no offer matches the offer filters ${JSON.stringify(filters)}${why}; widen them (for example raise maxPricePerHour)`);
   }
   // Cheapest first even if the service ignored the order; ties keep the service's order.
   const ranked = offers.map((o, i) => ({ id: o.id, machineId: o.machineId, price: o.dphTotal ?? Infinity, i }));

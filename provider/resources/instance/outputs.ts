@@ -1,5 +1,5 @@
 /** Outputs of the Instance resource, from a live instance record and what create recorded. */
-import type { Instance } from "../../client";
+import { sshCommands, type Instance } from "../../client";
 import { Props } from "../kit";
 import { INPUT_KEYS } from "./inputs";
 import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
@@ -22,6 +22,10 @@ export interface InstanceOutputs {
   gpuRamGb: number | null;
   /** $/hour. */
   pricePerHour: number | null;
+  /** Paste to connect through the vendor's gateway: `ssh -p <sshPort> root@<sshHost>` (works where direct access times out). */
+  sshCommand: string | null;
+  /** Paste to connect directly: `ssh -p <host port of 22/tcp> root@<publicIp>`; null while 22/tcp is not published. */
+  sshDirectCommand: string | null;
   machineId: number | null;
   /** The offer actually rented (with `offer` filters: the match that was taken). */
   offerId: number;
@@ -57,7 +61,7 @@ export interface InstanceOutputs {
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
-  "numGpus", "gpuRamGb", "pricePerHour", "machineId", "offerId", "marker", "instanceApiKey",
+  "numGpus", "gpuRamGb", "pricePerHour", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
   ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported",
 ];
 
@@ -77,6 +81,8 @@ export function liveOutputs(instance: Instance): Props {
     numGpus: orNull(instance.numGpus),
     gpuRamGb: orNull(instance.gpuRamGb),
     pricePerHour: orNull(instance.dphTotal),
+    sshCommand: sshCommands(instance).proxy,
+    sshDirectCommand: sshCommands(instance).direct,
     machineId: orNull(instance.machineId),
     ...spotOutputs(instance),
   };

@@ -102,16 +102,25 @@ export const provider: ProviderImpl = {
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
     const restarted = (await applyActions(client, n, olds, news)) || rebid;
-    const base = {
-      ...storedOutputs(olds),
-      ...userInputs(news),
-      ...(await balanceOutput(client, n, news)),
-      ...(recreated ? { lastUpdate: "in-place" } : {}),
-    };
-    // A label change needs no read back; a state change (or a boot left unfinished) does.
-    const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
-    const instance = needsStatus ? await settle(client, n, news) : null;
-    return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
+    // Every change above is written: from here on a failure must not leave the old values in
+    // state (the next up would write them again, recreating the container), so state records
+    // what was sent, and the error says the read back failed.
+    const written = { ...storedOutputs(olds), ...userInputs(news), ...(recreated ? { lastUpdate: "in-place" } : {}) };
+    try {
+      const base = { ...written, ...(await balanceOutput(client, n, news)) };
+      // A label change needs no read back; a state change (or a boot left unfinished) does.
+      const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
+      const instance = needsStatus ? await settle(client, n, news) : null;
+      return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
+    } catch (error) {
+      throw new PartialFailure(
+        `Instance ${id}: the update was applied, but what followed it failed: ${(error as Error).message.replace(/\.$/, "")}. ` +
+          "State records the new values; `pulumi refresh` or the next `pulumi up` reads the instance again",
+        id,
+        news,
+        written,
+      );
+    }
   },
 
   async delete(id, props) {

@@ -10,7 +10,7 @@
  * marker that was never found (a request that landed late) are destroyed.
  */
 import { randomBytes } from "node:crypto";
-import { GoneError, NotFoundError, VastError, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
+import { GoneError, NotFoundError, VastError, vendorRuntype, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
 import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { liveInstances } from "./live";
@@ -24,6 +24,8 @@ export interface Rented {
   adopted: boolean;
   /** Position of the rented offer in the candidate list. */
   offerIndex: number;
+  /** The service's `success`: false when the instance was made but its start is queued (it cannot start now). */
+  started?: boolean;
 }
 
 /** What one create operation learned across its attempts. */
@@ -53,13 +55,16 @@ export function createBody(inputs: InstanceInputs, marker: string): CreateInstan
     volumeInfo: v && { createNew: v.createNew, volumeId: Number(v.volumeId), size: v.size, mountPath: v.mountPath },
     label: inputs.label,
     disk: inputs.diskGb,
-    runtype: inputs.runtype,
+    // The vendor's runtype strings ("ssh_proxy", "ssh_direc ssh_proxy", ...), as its client sends them.
+    runtype: vendorRuntype(inputs),
     argsStr: inputs.argsStr,
     targetState: inputs.targetState,
     vm: inputs.vm,
     price: inputs.bidPricePerHour,
     imageLogin: inputs.imageLogin,
-    cancelUnavail: inputs.cancelUnavailable,
+    // Always sent (false unless asked), as the vendor's client does: the service's own default
+    // (true for on-demand started running) would otherwise apply unseen.
+    cancelUnavail: inputs.cancelUnavailable ?? false,
   };
 }
 
@@ -69,6 +74,11 @@ export function hasMarker(instance: Instance, marker: string): boolean {
 
 function isOfferGone(error: unknown): boolean {
   return error instanceof NotFoundError || error instanceof GoneError;
+}
+
+/** An on-demand instance asked to run that the service made stopped: its offer cannot start now. */
+function cannotStartNow(inputs: InstanceInputs, rented: Omit<Rented, "offerIndex">): boolean {
+  return rented.started === false && inputs.targetState === "running" && inputs.bidPricePerHour === undefined;
 }
 
 /**
@@ -102,7 +112,20 @@ export async function rentFirstAvailable(
       continue;
     }
     try {
-      return { ...(await rentOne(client, inputs, offers[i], log)), offerIndex: i };
+      const rented = await rentOne(client, inputs, offers[i], log);
+      if (!cannotStartNow(inputs, rented)) return { ...rented, offerIndex: i };
+      // Made, but it cannot start now (the service queued its start): it is destroyed, and the
+      // next match is rented instead of waiting out the boot timeout.
+      await client.instances.destroy(rented.id);
+      log.destroyed.push(rented.id);
+      if (inputs.offerId !== undefined) {
+        throw new Error(
+          `Instance: offerId ${offers[i]} cannot start now (the service made instance ${rented.id} with its start queued; it was destroyed); ` +
+            "choose another offer or use offer filters",
+        );
+      }
+      gone.push(offers[i]);
+      continue;
     } catch (error) {
       const message = (error as Error).message;
       // A gone offer stays claimed: nobody here can rent it.
@@ -132,7 +155,7 @@ async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: numb
     isAmbiguous: isAmbiguousResponse,
     send: async () => {
       const result = await client.instances.create(offerId, createBody(inputs, marker));
-      return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false };
+      return { id: result.id, offerId, marker, instanceApiKey: result.instanceApiKey, adopted: false, started: result.success };
     },
     recover: async () => {
       log.lostMarkers.push(marker);

@@ -44,3 +44,31 @@ export function readStatus(id: number | string, raw: string | null | undefined):
   );
   return { status, kind: "unrecognised" };
 }
+
+/** A boot that cannot succeed, by the service's `status_msg`; `about` says whose fault it is. */
+export interface FatalBoot {
+  /** `host`: the machine (another may work); `container`: the image or its entrypoint (no machine will). */
+  about: "host" | "container";
+  /** The service's text, as it gave it. */
+  message: string;
+}
+
+/** Messages about the machine (its GPU driver, runtime or disk): renting elsewhere may work. */
+const HOST_FATAL = [/nvidia-container-cli/i, /could not select device driver/i, /no space left on device/i, /error running hook/i, /cuda driver version is insufficient/i];
+/** Messages about the container: a bad image or entrypoint, which fail on every machine (dstack fails these at once). */
+const CONTAINER_FATAL = [/OCI runtime create failed/i, /pull access denied/i, /manifest (for \S+ )?unknown/i, /repository does not exist/i, /exec format error/i, /invalid reference format/i];
+
+/**
+ * Whether a booting instance (`created`, or no status yet) shows a known message after which it
+ * never starts; undefined for any other message. Host messages are checked first: an OCI error
+ * caused by the GPU runtime is the machine's.
+ */
+export function fatalBoot(actualStatus: string | null | undefined, statusMsg: string | null | undefined): FatalBoot | undefined {
+  const status = normalizeStatus(actualStatus);
+  if (status !== null && status !== "created" && status !== "loading") return undefined;
+  if (typeof statusMsg !== "string" || statusMsg.trim() === "") return undefined;
+  const message = statusMsg.trim();
+  if (HOST_FATAL.some((r) => r.test(message))) return { about: "host", message };
+  if (CONTAINER_FATAL.some((r) => r.test(message))) return { about: "container", message };
+  return undefined;
+}

@@ -30,10 +30,18 @@ export function toClientTemplate(inputs: Props): TemplateInput {
 }
 
 /**
- * The edit body for the inputs that changed: their new values, or the service's default for
- * an input that was removed (the edit keeps every field it is not sent).
+ * The edit body: the whole template, as the vendor's client sends it (a service that replaces
+ * rather than merges would otherwise wipe every field not sent). Each input's value, or the
+ * service's default for one the program does not give. `changed` only decides whether an edit
+ * is needed at all (none: empty body).
  */
 export function editFor(changed: readonly string[], news: Props): Partial<TemplateInput> {
+  if (!changed.some((k) => (INPUT_NAMES as readonly string[]).includes(k))) return {};
+  // The registry password is a secret the service never shows: sent only when it changed.
+  return editOf(INPUT_NAMES.filter((k) => k !== "dockerLoginPass" || changed.includes(k)), news);
+}
+
+function editOf(changed: readonly string[], news: Props): Partial<TemplateInput> {
   const out: Record<string, unknown> = {};
   for (const k of changed as InputName[]) {
     if (!INPUT_NAMES.includes(k)) continue;

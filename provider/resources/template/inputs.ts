@@ -171,6 +171,8 @@ const INPUT_DEFAULTS: Partial<TemplateInputs> = { tag: "latest", runtype: "args"
 export function withDefaults(news: Props, olds: Props = {}): Props {
   const out: Props = { ...news };
   for (const [k, v] of Object.entries(INPUT_DEFAULTS)) if (out[k] === undefined) out[k] = v;
+  // SSH or Jupyter templates enable SSH, as the vendor's client sends them (use_ssh = ssh or jupyter).
+  if (out.useSsh === undefined && (out.runtype === "ssh" || out.runtype === "jupyter")) out.useSsh = true;
   if (out.private === undefined) {
     // Later runs keep what the first one recorded (the default included), so nothing is edited.
     const isNew = Object.keys(userInputs(olds)).length === 0;

@@ -4,10 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
-  DeleteNotConfirmedError,
   NotFoundError,
   ResponseLostError,
-  isServiceNotFound,
   VastOperationError,
   type Template as LiveTemplate,
   type TemplateCreateResult,
@@ -164,20 +162,9 @@ export const provider: ImportableImpl = {
       return;
     }
     try {
-      await client.templates.delete(n);
+      // A 404 that is not the service's, or an answer without {success: true}, is read back.
+      await client.templates.delete(n, async () => (await findTemplate(client, n)) !== undefined);
     } catch (error) {
-      if (isServiceNotFound(error)) return;
-      // A 404 that is not the service's (a proxy, a wrong API URL) proves nothing: read back.
-      if (error instanceof NotFoundError) {
-        let live: LiveTemplate | undefined;
-        try {
-          live = await findTemplate(client, n);
-        } catch (readError) {
-          throw new DeleteNotConfirmedError(error, `template ${n}`, "reading it back failed too", readError);
-        }
-        if (live) throw new DeleteNotConfirmedError(error, `template ${n}`, "reading it back still finds it", error);
-        return;
-      }
       // A refusal at HTTP 200 may also mean "no such template": gone is success.
       if (error instanceof VastOperationError && !(await findTemplate(client, n))) return;
       throw error;

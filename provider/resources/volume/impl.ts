@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, GoneError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
+import { ImportableImpl, PartialFailure, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
 import { DEFAULT_SIZE_GB, INPUT_KEYS, checkVolumeInputs, type VolumeOfferFiltersInput } from "./inputs";
 import { liveVolumes } from "./live";
 
@@ -175,8 +175,21 @@ export function volumeProvider(kind: VolumeKind, type: string): ImportableImpl {
       }
       // Read directly, not through the shared reader: this process's later reads of the volume
       // then list afresh (it was written), and see what happened to it since.
-      const live = (await client.volumes.list(kind)).find((v) => v.id === rented.id) ?? null;
       const outs = { ...inputs, nameMarker: marker, rentedOfferId: rented.offer?.id ?? inputs.offerId };
+      let live: Volume | null;
+      try {
+        live = (await client.volumes.list(kind)).find((v) => v.id === rented.id) ?? null;
+      } catch (error) {
+        // The volume is rented and bills: state must hold it, with what the rental answered.
+        throw new PartialFailure(
+          `${what(inputs, String(rented.id))}: the ${describe(kind)} was rented, but reading it back failed: ${(error as Error).message.replace(/\.$/, "")}. ` +
+            "It is kept in state; `pulumi refresh` or the next `pulumi up` reads it again",
+          String(rented.id),
+          outs,
+          // The name it was rented with is the name the service holds.
+          outputsOf(null, { ...outs, serviceName: name }, rented),
+        );
+      }
       return { id: String(rented.id), outs: jsonClean({ ...outs, ...outputsOf(live, outs, rented) }) as Props };
     },
 

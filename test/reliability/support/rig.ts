@@ -4,6 +4,7 @@
  */
 import type { ClientOptions } from "../../../provider/client";
 import { resetRuntime, setClientOptions, setProviderSettings } from "../../../provider/context";
+import { resetClaims } from "../../../provider/resources/kit/claims";
 import { startSimulator, type FaultSpec, type LoggedRequest, type Simulator, type SimulatorOptions, type StateView } from "pulumi-vastai/simulator";
 import { simControl } from "../../support/control";
 import type { Profile } from "./profile";
@@ -67,6 +68,8 @@ export async function startRig(profile: Profile, simOptions: SimulatorOptions = 
     },
     reset: async () => {
       await control("POST", "/reset");
+      // The reset service holds no rental: the offers this process claimed are free again.
+      resetClaims();
     },
     freshClient: (extra) => {
       resetRuntime();
