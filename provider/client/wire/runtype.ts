@@ -7,6 +7,7 @@
  */
 import type { Instance } from "../types-templates";
 
+/** How a user asks to reach an instance: the runtype, and SSH or Jupyter with or without direct access (vendor runtype strings). */
 export interface AccessRequest {
   runtype?: "ssh" | "jupyter" | "args";
   /** SSH access; `direct` adds direct SSH beside the gateway. */
@@ -41,6 +42,11 @@ function hostPortOf(instance: Instance, key: string): number | undefined {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
+/**
+ * Commands a user can paste to reach an instance: through the `ssh_host`/`ssh_port` gateway
+ * (port + 1 for a Jupyter image, as the vendor does), and direct to the published port of 22 on
+ * `public_ipaddr` when the instance lists one (null when the `22/tcp` entry is missing).
+ */
 export function sshCommands(instance: Instance): SshCommands {
   const runtype = typeof instance.raw.image_runtype === "string" ? instance.raw.image_runtype : "";
   const gatewayPort = typeof instance.sshPort === "number" ? instance.sshPort + (runtype.includes("jupyter") ? 1 : 0) : null;
