@@ -39,6 +39,8 @@ export const REALISTIC_RATE_LIMITS: RateLimitTable = {
   "GET /api/v0/instances/balance/{id}": 200,
   "DELETE /api/v0/instances/{id}": 200,
   "POST /run/get_workergroup_logs": 1000,
+  // The run host's other worker-group call, paced as its logs call.
+  "POST /run/get_workergroup_workers": 1000,
 };
 
 /** `PUT /api/v0/instances/:id/` -> `PUT /api/v0/instances/{id}`: the key of the tables above. */

@@ -11,6 +11,10 @@ import { drive, failureOf, type Driven } from "./account-resources-support";
 import { useSimulator } from "../support/simulator";
 import { main } from "../../provider/cli/main";
 import { INSTANCE_MARKER_ENV as MARKER_ENV } from "../../provider/cli/orphans";
+import { GENERATION_KEY, IDENTITY_KEY, identityMarker, stackIdentityOf, stackTagOf } from "../../provider/resources/kit/create-once";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "serialized-provider-text";
@@ -202,13 +206,25 @@ describe("23.5 a read answered 200 {} is an error, never 'gone'", () => {
 
 describe("23.5 the orphan report does not count a delete answered 200 {}", () => {
   it("23.5 orphans --delete against deletes answered 200 {} reports them not deleted and exits 1", async () => {
-    const marker = "00112233445566aa";
+    // An orphan of one stack, whose (empty) state scopes the --delete (issue 23 item 4).
+    const nonce = "0123456789abcdef0123456789abcdef";
+    const marker = identityMarker({ [IDENTITY_KEY]: stackIdentityOf(nonce, "Instance", "lost"), [GENERATION_KEY]: 1 }) as string;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "orphans-200-"));
+    const state = path.join(dir, "stack.json");
+    fs.writeFileSync(
+      state,
+      JSON.stringify({
+        version: 3,
+        deployment: { manifest: {}, resources: [{ urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:StackIdentity::stack", custom: true, type: "pulumi-nodejs:dynamic/vastai:StackIdentity", id: stackTagOf(nonce), outputs: { nonce } }] },
+      }),
+    );
     const { id: instanceId } = await h.client.instances.create(SEED.offerIds[0], { image: "ubuntu:22.04", env: { [MARKER_ENV]: marker } });
     const volume = await h.client.volumes.create("local", { offerId: 900001, sizeGb: 10, name: `data [${marker}]` });
     await h.fault({ method: "DELETE", path: "/api/v0/instances/*", times: 5, status: 200, body: {} });
     await h.fault({ method: "DELETE", path: "/api/v0/volumes", times: 5, status: 204, body: "" });
     const out: string[] = [];
-    const code = await main(["orphans", "--delete"], { out: (t) => out.push(t), err: (t) => out.push(t), client: h.client });
+    const code = await main(["orphans", "--delete", "--yes", state], { out: (t) => out.push(t), err: (t) => out.push(t), client: h.client });
+    fs.rmSync(dir, { recursive: true, force: true });
     const text = out.join("\n");
     expect(text).not.toMatch(/Deleted \d/);
     expect(text).toMatch(/answered HTTP 200 with \{\} instead of the documented success/);
