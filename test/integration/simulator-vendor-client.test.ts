@@ -35,7 +35,7 @@ describe("issue 24 item 5: the simulator answers what the vendor's client sends"
     }
     const bad = await h.call("PUT", `/api/v0/asks/${SEED.offerIds[0]}/`, { client_id: "me", image: "pytorch/pytorch", runtype: "ssh_direc vnc" });
     expect(bad.status).toBe(400);
-    expect(bad.body.msg).toMatch(/^runtype must be .*space-separated connection types .*\(got "ssh_direc vnc"\)$/);
+    expect(bad.body.msg).toMatch(/^runtype must be .*space-separated .*\(got "ssh_direc vnc"\)$/);
   });
 
   it("24.5 takes a template's recommended_disk_space as decimal text (--disk_space 20 sends \"20\")", async () => {
