@@ -3,7 +3,7 @@ import { machineById } from "../seed/machines";
 import { minBidOf } from "./bids";
 import { MARKET_FIRST_OFFER_ID, OFFER_SEEDS, marketOffer, seedOffer, type OfferSeed } from "../seed/offers";
 import type { Store } from "../store/store";
-import type { OfferState } from "../store/types";
+import type { InstanceRecord, OfferState } from "../store/types";
 
 /** An offer by id, for the records of instances that rented it. */
 export function offerSeed(id: number): OfferSeed | undefined {
@@ -34,9 +34,22 @@ export function offerState(store: Store, id: number, holder?: number): OfferStat
   return isTaken(store, id, holder) ? "gone" : "available";
 }
 
+/**
+ * Statuses that never come back to `running` (spec: "States and transitions"): such an
+ * instance's container is gone and its GPUs go back to the market, though the instance stays
+ * listed until it is destroyed. So a dead instance's offer can be rented again, which is how a
+ * replacement created before the dead instance is deleted finds a machine.
+ */
+const DEAD_STATUSES = new Set(["exited", "unknown", "offline"]);
+
+function holdsGpus(i: InstanceRecord): boolean {
+  const status = i.statusOverride ? i.statusOverride.value : i.finalStatus;
+  return status === null || !DEAD_STATUSES.has(status);
+}
+
 /** An instance (of any account) other than `holder` holds the offer. */
 export function isTaken(store: Store, id: number, holder?: number): boolean {
-  return store.data.instances.some((i) => i.offerId === id && i.id !== holder);
+  return store.data.instances.some((i) => i.offerId === id && i.id !== holder && holdsGpus(i));
 }
 
 /** The offer's $/hour at the default disk: the seed's, unless the control API changed it. */

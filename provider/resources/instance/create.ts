@@ -91,7 +91,8 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     earlier = await leftByEarlierRun(client, log, props);
     // The disk priced by the search is the disk rented (offers.ts).
     inputs = { ...inputs, diskGb: await diskToRent(client, inputs) };
-    candidates = await candidateOfferList(client, inputs);
+    // With an instance a killed run left, the search is only for a boot that fails: it may find nothing.
+    candidates = await candidateOfferList(client, inputs, { allowNone: earlier !== undefined });
   } catch (error) {
     chosen();
     throw error;

@@ -69,7 +69,11 @@ export async function candidateOffers(client: VastClient, inputs: InstanceInputs
 }
 
 /** Offers to try, in order, with their machines (unknown for a given offerId). Throws when filters match nothing. */
-export async function candidateOfferList(client: VastClient, inputs: InstanceInputs): Promise<{ id: number; machineId?: number }[]> {
+export async function candidateOfferList(
+  client: VastClient,
+  inputs: InstanceInputs,
+  options: { allowNone?: boolean } = {},
+): Promise<{ id: number; machineId?: number }[]> {
   if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
   // Offers other creates of this process hold are skipped, and the creates choosing at the same
@@ -87,6 +91,8 @@ export async function candidateOfferList(client: VastClient, inputs: InstanceInp
         `(the lowest min_bid is ${lowest} $/hour); raise bidPricePerHour or widen the filters`,
     );
   }
+  // An instance an earlier run left is adopted first: it holds its offer, so none may match.
+  if (offers.length === 0 && options.allowNone) return [];
   if (offers.length === 0) {
     const ports = query.filters?.directPortCount;
     const defaulted = filters.minDirectPorts === undefined && ports !== undefined && (filters as Record<string, unknown>).directPortCount === undefined;
