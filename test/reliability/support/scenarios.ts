@@ -3,6 +3,7 @@
  * that carries each operation's effect (where the fault matrix injects its fault), and how
  * the simulator's live state (`GET /_sim/state`) is matched against the engine's state.
  */
+import { workerGroupSearchParams } from "../../../provider/client/wire/filters";
 import { SEED } from "pulumi-vastai/simulator";
 import { getClient } from "../../../provider/context";
 import { Driven, Entry, Op, Props, driven, ed25519PublicKey } from "./drive";
@@ -430,7 +431,8 @@ const workerGroup: Scenario = {
   },
   live: (state) => state.workerGroups.map((g) => ({ key: String(g.id), view: g })),
   claims: (entry) => [entry.id],
-  compare: (live, entry) => differs("search_params", live.view.search_params, entry.outs.searchParams),
+  // The service holds the search as sent: the user's terms and the vendor's defaults added (issue 26 item 3).
+  compare: (live, entry) => differs("search_params", live.view.search_params, workerGroupSearchParams(entry.outs.searchParams as string)),
   // Workers are instances of the account: none may outlive its group.
   verify: async (_rig, _entries, state) => {
     const groups = new Set(state.workerGroups.flatMap((g) => g.worker_ids));
