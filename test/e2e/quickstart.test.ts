@@ -93,7 +93,8 @@ describeE2E("issue 24 item 2: quickstart under the real engine", () => {
   });
 
   test("24.2 a changed offer filter replaces the live instance: a new instance runs, the old one is deleted", async () => {
-    await stack.stack.setConfig(`${PROJECT}:maxPricePerHour`, { value: "0.6" });
+    // Another GPU: the simulator's one RTX 4090 is held by the live instance until the replacement runs.
+    await stack.stack.setConfig(`${PROJECT}:gpuName`, { value: "RTX A6000" });
     const up = await stack.up();
     expect(up.ops["Instance gpu"]).toEqual(["create-replacement", "replace", "delete-replaced"]);
     const newId = String(up.outputs.instanceId);
