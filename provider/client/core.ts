@@ -19,7 +19,7 @@ import {
   apiErrorFor,
 } from "./errors";
 import { operationFailure, parseErrorBody } from "./error-body";
-import { Pacer } from "./pacing";
+import { Pacer, type Refusal } from "./pacing";
 import { scrub } from "./redact";
 import { Clock, RetryPolicy, withRetry } from "./retry";
 import { ResponseTooLarge, Transport, TransportFailure } from "./transport";
@@ -99,6 +99,28 @@ function mayNotExist(error: unknown): unknown {
 
 /** Statuses after which the request may still have been carried out upstream. */
 const AMBIGUOUS_STATUSES = new Set([502, 504]);
+
+/**
+ * A Retry-After header in ms from `nowMs`: seconds (decimals allowed) or an HTTP date; undefined
+ * when absent or unreadable. At most ten minutes, so a wild value cannot stall a lane for good.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - nowMs;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(600_000, Math.max(0, Math.ceil(ms)));
+}
+
+/** What a 429 says of the service's pace: the threshold its body names (seconds) and Retry-After. */
+function refusalOf(body: string, retryAfterMs: number | undefined): Refusal {
+  const threshold = /threshold\s*=\s*(\d+(?:\.\d+)?)/.exec(body);
+  const thresholdMs = threshold ? Number(threshold[1]) * 1000 : undefined;
+  return {
+    ...(thresholdMs !== undefined && thresholdMs > 0 && thresholdMs <= 600_000 ? { thresholdMs } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
+}
 
 function buildQuery(query: Record<string, QueryValue> | undefined): string {
   if (!query) return "";
@@ -188,17 +210,35 @@ export class RequestCore {
     };
     if (body !== undefined) headers["content-type"] = "application/json";
     const started = this.s.clock.now();
+    // The pacer counts the send from when the request was written, when the transport says so.
+    let sentAt = started;
+    const reportsSend = this.s.transport.reportsSend === true;
+    if (!reportsSend) slot.sent(started);
+    const onSent = () => {
+      sentAt = this.s.clock.now();
+      slot.sent(sentAt);
+    };
     let result;
     try {
       const maxResponseBytes = this.s.maxResponseBytes;
-      result = await this.s.transport({ method: site.method, url, headers, body, timeoutMs, freshConnection: !spec.endpoint.idempotent, maxResponseBytes });
+      result = await this.s.transport({
+        method: site.method,
+        url,
+        headers,
+        body,
+        timeoutMs,
+        freshConnection: !spec.endpoint.idempotent,
+        maxResponseBytes,
+        ...(reportsSend ? { onSent } : {}),
+      });
       // Transports that do not stop reading at the cap are held to it here.
       if (Buffer.byteLength(result.body, "utf8") > maxResponseBytes) throw new ResponseTooLarge(maxResponseBytes);
     } catch (error) {
-      slot.done(started, this.s.clock.now(), undefined);
+      slot.done(sentAt, this.s.clock.now(), undefined);
       throw this.transportError(error, site, spec.endpoint.idempotent, timeoutMs);
     }
-    slot.done(started, this.s.clock.now(), result.status);
+    const retryAfterMs = result.status === 429 ? parseRetryAfter(result.retryAfter, this.s.clock.now()) : undefined;
+    slot.done(sentAt, this.s.clock.now(), result.status, result.status === 429 ? refusalOf(result.body, retryAfterMs) : undefined);
     const serverMs = result.date ? Date.parse(result.date) : NaN;
     if (Number.isFinite(serverMs)) this.serverDate = { serverMs, localMs: this.s.clock.now() };
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
@@ -212,6 +252,7 @@ export class RequestCore {
         rateLimitScale: this.s.rateLimitScale,
         fromService: parsed.fromService,
         host: new URL(url).host,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       });
       if (!spec.endpoint.idempotent && AMBIGUOUS_STATUSES.has(result.status)) {
         throw new ResponseLostError(site, `HTTP ${result.status} from a gateway`, error);

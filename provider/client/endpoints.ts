@@ -13,6 +13,8 @@
  * about five; the rest about ten. The simulator's realistic table models the same values.
  */
 
+import { PACING_MARGIN } from "./pacing";
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /** One entry of `ENDPOINTS`. */
@@ -33,11 +35,12 @@ export interface Endpoint {
   specOnly?: boolean;
 }
 
-// Each endpoint is paced 10% slower than its limit, rounded up to a whole ms: close enough that
-// a burst runs at the service's pace, with room for the spread between sending and arrival (the
-// pacer itself never sends two calls closer than the interval, pacing.ts). Pacing further above
-// the limit would only make every large stack slower.
-const paced = (limitMs: number) => Math.ceil(limitMs * 1.1);
+// Each endpoint is paced PACING_MARGIN (3%) slower than its limit, rounded up to a whole ms:
+// close enough that a burst runs at the service's pace, with room for the spread between sending
+// and arrival (the pacer itself never sends two calls closer than the interval, counted from
+// when each was written, and a refusal widens its lane at once: pacing.ts). Pacing further
+// above the limit would only make every large stack slower.
+const paced = (limitMs: number) => Math.ceil(limitMs * (1 + PACING_MARGIN));
 /** Endpoints without a stricter limit of their own (about ten calls a second). */
 const ANY = paced(100);
 /** Instance creation, the unpaged list, one-instance reads and destroys (about five a second). */

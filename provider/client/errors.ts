@@ -42,6 +42,8 @@ export interface ApiErrorDetails extends CallSite {
   fromService?: boolean;
   /** Host (and port) the call went to; never credentials. */
   host?: string;
+  /** How long the answer asked to wait before calling again (its Retry-After), ms. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface ApiErrorDetails extends CallSite {
  */
 export interface RetryableFailure {
   readonly retryable: boolean;
+  /** The least wait before trying again that the answer asked for (Retry-After), ms. */
+  readonly retryAfterMs?: number;
   /** Records the attempts made; the message then says so. Called once, by the retry loop. */
   gaveUpAfter(attempts: number): void;
 }
@@ -101,10 +105,13 @@ export class VastApiError extends VastError implements ApiErrorDetails, Retryabl
   readonly rateLimitScale?: number;
   readonly fromService: boolean;
   readonly host?: string;
+  /** The answer's Retry-After, ms, when it had one. */
+  readonly retryAfterMs?: number;
 
   constructor(details: ApiErrorDetails) {
     super(apiMessage(details));
     this.retryable = RETRY_STATUSES.has(details.status);
+    this.retryAfterMs = details.retryAfterMs;
     this.rateLimitScale = details.rateLimitScale;
     this.fromService = details.fromService !== false;
     this.host = details.host;
@@ -146,7 +153,7 @@ export function isServiceNotFound(error: unknown): error is NotFoundError {
 }
 /** HTTP 410: the object exists but cannot be used now (for example an offer that cannot start). */
 export class GoneError extends VastApiError {}
-/** HTTP 429: called too often; the service sends no Retry-After. */
+/** HTTP 429: called too often (the service names no Retry-After; one that does is honoured). */
 export class RateLimitError extends VastApiError {}
 /** HTTP 5xx. */
 export class ServerError extends VastApiError {}

@@ -26,6 +26,19 @@
  *   still loading and cold connections, which can hold a call between its send and the wire
  *   for longer than an interval while the next one goes out on time; no round trip has been
  *   seen yet to judge the delay by, so the answer itself is the only safe bound.
+ *
+ * Every send is paced by the time it actually left (`sent`, reported by the transport once the
+ * request was handed to the network), not by the time its caller woke: a call still waiting to be
+ * written holds the next one, so a busy event loop that delays writes cannot bunch them up.
+ *
+ * The pace is learned from the service (all per lane, so shared by every caller and client of
+ * the process): a refused call (429) widens the lane's interval at once (x1.25, at most x4) and
+ * moves its floor an interval past the refused call (or to the end of its `Retry-After`, when the
+ * answer has one), so every waiting caller of the lane slows down, not just the refused one; a
+ * threshold named by the refusal (`endpoint threshold=N`, seconds) raises the lane's interval to
+ * at least that limit with the default margin; each answered call then narrows the widening
+ * again by 1 % of the interval, down to the configured interval, never below it. Because a
+ * refusal widens the lane, the default intervals need only a small margin (PACING_MARGIN).
  */
 import { createHash } from "node:crypto";
 
@@ -55,22 +68,45 @@ export interface PacingSlot {
   /** How long the call waited for its turn, ms (subtract it from the call's time budget). */
   readonly waitedMs: number;
   /**
-   * Report the answer (`status`), or the failure to get one (`status` undefined), of the call
-   * sent at `sentAt` and finished at `endedAt`. Call exactly once.
+   * Report that the request was handed to the network at `at` (epoch ms): the lane's next send
+   * keeps its interval from then. Without it the send counts from the moment `acquire` returned.
    */
-  done(sentAt: number, endedAt: number, status: number | undefined): void;
+  sent(at: number): void;
+  /**
+   * Report the answer (`status`), or the failure to get one (`status` undefined), of the call
+   * sent at `sentAt` and finished at `endedAt`, with what a 429 told of the service's pace.
+   * Call exactly once.
+   */
+  done(sentAt: number, endedAt: number, status: number | undefined, refusal?: Refusal): void;
 }
 
-/** The margin of an interval over the service's limit (the defaults pace 10% slower). */
-const MARGIN = 0.1;
+/** What a refused call's answer (429) told of the service's pace. */
+export interface Refusal {
+  /** The interval the service named in its answer (`endpoint threshold=N`), ms. */
+  thresholdMs?: number;
+  /** The answer's `Retry-After`, ms from its arrival. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The margin of the default intervals over the service's limits (endpoints.ts): small, since a
+ * refusal widens its lane at once (see the module's note).
+ */
+export const PACING_MARGIN = 0.03;
+/** A refusal multiplies the lane's interval by this... */
+const WIDEN = 1.25;
+/** ...up to this factor over the configured interval... */
+const MAX_FACTOR = 4;
+/** ...and each answered call takes this much of the factor back, down to 1. */
+const NARROW = 0.01;
 
 /**
  * How much later than its send an answer may show a call was counted before the next send
- * moves: half the interval's margin (the other half is for the spread between sending and
- * arrival), so the usual spread of round trips moves nothing.
+ * moves: half the interval's margin over the limit (the other half is for the spread between
+ * sending and arrival), so the usual spread of round trips moves nothing.
  */
-function tolerance(interval: number): number {
-  return (interval * MARGIN) / (1 + MARGIN) / 2;
+function tolerance(interval: number, factor: number): number {
+  return (interval * (1 - 1 / ((1 + PACING_MARGIN) * factor))) / 2;
 }
 
 interface Lane {
@@ -82,6 +118,12 @@ interface Lane {
   floor: number;
   /** The first call's answer still awaited (and how to open it), or open. */
   gate: { answered: Promise<void>; open(): void } | "open" | undefined;
+  /** Factor on the interval that refusals set (>= 1, back to 1 as calls are answered). */
+  factor: number;
+  /** The service's limit named by a refusal, ms (0 until one names it). */
+  learnedMs: number;
+  /** Calls let go that the transport has not yet reported sent. */
+  unsent: number;
 }
 
 interface Registry {
@@ -151,17 +193,28 @@ export class Pacer {
     await this.firstAnswer(endpointKey);
     await this.enter();
     const late = await this.untilSendable(endpointKey, reservedAt + wait);
+    // From here until `sent`, this call holds the next send of its lane (dispatch).
+    let unsent = this.intervalFor(endpointKey) > 0;
+    if (unsent) this.lane(endpointKey).unsent++;
     let open = true;
+    const sent = (at: number) => {
+      if (!unsent) return;
+      unsent = false;
+      this.sent(endpointKey, at);
+    };
     return {
       // The wait for room under the cap counts too; a clock that stands still while sleeping
       // (tests) still shows the slot's wait.
       waitedMs: Math.max(wait + late, this.now() - reservedAt),
-      done: (sentAt, endedAt, status) => {
+      sent,
+      done: (sentAt, endedAt, status, refusal) => {
         if (!open) return;
         open = false;
+        sent(sentAt);
         this.leave();
         // A refused call does not count, and a failed one tells nothing of when it was counted.
-        if (status !== undefined && status !== 429) this.settled(endpointKey, sentAt, endedAt);
+        if (status === 429) this.refused(endpointKey, sentAt, endedAt, refusal);
+        else if (status !== undefined) this.settled(endpointKey, sentAt, endedAt);
         this.answered(endpointKey);
       },
     };
@@ -219,11 +272,23 @@ export class Pacer {
     }
   }
 
-  /** The interval that applies to an endpoint key, `rateLimitScale` applied, ms (0 when pacing is off). */
-  intervalFor(endpointKey: string): number {
+  /** The configured interval of an endpoint key, `rateLimitScale` applied, ms (0 when pacing is off). */
+  private configuredFor(endpointKey: string): number {
     if (this.options === false) return 0;
     const own = this.options.intervalsMs?.[endpointKey] ?? this.defaults.intervalsMs[endpointKey];
     return Math.max(0, own ?? this.options.defaultIntervalMs ?? this.defaults.defaultIntervalMs) * this.scale;
+  }
+
+  /**
+   * The interval that applies to an endpoint key now, ms (0 when pacing is off): the configured
+   * one (`rateLimitScale` applied), raised to a limit the service named, times the lane's factor.
+   */
+  intervalFor(endpointKey: string): number {
+    const configured = this.configuredFor(endpointKey);
+    if (configured === 0) return 0;
+    const lane = registry().lanes.get(`${this.scope}|${endpointKey}`);
+    if (!lane) return configured;
+    return Math.max(configured, lane.learnedMs * (1 + PACING_MARGIN)) * lane.factor;
   }
 
   private lane(endpointKey: string): Lane {
@@ -231,7 +296,7 @@ export class Pacer {
     const key = `${this.scope}|${endpointKey}`;
     let lane = lanes.get(key);
     if (!lane) {
-      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined };
+      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined, factor: 1, learnedMs: 0, unsent: 0 };
       lanes.set(key, lane);
     }
     return lane;
@@ -297,9 +362,44 @@ export class Pacer {
     const t = Math.max(this.now(), slot);
     const at = Math.max(t, lane.lastSend + interval, lane.floor);
     if (at > t && !force) return at - t;
+    // A call let go but not yet written holds the next: it leaves at an unknown moment, and the
+    // next keeps its interval from then (`sent`). Look again shortly.
+    if (lane.unsent > 0 && !force) return Math.max(1, Math.ceil(interval / 20));
     lane.lastSend = t;
     lane.nextSlot = Math.max(lane.nextSlot, t + interval);
     return 0;
+  }
+
+  /**
+   * Called when a call that `dispatch` let go was handed to the network at `at`: the next send
+   * of the endpoint keeps its interval from then.
+   */
+  sent(endpointKey: string, at: number): void {
+    const lane = registry().lanes.get(`${this.scope}|${endpointKey}`);
+    if (!lane) return;
+    lane.unsent = Math.max(0, lane.unsent - 1);
+    lane.lastSend = Math.max(lane.lastSend, at);
+    lane.nextSlot = Math.max(lane.nextSlot, at + this.intervalFor(endpointKey));
+  }
+
+  /**
+   * Called when a call sent at `sentAt` was refused (429) at `receivedAt`: the lane slows down for
+   * every caller. Its interval widens (and rises to a limit the answer named); no later send goes
+   * out within an interval of the moment the refused call was counted at the latest, nor before
+   * the end of the answer's `Retry-After`.
+   */
+  refused(endpointKey: string, sentAt: number, receivedAt: number, refusal: Refusal = {}): void {
+    if (this.configuredFor(endpointKey) === 0) return;
+    const lane = this.lane(endpointKey);
+    if (refusal.thresholdMs !== undefined && refusal.thresholdMs > 0) lane.learnedMs = Math.max(lane.learnedMs, refusal.thresholdMs);
+    lane.factor = Math.min(MAX_FACTOR, lane.factor * WIDEN);
+    const interval = this.intervalFor(endpointKey);
+    const best = registry().fastest.get(this.scope) ?? 0;
+    const latestCount = Math.max(sentAt, receivedAt - best);
+    let floor = latestCount + interval;
+    if (refusal.retryAfterMs !== undefined && refusal.retryAfterMs > 0) floor = Math.max(floor, receivedAt + refusal.retryAfterMs);
+    lane.floor = Math.max(lane.floor, floor);
+    lane.nextSlot = Math.max(lane.nextSlot, lane.floor);
   }
 
   /**
@@ -316,9 +416,12 @@ export class Pacer {
     const best = fastest.get(this.scope);
     fastest.set(this.scope, Math.min(best ?? Infinity, receivedAt - sentAt));
     const lane = this.lane(endpointKey);
+    const factor = lane.factor;
+    // An answered call takes back part of the widening that refusals set.
+    lane.factor = Math.max(1, lane.factor - NARROW);
     const first = lane.gate !== "open";
     const latestCount = receivedAt - (first ? 0 : (best ?? 0));
-    if (latestCount - sentAt <= tolerance(interval)) return;
+    if (latestCount - sentAt <= tolerance(interval, factor)) return;
     // The estimate itself is off by a millisecond or two: keep the whole interval from it.
     lane.floor = Math.max(lane.floor, latestCount + interval);
     lane.nextSlot = Math.max(lane.nextSlot, lane.floor);

@@ -63,7 +63,8 @@ export async function withRetry<T>(hooks: RetryHooks<T>, policy: RetryPolicy, cl
       if (!isRetryable(error)) throw error;
       lastError = error;
       if (n >= policy.maxAttempts) throw giveUp(error, n);
-      const delay = backoffDelay(n, clock.random, policy.backoff);
+      // A Retry-After is a floor under the backoff (the pacer holds the whole lane as long).
+      const delay = Math.max(backoffDelay(n, clock.random, policy.backoff), error.retryAfterMs ?? 0);
       // Waiting past the deadline would only end in a timeout: stop now with the real cause.
       if (delay >= remaining()) throw giveUp(error, n);
       hooks.onRetry?.(error, n, delay);

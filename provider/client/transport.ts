@@ -20,6 +20,8 @@ export interface Exchange {
   freshConnection: boolean;
   /** Most bytes of response body to read; a longer body is abandoned with ResponseTooLarge. */
   maxResponseBytes?: number;
+  /** Called once when the request has been handed to the network (transports with `reportsSend`). */
+  onSent?: () => void;
 }
 
 /** What a `Transport` answers for one `Exchange`: status, headers and body. */
@@ -29,6 +31,8 @@ export interface ExchangeResult {
   contentType: string;
   /** The response's Date header (the server's clock), when it sent one. */
   date?: string;
+  /** The response's Retry-After header, when it sent one. */
+  retryAfter?: string;
 }
 
 /** The response body grew past `Exchange.maxResponseBytes`; the rest was not read. */
@@ -59,6 +63,9 @@ export interface Transport {
   /** Resolves once the transport can send at once (its library loaded): the request core waits
    * for it before taking a pacing slot, so a slow first load does not eat into the interval. */
   ready?(): Promise<unknown>;
+  /** True when the transport calls `Exchange.onSent` once the request is written: the pacer then
+   * keeps intervals from that moment rather than from the call of the transport. */
+  reportsSend?: boolean;
 }
 
 let gotPromise: Promise<Got> | undefined;
@@ -139,6 +146,11 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
       responseType: "text",
       agent: exchange.freshConnection ? fresh : keepAlive,
     });
+    const onSent = exchange.onSent;
+    if (onSent) {
+      // "finish": the whole request (headers and body) was handed to the operating system.
+      request.once("request", (req: http.ClientRequest) => req.once("finish", onSent));
+    }
     if (cap !== undefined) {
       // Stop reading as soon as the body (or its announced length) passes the cap.
       request.on("downloadProgress", (progress: { transferred: number; total?: number }) => {
@@ -150,11 +162,13 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
     }
     const response = await request;
     const date = response.headers.date;
+    const retryAfter = response.headers["retry-after"];
     return {
       status: response.statusCode,
       body: response.body,
       contentType: String(response.headers["content-type"] ?? ""),
       ...(date ? { date } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
     };
   } catch (error) {
     if (tooLarge && cap !== undefined) throw new ResponseTooLarge(cap);
@@ -162,3 +176,4 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
   }
 };
 gotTransport.ready = loadGot;
+gotTransport.reportsSend = true;
