@@ -215,8 +215,8 @@ describe("spacing from later responses", () => {
   it("adds nothing for responses no slower than the fastest seen beyond the tolerance", () => {
     const { c, p } = paced110();
     let t = c.now();
-    call(p, "GET /other/", t - 50, t - 45); // the service's fastest round trip: 5 ms
-    call(p, EP, t, t + 5);
+    call(p, "GET /other/", t - 350, t - 345); // the service's fastest round trip: 5 ms
+    call(p, EP, t - 300, t - 295); // the endpoint's first call (counted at its answer), long ago
     for (let i = 0; i < 3; i++) {
       t += 110;
       c.set(t);
