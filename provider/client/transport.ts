@@ -148,8 +148,16 @@ export const gotTransport: Transport = async (exchange: Exchange): Promise<Excha
     });
     const onSent = exchange.onSent;
     if (onSent) {
-      // "finish": the whole request (headers and body) was handed to the operating system.
-      request.once("request", (req: http.ClientRequest) => req.once("finish", onSent));
+      // "finish": the whole request (headers and body) was handed to the operating system; a
+      // redirect's second request reports nothing more.
+      let reported = false;
+      request.on("request", (req: http.ClientRequest) =>
+        req.once("finish", () => {
+          if (reported) return;
+          reported = true;
+          onSent();
+        }),
+      );
     }
     if (cap !== undefined) {
       // Stop reading as soon as the body (or its announced length) passes the cap.
