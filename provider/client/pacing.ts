@@ -93,6 +93,8 @@ export interface Refusal {
  * refusal widens its lane at once (see the module's note).
  */
 export const PACING_MARGIN = 0.03;
+/** Answers of a service and key seen before the fastest of them is trusted (`settled`). */
+const WARM_ANSWERS = 4;
 /** A refusal multiplies the lane's interval by this... */
 const WIDEN = 1.25;
 /** ...up to this factor over the configured interval... */
@@ -128,8 +130,9 @@ interface Lane {
 
 interface Registry {
   lanes: Map<string, Lane>;
-  /** Per scope (URL and key): the fastest round trip seen, ms. */
+  /** Per scope (URL and key): the fastest round trip seen, ms, and how many answers it was taken from. */
   fastest: Map<string, number>;
+  answers: Map<string, number>;
   /** Requests of the process in flight, and the callers waiting for one to end. */
   inFlight: number;
   waiting: Array<() => void>;
@@ -140,7 +143,8 @@ const REGISTRY_SLOT = Symbol.for("pulumi-vastai.client.pacing-lanes");
 /** The process-wide registry, kept on globalThis so every copy of this module shares it. */
 function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map(), inFlight: 0, waiting: [] };
+  holder[REGISTRY_SLOT] ??= { lanes: new Map(), fastest: new Map(), answers: new Map(), inFlight: 0, waiting: [] };
+  holder[REGISTRY_SLOT].answers ??= new Map();
   return holder[REGISTRY_SLOT];
 }
 
@@ -412,9 +416,13 @@ export class Pacer {
   settled(endpointKey: string, sentAt: number, receivedAt: number): void {
     const interval = this.intervalFor(endpointKey);
     if (interval === 0) return;
-    const { fastest } = registry();
-    const best = fastest.get(this.scope);
-    fastest.set(this.scope, Math.min(best ?? Infinity, receivedAt - sentAt));
+    const { fastest, answers } = registry();
+    const seen = answers.get(this.scope) ?? 0;
+    answers.set(this.scope, seen + 1);
+    // The first answers of a process are slow (code still loading, cold connections): until a
+    // few were seen, their fastest says little of the service's own time, so none is taken off.
+    const best = seen >= WARM_ANSWERS ? fastest.get(this.scope) : 0;
+    fastest.set(this.scope, Math.min(fastest.get(this.scope) ?? Infinity, receivedAt - sentAt));
     const lane = this.lane(endpointKey);
     const factor = lane.factor;
     // An answered call takes back part of the widening that refusals set.

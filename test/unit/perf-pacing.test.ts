@@ -174,7 +174,11 @@ function call(p: Pacer, endpoint: string, sentAt: number, answeredAt: number): v
 
 const paced110 = () => {
   const c = clock();
-  return { c, p: new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now) };
+  const p = new Pacer(url(), KEY, { intervalsMs: { [EP]: 110 }, defaultIntervalMs: 110 }, {}, c.now);
+  // Past the process's first answers (slow ones of another endpoint), after which the fastest
+  // round trip is trusted.
+  for (let i = 0; i < 4; i++) call(p, "GET /warm-up/", c.now(), c.now() + 1000);
+  return { c, p };
 };
 
 describe("the first call of an endpoint", () => {
