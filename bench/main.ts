@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --json] [--sizes 10,50,200] [--scale 0.5] [--latency-ms 25] [--parallel 10]
- * [--no-plugin] [--no-account] [--no-fleet]`: create, refresh, no-op diff and destroy of N instances through the provider
+ * [--no-plugin] [--no-account] [--no-fleet] [--no-own-reads] [--account-others 2000]`: create, refresh, no-op diff and destroy of N instances through the provider
  * and through a naive client, against the simulator under scaled realistic rate limits; then
  * the serialized provider sizes and the plugin's cold start. Prints a table (or JSON) and
  * exits 1 when a target is missed. See bench/README.md.
@@ -8,6 +8,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { accountRows, mixedRow } from "./account-run";
 import { FleetRun, MARKET_OFFERS } from "./fleet-run";
+import { fleetAccountRow, scatteredRow } from "./own-reads-run";
 import { DEFAULTS, lowerBoundMs, refreshCallTarget, serviceLimits, type BenchSettings } from "./limits";
 import type { Cost } from "./measure";
 import { NaiveRun } from "./naive-run";
@@ -26,6 +27,8 @@ interface CliOptions {
   plugin: boolean;
   account: boolean;
   fleet: boolean;
+  ownReads: boolean;
+  accountOthers: number;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -48,6 +51,8 @@ function options(argv: string[]): CliOptions {
     .option("--no-plugin", "skip the package install and the plugin cold start")
     .option("--no-account", "skip the shared-account scenarios (others' instances, mixed up)")
     .option("--no-fleet", "skip the fleet scenarios (create 100, heal 10)")
+    .option("--no-own-reads", "skip the reads-follow-the-stack scenarios (fleet account, scattered ids)")
+    .option("--account-others <n>", "other instances in the fleet account scenario", positive("--account-others", true), 2000)
     .parse(argv)
     .opts<CliOptions>();
 }
@@ -110,6 +115,10 @@ async function main(): Promise<void> {
       const run = new FleetRun(sim, settings);
       await run.warmUp();
       results.fleet = await run.run(progress);
+    }
+    if (opts.ownReads) {
+      results.fleetAccount = await fleetAccountRow(sim, settings, opts.accountOthers, progress);
+      results.scattered = await scatteredRow(sim, settings, progress);
     }
     if (opts.plugin) {
       progress("packing and installing the package into a scratch project (reused while unchanged)");

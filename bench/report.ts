@@ -1,6 +1,7 @@
 /** The benchmark's results: the table for people, the targets, and the JSON for machines. */
 import type { AccountRow, MixedRow } from "./account-run";
 import type { FleetRow } from "./fleet-run";
+import { ownReadsLines, ownReadsTargets, type FleetAccountRow, type ScatteredRow } from "./own-reads-report";
 import type { Operation } from "./limits";
 import type { Cost } from "./measure";
 import type { ColdStart } from "./plugin";
@@ -28,6 +29,10 @@ export interface Results {
   mixed?: MixedRow;
   /** A fleet of 100 created, then healed of 10 dead members in one up. */
   fleet?: FleetRow;
+  /** A fleet of 10 among many other instances: create, refresh, preview, destroy. */
+  fleetAccount?: FleetAccountRow;
+  /** 100 instances scattered among others' instances, read `parallel` at once. */
+  scattered?: ScatteredRow;
   targets: Target[];
   serializedBytes: Record<string, number>;
   coldStart?: ColdStart;
@@ -118,6 +123,7 @@ export function formatResults(r: Results): string {
     ...(r.account ? ["a stack of 10 in a shared account (others: instances of other stacks, half made before, half after)", accountTable(r.account), ""] : []),
     ...(r.mixed ? [mixedLine(r.mixed), ""] : []),
     ...(r.fleet ? [...fleetLines(r.fleet), ""] : []),
+    ...ownReadsLines(r.fleetAccount, r.scattered),
     "targets",
     ...r.targets.map((t) => `  ${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`),
     "",
@@ -146,7 +152,7 @@ export function createRatio(n: number): number {
 }
 
 /** The targets, judged on the provider's rows and the shared-account scenarios. */
-export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fleet">, refreshTarget: (n: number) => number): Target[] {
+export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fleet" | "fleetAccount" | "scattered">, refreshTarget: (n: number) => number): Target[] {
   const rows = results.rows;
   const of = (op: Operation) => rows.filter((r) => r.op === op);
   const refresh = of("refresh").map((r) => ({ r, limit: refreshTarget(r.n) }));
@@ -172,6 +178,7 @@ export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fle
     },
     ...accountTargets(results.account, results.mixed),
     ...fleetTargets(results.fleet),
+    ...ownReadsTargets(results.fleetAccount, results.scattered),
   ];
 }
 

@@ -37,9 +37,10 @@ it("23.10 a rerun after a plugin killed mid scale-up adopts the member still boo
   const { id, outs } = await fleet.create(await checked({ ...base, count: 1 }));
   expect(membersOf(outs as Props).map((m) => m.status)).toEqual(["running"]);
   const news = await checked({ ...base, count: 3 }, outs as Props);
-  // The killed run (scale 1 -> 3) had rented one member on 700001, which is still booting.
+  // The killed run (scale 1 -> 3) had rented one member on 700001, which is still booting; it
+  // carries the fleet's marker and label (the fleet's key: the fleet has no label of its own).
   const marker = `${operationPrefix(id, news)}700001`;
-  const left = await h.client.instances.create(700001, { image: "pytorch/pytorch", env: { [MARKER_ENV]: marker } });
+  const left = await h.client.instances.create(700001, { image: "pytorch/pytorch", label: id, env: { [MARKER_ENV]: marker } });
   expect((await h.client.instances.get(left.id))?.actualStatus ?? null).toBeNull();
   await h.clearRequests();
   const started = time.now;

@@ -18,7 +18,7 @@ import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, createAtMostOn
 import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
 import { typedInputs } from "../instance/inputs";
-import { liveInstances } from "../instance/live";
+import { fleetKeyOfMarker, memberLabel, sweep } from "./listing";
 import { fatalBoot, readStatus, type FatalBoot } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import type { FleetMember } from "./index";
@@ -133,7 +133,9 @@ export function isOfferGone(error: unknown): boolean {
 
 /** Rents `offer` as a member with `marker`; throws the service's error (offer gone: isOfferGone). */
 export async function rentMember(client: VastClient, props: Props, offer: Candidate, marker: string, spec: string): Promise<Member> {
-  const body = createBody(typedInputs({ ...props, offer: undefined, offerId: offer.id, volume: memberVolume(props.volume, offer) }), marker);
+  // The member carries the fleet's label (its key without one): the sweep finds it by that (listing.ts).
+  const label = memberLabel(props, fleetKeyOfMarker(marker));
+  const body = createBody(typedInputs({ ...props, label, offer: undefined, offerId: offer.id, volume: memberVolume(props.volume, offer) }), marker);
   // The volume's id is learnt from the volume list once the batch is up (volumes.ts).
   const made = (id: number): Member => ({
     id, machineId: offer.machineId, country: offer.country, offerId: offer.id, pricePerHour: offer.pricePerHour,
@@ -143,7 +145,7 @@ export async function rentMember(client: VastClient, props: Props, offer: Candid
     isAmbiguous: isAmbiguousResponse,
     send: async () => made((await client.instances.create(offer.id, body)).id),
     recover: async () => {
-      const found = await lookUp(async () => (await liveInstances(client).list({ fresh: true })).find((i) => markerValue(i) === marker));
+      const found = await lookUp(async () => (await sweep(client, [label], marker, markerValue)).find((i) => markerValue(i) === marker));
       return found ? made(found.id) : undefined;
     },
     giveUp: (error, sends) =>

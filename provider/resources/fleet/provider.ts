@@ -2,36 +2,34 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { getClient } from "../../context";
 import { ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
-import { liveInstances } from "../instance/live";
 import { readStatus } from "../instance/status";
 import { FLEET_INPUT_KEYS, SPEC_KEYS, checkFleetInputs, typedFleetInputs, type FleetInputs } from "./inputs";
 import { SPEC_KEY, destroyMember, fleetKeyOf, markerValue, newSpecKey, refreshed, specOf, withSpecKey, type Member } from "./members";
 import { probeMembers } from "./health";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
-import { accountInstances, forgetListing } from "./listing";
+import { readMembers, sweep, sweptLabels } from "./listing";
 import { reconcile } from "./reconcile";
 import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 
 /**
- * Members as the process's listing of the account sees them (listing.ts), each probed once
+ * Members as the shared reader sees them (by id, listing.ts), each probed once
  * with readiness (health.ts); gone ones are dropped, except those whose volume the fleet still
  * has to delete (kept, status gone).
  */
 async function liveMembers(members: Member[], inputs: FleetInputs): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
   const client = getClient();
-  const byId = new Map((await accountInstances(client)).map((i) => [i.id, i]));
+  const byId = await readMembers(client, members.map((m) => m.id));
   let dead = 0;
   let gone = 0;
   const out: Member[] = [];
   for (const m of members) {
-    const live = byId.get(m.id) ?? (await client.instances.get(m.id));
+    const live = byId.get(m.id);
     if (!live) {
       gone++;
       if (volumeIdOf(m) !== null) out.push({ ...m, status: "gone", sshHost: null, sshPort: null });
       continue;
     }
     if (readStatus(m.id, live.actualStatus).kind === "dead") dead++;
-    byId.set(m.id, live);
     out.push(refreshed(m, live));
   }
   const probed = await probeMembers(out, byId, inputs);
@@ -120,14 +118,14 @@ export const provider: ProviderImpl = {
         volumeFailures.set(volume, (error as Error).message);
       }
     };
-    forgetListing(client);
-    // Members a run made but never recorded (killed mid-update) carry the fleet's key too: they
-    // are listed before anything is destroyed, so that a listing that fails leaves every member
-    // live and in state (a failed delete keeps the state it had), never gone members in state.
-    const all = await liveInstances(client).list({ fresh: true });
+    // Members a run made but never recorded (killed mid-update) carry the fleet's key and label
+    // too: they are listed (by label, listing.ts) before anything is destroyed, so that a listing
+    // that fails leaves every member live and in state (a failed delete keeps the state it had),
+    // never gone members in state.
+    const all = await sweep(client, sweptLabels(id, props), `${id}.`, markerValue);
     for (const m of members) await destroy(m.id, m.offerId, volumeIdOf(m));
     // A member whose destroy failed above is tried once more.
-    for (const i of all) if (!destroyed.has(i.id) && markerValue(i)?.startsWith(`${id}.`)) await destroy(i.id);
+    for (const i of all) if (!destroyed.has(i.id)) await destroy(i.id);
     const problems = [...failures.values(), ...volumeFailures.values()];
     if (problems.length > 0) throw new Error(`Fleet ${id}: ${problems.join("; ")}; run \`pulumi destroy\` again`);
   },

@@ -1,8 +1,8 @@
 /**
  * One reconcile of a fleet, as create and update run it:
  *
- * 1. one fresh listing of the account's instances: live status of every member, and the
- *    members a killed run of this operation left (found by marker, adopted);
+ * 1. the members' live status (read by id through the shared reader), and the members a killed
+ *    run of this operation left (listed by the fleet's label, found by marker, adopted);
  * 2. the plan: dead members (exited, unknown, offline), vanished ones, and with `readiness`
  *    running ones still unready after its deadline (health.ts) go, their machines are
  *    remembered as bad for `badHostMinutes`; members beyond `count` go, least healthy and then
@@ -18,14 +18,14 @@
  * state never loses an instance. A removed member's volume is deleted after its instance; one
  * that cannot be deleted stays in `members` (status gone) and fails the run, naming the volume.
  */
-import { scrub, type Instance, type VastClient } from "../../client";
+import { scrub, type VastClient } from "../../client";
 import { IDENTITY_KEY, PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
 import { diskToRent } from "../instance/offers";
 import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
 import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilReady } from "./health";
 import { inPlaceBatch, updatableInPlace, updateMember } from "./inplace";
-import { accountInstances, forgetListing } from "./listing";
+import { memberLabel, readMembers, sweep, sweptLabels } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
 import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, removeMember, rentMember, specOf } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
@@ -113,31 +113,30 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     members: [], badHosts: liveBadHosts(olds?.badHosts, now), candidates: [], reserved: [], tried: new Set(), staying: new Set(), changed: false, volumesLeft: [],
     diskGb: 0, inflight: [], name: fleetName(news, fleetKey),
   };
-  // 1. one listing (the diff's, when recent): the members' status, and what a killed run of this operation left
-  const all = await accountInstances(client);
-  const byId = new Map<number, Instance>(all.map((i) => [i.id, i]));
+  // 1. the members by id (the diff's reads, when recent) and what a killed run of this operation
+  // left (by the fleet's labels): never the rest of the account (listing.ts)
+  const stored = olds ? storedMembers(olds) : [];
+  const [byId, left] = await Promise.all([readMembers(client, stored.map((m) => m.id)), sweep(client, sweptLabels(fleetKey, news, olds), run.prefix, markerValue)]);
   let dead: Member[] = [];
-  for (const m of olds ? storedMembers(olds) : []) {
-    // Absent from a listing that may predate it: confirmed by a read of its own.
-    const live = byId.get(m.id) ?? (await client.instances.get(m.id)) ?? undefined;
+  for (const m of stored) {
+    const live = byId.get(m.id);
     if (!live) {
       // Its volume is still the fleet's to delete.
       if (volumeIdOf(m) !== null) dead.push({ ...m, status: "gone" });
       run.changed = true;
       continue;
     }
-    byId.set(m.id, live);
     const member = refreshed(m, live);
     if (readStatus(m.id, live.actualStatus).kind === "dead") dead.push(member);
     else run.members.push(member);
   }
-  for (const i of all) {
-    const marker = markerValue(i);
-    if (marker?.startsWith(run.prefix) && !run.members.some((m) => m.id === i.id) && !dead.some((m) => m.id === i.id)) {
+  for (const i of left) {
+    if (!run.members.some((m) => m.id === i.id) && !dead.some((m) => m.id === i.id)) {
       // A dead one is adopted only to be destroyed: it never runs again.
       const adopted = adoptedMember(i, run.prefix, run.spec);
       if (readStatus(i.id, i.actualStatus).kind === "dead") dead.push(adopted);
       else run.members.push(adopted);
+      byId.set(i.id, i);
       run.changed = true;
     }
   }
@@ -202,7 +201,6 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     }
   }
   // 4. the plan runs
-  forgetListing(client);
   try {
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
     // Members still booting (left by a killed run, or by one whose wait ran out) are waited for
@@ -213,7 +211,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     if (first) throw first.reason;
     await roll(run, replaced, inPlace);
     if (olds && !deepEqual(olds.label, news.label)) {
-      for (const m of run.members) if (m.spec === run.spec) await client.instances.setLabel(m.id, typeof news.label === "string" ? news.label : "");
+      for (const m of run.members) if (m.spec === run.spec) await client.instances.setLabel(m.id, memberLabel(news, fleetKey));
     }
   } catch (error) {
     releaseReserved(run);

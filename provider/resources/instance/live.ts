@@ -2,8 +2,9 @@
  * The shared reader of live instances. Reads and diffs of a stack's instances in one process
  * share listings of the paged list (`GET /api/v1/instances/`, 25 per page, about one call a
  * second), filtered by id so that their cost follows the stack's instances, not the account's
- * (kit/live/id-reader.ts): a refresh of N instances costs about ceil(N/25) list calls whether
- * the account holds N instances or thousands.
+ * (kit/live/id-reader.ts), or by the stack's label when the engine asks a few at a time: a
+ * refresh of N instances costs about ceil(N/25) list calls whether the account holds N
+ * instances or thousands.
  */
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
@@ -23,6 +24,11 @@ export function liveInstances(client: VastClient = getClient()): IdReader<Instan
           const page = await c.instances.listPage({ limit: INSTANCE_PAGE_SIZE, afterToken: token, filters: { id: { gte: from } }, orderBy: [["id", "asc"]] });
           return { items: page.instances, next: page.nextToken, total: page.totalInstances };
         },
+        walkLabelPage: async (label, from, token) => {
+          const page = await c.instances.listPage({ limit: INSTANCE_PAGE_SIZE, afterToken: token, filters: { label: { eq: label }, id: { gte: from } }, orderBy: [["id", "asc"]] });
+          return { items: page.instances, next: page.nextToken, total: page.totalInstances };
+        },
+        labelOf: (instance) => instance.label ?? undefined,
         fetchIds: (ids) => c.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { id: { in: ids } } }),
         fetchOne: (id) => c.instances.get(id),
         fetchAll: () => c.instances.listAll(INSTANCE_PAGE_SIZE),

@@ -13,6 +13,14 @@
  *   from the walk's id density and the service's `total` of matching objects), they are listed
  *   by id instead (`id: {in: [...]}`), 25 per page.
  *
+ * - the engine asks a few at a time (its parallelism), each ask once an earlier one is answered,
+ *   so a round rarely holds more than those few ids: listing them by id would cost a call per
+ *   wave. Objects a stack made share its label, so once asks answered show a common label, the
+ *   ids still open are read through a walk of that label (`label: {eq}`, from the lowest open
+ *   id, 25 a page) whose pages also answer the asks the engine sends next. A label page that
+ *   served fewer asks than half its objects (the label is shared with other stacks) ends that
+ *   label's walk for the TTL, and listing by id takes over.
+ *
  * Freshness follows SharedList: an object this process wrote is read alone (`fetchOne`) until a
  * listing that began after the write has seen it; a cached answer serves for `ttlMs`; an
  * absence seen by a listing that began before the ask is confirmed by a read of its own.
@@ -35,6 +43,12 @@ export interface IdListSource<T> {
   fetchOne(id: number): Promise<T | null>;
   /** Every object (a whole walk). */
   fetchAll(): Promise<T[]>;
+  /**
+   * The label of an object (undefined: none), and one page of the objects with `label` and id
+   * >= `from`, ascending, after `token`. Both or neither.
+   */
+  labelOf?(item: T): string | undefined;
+  walkLabelPage?(label: string, from: number, token: string | null): Promise<IdPage<T>>;
   idOf(item: T): number;
   ttlMs(): number;
   /** Objects per page of the service (default 25). */
@@ -49,6 +63,27 @@ interface Known<T> {
   /** Sequence number when the listing that saw it started. */
   seq: number;
   at: number;
+  /** The label page that listed it, if one did. */
+  page?: LabelPage;
+}
+
+/** A page of a label's walk: how many objects it listed, how many asks it answered. */
+interface LabelPage {
+  items: number;
+  hits: number;
+}
+
+interface LabelWalk {
+  label: string;
+  from: number;
+  next: string | null;
+  done: boolean;
+  /** Highest id the pages so far cover. */
+  upTo: number;
+  startedAt: number;
+  last?: LabelPage;
+  /** Its pages served too few asks: listing by id serves this label until the TTL passes. */
+  stopped: boolean;
 }
 
 interface CoveredRange {
@@ -83,6 +118,9 @@ export class IdReader<T> {
   private readonly known = new Map<number, Known<T>>();
   private ranges: CoveredRange[] = [];
   private walk: Walk | undefined;
+  private labelWalk: LabelWalk | undefined;
+  /** Labels of the objects asks were answered with (how many asks each). */
+  private readonly labels = new Map<string, number>();
   private waiting: Waiter<T>[] = [];
   private round: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -103,6 +141,7 @@ export class IdReader<T> {
     const cached = this.cached(id, written);
     if (cached !== undefined) {
       this.stats.shared++;
+      if (cached.item) this.answered(cached);
       return cached.item ?? this.alone(id);
     }
     if (written > 0) return this.alone(id);
@@ -134,6 +173,15 @@ export class IdReader<T> {
     this.known.clear();
     this.ranges = [];
     this.walk = undefined;
+    this.labelWalk = undefined;
+    this.labels.clear();
+  }
+
+  /** An ask was answered with `k`: its label counts, and its label page served one more. */
+  private answered(k: Known<T>): void {
+    if (k.page) k.page.hits++;
+    const label = k.item ? this.source.labelOf?.(k.item) : undefined;
+    if (label !== undefined && label !== "") this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
   }
 
   private writtenAt(id: number): number {
@@ -186,7 +234,10 @@ export class IdReader<T> {
       await this.fill(new Set(batch.map((w) => w.id)), roundSeq);
       for (const w of batch) {
         const k = this.cached(w.id, this.writtenAt(w.id), roundSeq);
-        if (k?.item) w.resolve(k.item);
+        if (k?.item) {
+          this.answered(k);
+          w.resolve(k.item);
+        }
         // Absent in a listing of this round (it began after the ask): gone. In an older one: confirm.
         else if (k && k.seq >= roundSeq) w.resolve(null);
         else this.alone(w.id).then(w.resolve, w.reject);
@@ -199,7 +250,16 @@ export class IdReader<T> {
   /** Lists until every id in `wanted` is known (present or absent). */
   private async fill(wanted: Set<number>, roundSeq: number): Promise<void> {
     const open = () => [...wanted].filter((id) => this.cached(id, this.writtenAt(id), roundSeq) === undefined).sort((a, b) => a - b);
+    let labelPaged = false;
     for (let ids = open(); ids.length > 0; ids = open()) {
+      // One label page a round, unless it answered some of the round's ids (then another may).
+      const byLabel = labelPaged ? undefined : this.labelWalkFor(ids);
+      if (byLabel) {
+        const before = ids.length;
+        await this.nextLabelPage(byLabel, ids[0]);
+        labelPaged = open().length === before;
+        continue;
+      }
       const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
       if (!walk || walk.done || ids[0] < walk.from) {
         // Ids below a running walk, or after a finished one, are listed by id when that is
@@ -211,6 +271,48 @@ export class IdReader<T> {
       if (this.byIdIsCheaper(ids, walk)) await this.listByIds(ids);
       else await this.nextPage(walk);
     }
+  }
+
+  /**
+   * The label walk that should serve `ids` (open, ascending): the label most asks were answered
+   * with, when at least two were, its walk not stopped, and `ids` beyond what it covered.
+   */
+  private labelWalkFor(ids: number[]): LabelWalk | undefined {
+    if (!this.source.walkLabelPage) return undefined;
+    let label: string | undefined;
+    let most = 1;
+    for (const [l, n] of this.labels) if (n > most) [label, most] = [l, n];
+    if (label === undefined) return undefined;
+    const walk = this.labelWalk;
+    if (walk && walk.label === label && this.fresh(walk.startedAt)) {
+      if (walk.stopped) return undefined;
+      // A page that served fewer asks than half its objects: the label is not this stack's alone.
+      if (walk.last && walk.last.hits * 2 < walk.last.items) {
+        walk.stopped = true;
+        return undefined;
+      }
+      if (!walk.done && ids[0] >= walk.from && ids[ids.length - 1] > walk.upTo) return walk;
+      if (ids[0] >= walk.from && ids[ids.length - 1] <= walk.upTo) return undefined;
+    }
+    return { label, from: ids[0], next: null, done: false, upTo: ids[0] - 1, startedAt: this.now(), stopped: false };
+  }
+
+  private async nextLabelPage(walk: LabelWalk, lowest: number): Promise<void> {
+    if (this.labelWalk !== walk) {
+      walk.from = lowest;
+      walk.upTo = lowest - 1;
+      this.labelWalk = walk;
+    }
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const page = await this.source.walkLabelPage!(walk.label, walk.from, walk.next);
+    const at = this.now();
+    const listed: LabelPage = { items: page.items.length, hits: 0 };
+    for (const item of page.items) this.known.set(this.source.idOf(item), { item, seq, at, page: listed });
+    walk.last = listed;
+    walk.done = page.next === null || page.items.length === 0 || page.next === walk.next;
+    walk.upTo = walk.done ? Number.MAX_SAFE_INTEGER : page.items.length > 0 ? this.source.idOf(page.items[page.items.length - 1]) : walk.upTo;
+    walk.next = page.next;
   }
 
   /** Listing `ids` by id costs fewer calls than walking on to the highest of them. */
