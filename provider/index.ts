@@ -25,6 +25,10 @@ export { NetworkVolume, type NetworkVolumeArgs, type NetworkVolumeOfferFilters }
 export { Endpoint, type EndpointArgs } from "./resources/endpoint";
 export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
 export { Fleet, type FleetArgs, type FleetSpread, type FleetMember, type FleetVolume } from "./resources/fleet";
+export { Cluster, type ClusterArgs } from "./resources/cluster";
+export { ClusterMember, type ClusterMemberArgs } from "./resources/clusterMember";
+export { Overlay, type OverlayArgs } from "./resources/overlay";
+export { OverlayMember, type OverlayMemberArgs } from "./resources/overlayMember";
 export * from "./lookups";
 export {
   createClient,

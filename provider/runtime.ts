@@ -28,6 +28,10 @@ export const KINDS = {
   webhook: () => require("./resources/webhook/provider").provider,
   fleet: () => require("./resources/fleet/provider").provider,
   stackIdentity: () => require("./resources/stackIdentity/provider").provider,
+  cluster: () => require("./resources/cluster/provider").provider,
+  clusterMember: () => require("./resources/clusterMember/provider").provider,
+  overlay: () => require("./resources/overlay/provider").provider,
+  overlayMember: () => require("./resources/overlayMember/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 /** The name of a resource kind of the runtime's registry. */

@@ -9,6 +9,7 @@ import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
 import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
+import { ClustersApi } from "./areas/clusters";
 import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
@@ -104,6 +105,8 @@ export class VastClient {
   readonly endpointGroups: EndpointGroupsApi;
   readonly workerGroups: WorkerGroupsApi;
   readonly webhooks: WebhooksApi;
+  /** Physical clusters and overlay networks (not in the vendor document; the vendor client's shapes). */
+  readonly clusters: ClustersApi;
   readonly billing: BillingApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
@@ -175,6 +178,7 @@ export class VastClient {
     this.endpointGroups = new EndpointGroupsApi(core);
     this.workerGroups = new WorkerGroupsApi(core);
     this.webhooks = new WebhooksApi(core);
+    this.clusters = new ClustersApi(core);
     this.billing = new BillingApi(core);
   }
 

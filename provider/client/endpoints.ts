@@ -138,6 +138,17 @@ export const ENDPOINTS = {
   workerGroupsUpdate: ep("PUT", "/api/v0/workergroups/{id}/", true, ANY),
   workerGroupsDelete: ep("DELETE", "/api/v0/workergroups/{id}/", true, ANY),
   workerGroupWorkers: ep("POST", "/get_workergroup_workers", true, STRICT, "run"),
+  // Clusters and overlay networks: not in the vendor's document; the vendor's client
+  // (vastai/api/clusters.py) is the evidence. A create answers only {msg}: not resent.
+  clustersList: ep("GET", "/api/v0/clusters/", true, ANY),
+  clusterCreate: ep("POST", "/api/v0/cluster/", false, ANY),
+  clusterJoin: ep("PUT", "/api/v0/cluster/", true, ANY),
+  clusterDelete: ep("DELETE", "/api/v0/cluster/", true, ANY),
+  clusterRemoveMachine: ep("DELETE", "/api/v0/cluster/remove_machine/", true, ANY),
+  overlaysList: ep("GET", "/api/v0/overlay/", true, ANY),
+  overlayCreate: ep("POST", "/api/v0/overlay/", false, ANY),
+  overlayJoin: ep("PUT", "/api/v0/overlay/", true, ANY),
+  overlayDelete: ep("DELETE", "/api/v0/overlay/", true, ANY),
   // Notification webhooks. A lost create may still land: not resent (the provider looks for it).
   webhooksList: ep("GET", "/api/v0/webhooks/", true, ANY),
   webhooksCreate: ep("POST", "/api/v0/webhooks/", false, ANY),

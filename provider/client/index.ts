@@ -23,6 +23,8 @@ export type * from "./types-account";
 export type { Webhook, WebhookInput, WebhookWithSecret, NotificationType } from "./types-webhooks";
 export { webhookUrlProblem, WEBHOOK_NAME_LIMIT, WEBHOOK_URL_LIMIT } from "./types-webhooks";
 export { WebhooksApi } from "./areas/webhooks";
+export type { Cluster, ClusterNode, ClusterWriteResult, Overlay } from "./types-clusters";
+export { ClustersApi } from "./areas/clusters";
 export type { Charge, ChargeItem, Invoice, BillingPage } from "./types-billing";
 export { BillingApi, CHARGE_TYPES, MAX_CHARGES_PAGE, type ChargeType, type ChargeQuery, type InvoiceQuery, type BillingRange } from "./areas/billing";
 export { API_KEY_SCOPES, SECRET_KEY_PATTERN, SECRET_VALUE_PATTERN, secretValueProblem, scopesOfPermissions, permissionsOfScopes } from "./types-account";

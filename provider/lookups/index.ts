@@ -44,3 +44,5 @@ export {
   type WorkerGroupInfo,
   type WorkerGroupsArgs,
 } from "./serverless";
+export { getClusters, getClustersOutput, getOverlays, getOverlaysOutput } from "./clusters";
+export type { Cluster as ClusterInfo, ClusterNode, Overlay as OverlayInfo } from "../client/types-clusters";

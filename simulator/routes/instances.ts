@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { endedContract } from "../domain/billing";
+import { leaveOverlays } from "./clusters";
 import { FilterError, matches, plainReader } from "../domain/filters";
 import { instanceView } from "../domain/instance-view";
 import { served } from "../domain/untrimmed";
@@ -216,6 +217,7 @@ export function registerInstances(app: FastifyInstance, ctx: SimContext): void {
     const inst = own(ctx, req);
     ctx.store.data.endedContracts.push(endedContract(ctx, inst));
     ctx.store.data.instances = ctx.store.data.instances.filter((i) => i !== inst);
+    leaveOverlays(ctx, inst.id);
     ctx.store.changed();
     return { success: true };
   });

@@ -1,4 +1,5 @@
 /** Builds the starting state from the seed facts (also used by `POST /_sim/reset`). */
+import { emptyNetworkData } from "../store/network-types";
 import { templateHash } from "../domain/template-hash";
 import type { ApiKeyRecord, SimData, TemplateRecord, UserRecord } from "../store/types";
 import { SEED } from "./seed";
@@ -87,6 +88,7 @@ export function initialState(ownerKey: string): SimData {
     serverless: emptyServerless(),
     nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1, webhook: 1 },
     webhooks: [],
+    networks: emptyNetworkData(),
     endedContracts: [],
   };
 }

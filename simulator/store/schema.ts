@@ -4,6 +4,7 @@
  * answers 500 to every call. Mirrors types.ts; the compile-time check below keeps them in step.
  */
 import { z } from "zod";
+import { networkDataSchema } from "./network-schema";
 import type { SimData } from "./types";
 import { volumeDataSchema } from "./volume-schema";
 import { serverlessSchema } from "./serverless-schema";
@@ -125,6 +126,7 @@ export const simDataSchema = z.object({
   serverless: serverlessSchema,
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId, webhook: nextId.default(1) }),
   webhooks: z.array(webhook).default([]),
+  networks: networkDataSchema,
   endedContracts: z
     .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
     .default([]),

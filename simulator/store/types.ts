@@ -175,6 +175,8 @@ export interface SimData {
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number; webhook: number };
   /** Notification webhooks (state files written before they existed have none). */
   webhooks: WebhookRecord[];
+  /** Physical clusters and overlay networks (state files written before they existed have none). */
+  networks: import("./network-types").NetworkData;
   /** Destroyed instances, for the charges (state files written before they existed have none). */
   endedContracts: EndedContractRecord[];
 }

@@ -205,6 +205,23 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await fails("webhooks.test (not loopback)", () => client.webhooks.test(hook.id));
     await run("webhooks.delete", () => client.webhooks.delete(hook.id));
     await run("webhooks.delete (gone)", () => client.webhooks.delete(hook.id));
+
+    // Clusters and overlays (not in the document: every exchange is a listed "undocumented").
+    const [managerId, workerId] = SEED.hostedMachineIds;
+    await run("clusters.list (none)", () => client.clusters.list());
+    await run("clusters.create", () => client.clusters.create("10.0.0.0/24", managerId));
+    const cluster = (await run("clusters.list", () => client.clusters.list()))[0];
+    await run("clusters.join", () => client.clusters.join(cluster.id, [workerId]));
+    await run("clusters.createOverlay", () => client.clusters.createOverlay(cluster.id, "conformance-net"));
+    const onOverlay = (await client.offers.search({ limit: 1 }))[0];
+    const member = await client.instances.create(onOverlay.id, { image: "ubuntu:22.04" });
+    await run("clusters.joinOverlay", () => client.clusters.joinOverlay("conformance-net", member.id));
+    const overlay = (await run("clusters.overlays", () => client.clusters.overlays()))[0];
+    await client.instances.destroy(member.id);
+    await run("clusters.deleteOverlay", () => client.clusters.deleteOverlay(overlay.id));
+    await run("clusters.removeMachine", () => client.clusters.removeMachine(cluster.id, managerId, workerId));
+    await run("clusters.delete", () => client.clusters.delete(cluster.id));
+    await run("clusters.delete (gone)", () => client.clusters.delete(cluster.id));
   } catch (error) {
     await sim.close();
     throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });

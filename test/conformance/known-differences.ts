@@ -47,6 +47,17 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("update-template", "PUT /api/v0/instances/update_template/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (vastai update instance, vastai/api/instances.py update_instance) and its api_scopes.json (instance_write) use it; body {id, template_id, template_hash_id, image, args, env, onstart}, answer {success, updated_instance} or {success: false, msg}`),
   known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (README: Limits of the service)`),
 
+  // Clusters and overlay networks: the vendor's client (vastai/api/clusters.py, vast.py) is the evidence of these shapes (README: Clusters and overlay networks).
+  known("clusters-list", "GET /api/v0/clusters/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (show clusters) reads {clusters: {"<id>": {subnet, nodes: [{machine_id, is_cluster_manager, local_ip}]}}}`),
+  known("cluster-create", "POST /api/v0/cluster/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (create cluster) sends {subnet, manager_id} and prints msg`),
+  known("cluster-join", "PUT /api/v0/cluster/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (join cluster) sends {cluster_id, machine_ids}`),
+  known("cluster-delete", "DELETE /api/v0/cluster/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (delete cluster) sends {cluster_id}`),
+  known("cluster-remove-machine", "DELETE /api/v0/cluster/remove_machine/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (remove-machine-from-cluster) sends {cluster_id, machine_id, new_manager_id?}`),
+  known("overlays-list", "GET /api/v0/overlay/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (show overlays) reads a list of {overlay_id, name, internal_subnet, cluster_id, instances}`),
+  known("overlay-create", "POST /api/v0/overlay/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (create overlay) sends {cluster_id, name} and prints msg`),
+  known("overlay-join", "PUT /api/v0/overlay/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (join overlay) sends {name, instance_id}`),
+  known("overlay-delete", "DELETE /api/v0/overlay/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (delete overlay) sends {overlay_id} or {overlay_name}`),
+
   // ---- requests ----------------------------------------------------------------------------
   known("offer-type-spelling", "POST /api/v0/bundles/", "request", "/type", "the schema's enum spells on-demand `ondemand`, but the document's own example and the vendor's client send `on-demand`; the client sends what the vendor's client sends"),
   known("offer-order-items", "POST /api/v0/bundles/", "request", "/order", "the schema puts minItems/maxItems 2 on the list of sort pairs instead of on each pair, so one pair ([[\"score\", \"desc\"]], the vendor client's default) fails it; the description says each entry has two elements"),

@@ -51,6 +51,12 @@ function fakeOutputs(type: string, name: string, inputs: Props): Props {
       return { scheduledMachineIds: inputs.machineIds, failedMachineIds: [], notificationsSent: 3, endTime: "2030-07-01T06:00:00.000Z" };
     case "ApiKey":
       return { key: `fake-key-${n}`, keyId: 700 + n };
+    case "Cluster":
+      return { clusterId: 60 + n, machineIds: [inputs.managerMachineId], managerLocalIp: "10.10.0.1", adopted: false };
+    case "ClusterMember":
+      return { localIp: "10.10.0.2" };
+    case "Overlay":
+      return { overlayId: 80 + n, internalSubnet: "10.200.1.0/24", instanceIds: [], adopted: false };
     case "StackIdentity":
       return { nonce: FAKE_NONCE, tag: "fake-tag" };
     case "SubaccountKeyRotation":

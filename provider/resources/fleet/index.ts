@@ -64,6 +64,12 @@ export interface FleetArgs {
   /** SSH keys that must exist before the members (pass `sshKey.id`s); recorded, no call. */
   sshKeyIds?: pulumi.Input<pulumi.Input<number | string>[]>;
   /**
+   * The name of an overlay network (`Overlay.name`) every member joins once it runs, so the
+   * members reach each other on the overlay. A removed member leaves it (it is destroyed); its
+   * replacement joins. The service cannot take an instance off an overlay, so a change rolls the fleet.
+   */
+  overlay?: pulumi.Input<string>;
+  /**
    * Healthy members a roll keeps (default: count). A replacement adds one member before it
    * removes one; an in-place roll updates at most (healthy - minHealthy) members at once, and
    * with minHealthy = count it first makes one new member and destroys the last old one at the

@@ -10,6 +10,7 @@ import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
 import { INPLACE_INPUTS } from "../instance/inplace";
 import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/inputs";
 import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
+import { overlayNameRule } from "../overlay/provider";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;
@@ -67,6 +68,8 @@ export const fleetSchema = z.strictObject({
   argsStr: shape.argsStr,
   label: shape.label,
   sshKeyIds: shape.sshKeyIds,
+  // The overlay network every member joins once it runs (fleet/overlay.ts).
+  overlay: overlayNameRule.optional(),
   minHealthy: wholeAtLeast(0).optional(),
   spread: spread.optional(),
   maxPricePerHour: dollars("$/hour per member, maximum").optional(),
@@ -94,13 +97,13 @@ export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape
  * Inputs whose change rolls through the members: those of Instance's TEMPLATE_KEYS update a
  * member in place (fleet/inplace.ts), the others replace it with one made with the new values.
  */
-export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume"];
+export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume", "overlay"];
 
 /**
  * Spec keys added after fleets already existed: they count in a member's spec only when set, so
  * members made before them keep their spec (and are not rolled by an upgrade of the package).
  */
-export const LATER_SPEC_KEYS: readonly string[] = ["volume"];
+export const LATER_SPEC_KEYS: readonly string[] = ["volume", "overlay"];
 
 const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
 

@@ -1,7 +1,7 @@
 /** The Fleet provider: check, diff, create, read, update, delete (the class is in index.ts). */
 import type * as pulumi from "@pulumi/pulumi";
 import { getClient } from "../../context";
-import { ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
 import { readStatus } from "../instance/status";
 import { FLEET_INPUT_KEYS, SPEC_KEYS, checkFleetInputs, typedFleetInputs, type FleetInputs } from "./inputs";
 import { SPEC_KEY, destroyMember, fleetKeyOf, markerValue, newSpecKey, refreshed, specOf, withSpecKey, type Member } from "./members";
@@ -10,6 +10,7 @@ import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./
 import { readMembers, sweep, sweptLabels } from "./listing";
 import { reconcile } from "./reconcile";
 import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
+import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
 
 /**
  * Members as the shared reader sees them (by id, listing.ts), each probed once
@@ -43,6 +44,15 @@ function storedInputs(props: Props): Props {
   return out;
 }
 
+/** Members join the fleet's overlay once they run; a failed join keeps the members in state (the next up joins). */
+async function joinOrKeep(fleetKey: string, inputs: Props, outs: Props): Promise<void> {
+  try {
+    await joinOverlay(getClient(), inputs.overlay, outs);
+  } catch (error) {
+    throw new PartialFailure((error as Error).message, fleetKey, inputs, outs);
+  }
+}
+
 export const provider: ProviderImpl = {
   async check(_olds, news) {
     return checkFleetInputs(news, FLEET_OUTPUT_KEYS);
@@ -65,13 +75,18 @@ export const provider: ProviderImpl = {
     }
     // A dead or vanished member is healed by the update; an unready one is probed again there
     // until the readiness deadline, then replaced (health.ts).
-    return { changes: live.dead + live.gone + live.unready > 0, replaces: [], deleteBeforeReplace: false };
+    if (live.dead + live.gone + live.unready > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    // A running member off the fleet's overlay (a join that failed) is joined by the update.
+    const offOverlay = await membersOffOverlay(getClient(), news.overlay, { members: live.members });
+    return { changes: offOverlay, replaces: [], deleteBeforeReplace: false };
   },
 
   async create(given) {
     const fleetKey = fleetKeyOf(given);
     const inputs = { ...given, [SPEC_KEY]: newSpecKey() };
+    await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), fleetKey, inputs);
+    await joinOrKeep(fleetKey, inputs, outs);
     return { id: fleetKey, outs: jsonClean({ ...userInputs(inputs), ...inputs, ...outs }) as Props };
   },
 
@@ -86,7 +101,9 @@ export const provider: ProviderImpl = {
     // State of an earlier release gets its key here, its members' digests moved to it (no roll).
     const olds = withSpecKey(stored, SPEC_KEYS);
     const news = { ...given, [SPEC_KEY]: olds[SPEC_KEY] };
+    await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), id, news, olds);
+    await joinOrKeep(id, news, outs);
     return { outs: jsonClean({ ...news, ...outs }) as Props };
   },
 

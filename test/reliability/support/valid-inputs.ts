@@ -227,8 +227,13 @@ const fleetValid = withOptional(
     maxHourlyCost: fc.double({ min: 0.01, max: 100_000, noNaN: true }),
     badHostMinutes: fc.integer({ min: 0, max: 43_200 }),
     volume: fc.record({ createNew: fc.constant(true), size: fc.integer({ min: 1, max: 10_000 }), mountPath: fc.constantFrom("/data", "/workspace/cache") }),
+    overlay: fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
   },
 );
+
+const serviceId = fc.integer({ min: 1, max: 2 ** 31 });
+const overlayName = fc.stringMatching(/^[a-z][a-z0-9-]{0,62}$/);
+const subnet = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 8, max: 30 })).map(([a, b, bits]) => `10.${a}.${b}.0/${bits}`);
 
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
@@ -246,6 +251,10 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   webhook: webhookValid,
   fleet: fleetValid,
   stackIdentity: fc.constant({}),
+  cluster: fc.record({ subnet, managerMachineId: serviceId }),
+  clusterMember: fc.record({ clusterId: serviceId, machineId: serviceId }),
+  overlay: fc.record({ clusterId: serviceId, name: overlayName }),
+  overlayMember: fc.record({ overlayName, instanceId: serviceId }),
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -270,8 +279,12 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   stackIdentity: ["nonce", "tag"],
   fleet: [
     "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
-    "readiness", "updatePolicy",
+    "readiness", "updatePolicy", "overlay",
   ],
+  cluster: ["subnet", "managerMachineId"],
+  clusterMember: ["clusterId", "machineId"],
+  overlay: ["clusterId", "name"],
+  overlayMember: ["overlayName", "instanceId"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */

@@ -1,0 +1,73 @@
+/**
+ * The ClusterMember provider; the Pulumi id is `<clusterId>/<machineId>`. A membership holds no
+ * marker: a machine already in the cluster is taken for what a killed run joined on the
+ * resource's first create only, and fails any later create (a replacement would otherwise take
+ * over the membership its old resource then removes).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Cluster as LiveCluster } from "../../client";
+import { getClient } from "../../context";
+import { checkWith, diffInputs, isFirstCreate, jsonClean, type ProviderImpl, type Props } from "../kit";
+import { idRule } from "../cluster/check";
+
+export const CLUSTER_MEMBER_OUTPUTS = ["localIp"] as const;
+
+const schema = z.object({ clusterId: idRule("a cluster id, Cluster.clusterId"), machineId: idRule("a machine id the account hosts") });
+
+function parseId(id: string): { clusterId: number; machineId: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(id);
+  if (!m) throw new Error(`ClusterMember id "${id}" is not <clusterId>/<machineId>`);
+  return { clusterId: Number(m[1]), machineId: Number(m[2]) };
+}
+
+const nodeOf = (clusters: LiveCluster[], clusterId: number, machineId: number) => clusters.find((c) => c.id === clusterId)?.nodes.find((n) => n.machineId === machineId);
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWith(schema, news, { type: "ClusterMember", outputs: CLUSTER_MEMBER_OUTPUTS });
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: ["clusterId", "machineId"], ignore: CLUSTER_MEMBER_OUTPUTS });
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const clusterId = Number(inputs.clusterId);
+    const machineId = Number(inputs.machineId);
+    const label = `ClusterMember (machine ${machineId}, cluster ${clusterId})`;
+    let node = nodeOf(await client.clusters.list(), clusterId, machineId);
+    if (node && !isFirstCreate(inputs)) throw new Error(`${label}: the machine is already in the cluster, joined by something else than this resource`);
+    try {
+      // Joining is idempotent on the service: a lost answer is resent by the client.
+      if (!node) await client.clusters.join(clusterId, [machineId]);
+    } catch (error) {
+      throw new Error(`${label}: joining the cluster failed: ${(error as Error).message}`, { cause: error });
+    }
+    node ??= nodeOf(await client.clusters.list(), clusterId, machineId);
+    if (!node) throw new Error(`${label}: the service answered the join but does not list the machine in the cluster`);
+    return { id: `${clusterId}/${machineId}`, outs: jsonClean({ ...inputs, localIp: node.localIp }) as Props };
+  },
+
+  async read(id, props): Promise<pulumi.dynamic.ReadResult> {
+    const { clusterId, machineId } = parseId(id);
+    const node = nodeOf(await getClient().clusters.list(), clusterId, machineId);
+    if (!node) return { id: "" };
+    const inputs = { clusterId, machineId };
+    return { id, props: jsonClean({ ...props, ...inputs, localIp: node.localIp }) as Props, inputs };
+  },
+
+  async update(_id, olds, news) {
+    return { outs: jsonClean({ ...news, localIp: olds.localIp }) as Props };
+  },
+
+  async delete(id) {
+    const { clusterId, machineId } = parseId(id);
+    try {
+      await getClient().clusters.removeMachine(clusterId, machineId);
+    } catch (error) {
+      throw new Error(`ClusterMember ${id}: removing machine ${machineId} from cluster ${clusterId} failed: ${(error as Error).message}`, { cause: error });
+    }
+  },
+};

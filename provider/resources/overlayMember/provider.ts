@@ -1,0 +1,63 @@
+/**
+ * The OverlayMember provider; the Pulumi id is `<overlayId>/<instanceId>`. Joining is idempotent
+ * on the service (an instance already on the overlay stays), so a create simply joins. The
+ * service has no call to leave an overlay: delete only forgets (README: OverlayMember).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { getClient } from "../../context";
+import { checkWith, diffInputs, jsonClean, type ProviderImpl, type Props } from "../kit";
+import { idRule } from "../cluster/check";
+import { overlayNameRule } from "../overlay/provider";
+
+export const OVERLAY_MEMBER_OUTPUTS = ["overlayId"] as const;
+
+const schema = z.object({ overlayName: overlayNameRule, instanceId: idRule("an instance id, Instance.instanceId") });
+
+function parseId(id: string): { overlayId: number; instanceId: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(id);
+  if (!m) throw new Error(`OverlayMember id "${id}" is not <overlayId>/<instanceId>`);
+  return { overlayId: Number(m[1]), instanceId: Number(m[2]) };
+}
+
+export const provider: ProviderImpl = {
+  async check(_olds, news) {
+    return checkWith(schema, news, { type: "OverlayMember", outputs: OVERLAY_MEMBER_OUTPUTS });
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, { replaceOn: ["overlayName", "instanceId"], ignore: OVERLAY_MEMBER_OUTPUTS });
+  },
+
+  async create(inputs) {
+    const client = getClient();
+    const name = String(inputs.overlayName);
+    const instanceId = Number(inputs.instanceId);
+    const label = `OverlayMember (instance ${instanceId}, overlay "${name}")`;
+    const overlay = (await client.clusters.overlays()).find((o) => o.name === name);
+    if (!overlay) throw new Error(`${label}: overlayName: the account has no overlay named "${name}"`);
+    try {
+      if (!overlay.instanceIds.includes(instanceId)) await client.clusters.joinOverlay(name, instanceId);
+    } catch (error) {
+      throw new Error(`${label}: joining the overlay failed: ${(error as Error).message}`, { cause: error });
+    }
+    return { id: `${overlay.id}/${instanceId}`, outs: jsonClean({ ...inputs, overlayId: overlay.id }) as Props };
+  },
+
+  async read(id, props): Promise<pulumi.dynamic.ReadResult> {
+    const { overlayId, instanceId } = parseId(id);
+    const overlay = (await getClient().clusters.overlays()).find((o) => o.id === overlayId);
+    // The instance left (destroyed) or the overlay is gone: the membership is gone.
+    if (!overlay || !overlay.instanceIds.includes(instanceId)) return { id: "" };
+    const inputs = { overlayName: overlay.name, instanceId };
+    return { id, props: jsonClean({ ...props, ...inputs, overlayId }) as Props, inputs };
+  },
+
+  async update(_id, olds, news) {
+    return { outs: jsonClean({ ...news, overlayId: olds.overlayId }) as Props };
+  },
+
+  // No call leaves an overlay (the vendor's client has none): the membership is forgotten; the
+  // instance leaves when it is destroyed or the overlay deleted.
+  async delete() {},
+};

@@ -1,0 +1,145 @@
+/**
+ * Cluster, ClusterMember, Overlay, OverlayMember and a Fleet's `overlay` through Pulumi's own
+ * dynamic-provider plugin, with the package installed from its packed tarball, against the
+ * simulator (which serves the endpoints in the vendor client's shapes).
+ */
+import { SEED } from "pulumi-vastai/simulator";
+import { dynamicUrn } from "pulumi-vastai/testing";
+import { createClient, type VastClient } from "../../provider/client";
+import { testSmallLoader, useContract } from "./harness";
+
+jest.setTimeout(120_000);
+
+type Props = Record<string, unknown>;
+
+const fx = useContract("cluster", { simulator: { bootMs: 0 }, config: { "vastai:pollIntervalMs": "5" } });
+let client: VastClient;
+
+beforeAll(() => {
+  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+});
+
+const [MANAGER, WORKER, OTHER] = SEED.hostedMachineIds;
+
+async function up(kind: string, type: string, name: string, props: Props) {
+  const u = dynamicUrn("dev", "proj", type, name);
+  const { inputs, failures } = await fx.plugin.check(u, {}, { __provider: fx.serialized[kind], __identity: `proj/dev/${type}/${name}`, ...props });
+  expect(failures).toEqual([]);
+  return { urn: u, inputs, ...(await fx.plugin.create(u, inputs)) };
+}
+
+testSmallLoader("cluster", "Cluster");
+
+test("27.2 Cluster, ClusterMember, Overlay and OverlayMember: created, read back, drift seen, deleted in the vendor client's shapes", async () => {
+  const cluster = await up("cluster", "Cluster", "rack", { subnet: "10.0.0.0/24", managerMachineId: MANAGER });
+  expect(cluster.properties).toMatchObject({ clusterId: Number(cluster.id), machineIds: [MANAGER], managerLocalIp: "10.0.0.1", adopted: false });
+
+  const member = await up("clusterMember", "ClusterMember", "node-2", { clusterId: Number(cluster.id), machineId: WORKER });
+  expect(member.id).toBe(`${cluster.id}/${WORKER}`);
+  expect(member.properties.localIp).toBe("10.0.0.2");
+  expect((await client.clusters.list()).map((c) => [c.id, c.nodes.map((n) => n.machineId)])).toEqual([[Number(cluster.id), [MANAGER, WORKER]]]);
+
+  const overlay = await up("overlay", "Overlay", "net", { clusterId: Number(cluster.id), name: "team-net" });
+  expect(overlay.properties).toMatchObject({ overlayId: Number(overlay.id), name: "team-net", instanceIds: [], adopted: false });
+  expect(overlay.properties.internalSubnet).toMatch(/^10\.200\.\d+\.0\/24$/);
+
+  const offer = (await client.offers.search({ limit: 1 }))[0];
+  const instance = await client.instances.create(offer.id, { image: "ubuntu:22.04" });
+  const joined = await up("overlayMember", "OverlayMember", "gpu-on-net", { overlayName: "team-net", instanceId: instance.id });
+  expect(joined.id).toBe(`${overlay.id}/${instance.id}`);
+  expect((await client.clusters.overlays())[0].instanceIds).toEqual([instance.id]);
+
+  // The overlay's read shows its instances; a destroyed instance leaves it, so its membership reads as gone.
+  const read = await fx.plugin.read(overlay.urn, overlay.id, overlay.properties);
+  expect(read.properties.instanceIds).toEqual([instance.id]);
+  await client.instances.destroy(instance.id);
+  expect((await fx.plugin.read(joined.urn, joined.id, joined.properties)).id).toBe("");
+  await fx.plugin.delete(joined.urn, joined.id, joined.properties);
+
+  // Removing the machine outside Pulumi shows as the membership gone.
+  await client.clusters.removeMachine(Number(cluster.id), WORKER);
+  expect((await fx.plugin.read(member.urn, member.id, member.properties)).id).toBe("");
+  await fx.plugin.delete(member.urn, member.id, member.properties); // already gone: fine
+
+  // A change of subnet replaces the cluster; the delete order the engine uses (overlay first) empties the account.
+  const other = { ...cluster.inputs, subnet: "10.1.0.0/24" };
+  expect(await fx.plugin.diff(cluster.urn, cluster.id, cluster.properties, other)).toMatchObject({ changes: "some", replaces: ["subnet"] });
+  await expect(fx.plugin.delete(cluster.urn, cluster.id, cluster.properties)).rejects.toThrow(/Cluster \d+: deleting the cluster failed: .*carries overlays team-net/);
+  await fx.plugin.delete(overlay.urn, overlay.id, overlay.properties);
+  await fx.plugin.delete(cluster.urn, cluster.id, cluster.properties);
+  expect(await client.clusters.list()).toEqual([]);
+  expect(await client.clusters.overlays()).toEqual([]);
+  expect((await fx.plugin.read(cluster.urn, cluster.id, cluster.properties)).id).toBe("");
+});
+
+test("27.2 Cluster and Overlay: what this resource did not create is never taken over, except a killed run's identical object on the first create", async () => {
+  // Someone else's cluster on the machine: the create fails, naming it, and changes nothing.
+  await client.clusters.create("192.168.5.0/24", OTHER);
+  const theirs = (await client.clusters.list())[0];
+  const u = dynamicUrn("dev", "proj", "Cluster", "clash");
+  const { inputs } = await fx.plugin.check(u, {}, { __provider: fx.serialized.cluster, __identity: "proj/dev/Cluster/clash", subnet: "10.9.0.0/24", managerMachineId: OTHER });
+  await expect(fx.plugin.create(u, inputs)).rejects.toThrow(`machine ${OTHER} is already in cluster ${theirs.id} (subnet 192.168.5.0/24)`);
+
+  // A run that never recorded its create: the same resource's next first create adopts the identical cluster.
+  const first = await up("cluster", "Cluster", "again", { subnet: "10.0.0.0/24", managerMachineId: MANAGER });
+  const second = await up("cluster", "Cluster", "again", { subnet: "10.0.0.0/24", managerMachineId: MANAGER });
+  expect(second.id).toBe(first.id);
+  expect(second.properties.adopted).toBe(true);
+
+  // An overlay name in use on another cluster fails the create.
+  await client.clusters.createOverlay(theirs.id, "taken");
+  const ou = dynamicUrn("dev", "proj", "Overlay", "taken");
+  const checked = await fx.plugin.check(ou, {}, { __provider: fx.serialized.overlay, __identity: "proj/dev/Overlay/taken", clusterId: Number(first.id), name: "taken" });
+  await expect(fx.plugin.create(ou, checked.inputs)).rejects.toThrow(/the account already has an overlay of this name \(id \d+, cluster \d+\)/);
+  expect((await client.clusters.overlays()).map((o) => o.name)).toEqual(["taken"]);
+
+  for (const o of await client.clusters.overlays()) await client.clusters.deleteOverlay(o.id);
+  for (const c of await client.clusters.list()) await client.clusters.delete(c.id);
+});
+
+test("27.2 Fleet overlay: members join once they run, a healed member's replacement joins, a removed one leaves, a missing overlay rents nothing", async () => {
+  const cluster = await up("cluster", "Cluster", "fleet-rack", { subnet: "10.4.0.0/24", managerMachineId: MANAGER });
+  await up("overlay", "Overlay", "fleet-net", { clusterId: Number(cluster.id), name: "train-net" });
+  const fu = dynamicUrn("dev", "proj", "Fleet", "trainers");
+  const check = async (news: Props, olds: Props = {}) => {
+    const r = await fx.plugin.check(fu, olds, { __provider: fx.serialized.fleet, __identity: "proj/dev/Fleet/trainers", ...news });
+    expect(r.failures).toEqual([]);
+    return r.inputs;
+  };
+  const ids = (p: Props) => (p.members as { id: number }[]).map((m) => m.id).sort((a, b) => a - b);
+  const onOverlay = async () => [...(await client.clusters.overlays()).find((o) => o.name === "train-net")!.instanceIds].sort((a, b) => a - b);
+  const spec = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch", overlay: "train-net" };
+
+  // No such overlay: refused before anything is rented.
+  await expect(fx.plugin.create(fu, await check({ ...spec, overlay: "no-such-net", count: 2 }))).rejects.toThrow('overlay: the account has no overlay named "no-such-net"');
+  expect(fx.sim.state().instances).toEqual([]);
+
+  const made = await fx.plugin.create(fu, await check({ ...spec, count: 2 }));
+  expect(await onOverlay()).toEqual(ids(made.properties));
+
+  // A member dies: the diff sees it, the update replaces it and the replacement joins; the dead one left when destroyed.
+  const dead = (made.properties.members as { id: number }[])[0].id;
+  await fx.control("POST", `/instances/${dead}/status`, { actual_status: "exited" });
+  const same = await check({ ...spec, count: 2 }, made.properties);
+  const healed = await fx.plugin.update(fu, made.id, made.properties, same);
+  expect(ids(healed.properties)).not.toContain(dead);
+  expect(await onOverlay()).toEqual(ids(healed.properties));
+
+  // Members off the overlay (here: the overlay made anew outside Pulumi) are seen by the diff and joined by the update.
+  const live = (await client.clusters.overlays()).find((o) => o.name === "train-net")!;
+  await client.clusters.deleteOverlay(live.id);
+  await client.clusters.createOverlay(Number(cluster.id), "train-net");
+  expect(await onOverlay()).toEqual([]);
+  expect(await fx.plugin.diff(fu, made.id, healed.properties, same)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const rejoined = await fx.plugin.update(fu, made.id, healed.properties, same);
+  expect(ids(rejoined.properties)).toEqual(ids(healed.properties));
+  expect(await onOverlay()).toEqual(ids(healed.properties));
+
+  // Scale in: the member removed is destroyed, which takes it off the overlay.
+  const one = await fx.plugin.update(fu, made.id, rejoined.properties, await check({ ...spec, count: 1 }, rejoined.properties));
+  expect(await onOverlay()).toEqual(ids(one.properties));
+  expect(ids(one.properties)).toHaveLength(1);
+  await fx.plugin.delete(fu, made.id, one.properties);
+  expect(await onOverlay()).toEqual([]);
+  expect(fx.sim.state().instances).toEqual([]);
+});
