@@ -9,6 +9,7 @@ import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
 import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
+import { AuditLogsApi, SubaccountListApi, TeamsApi } from "./areas/teams";
 import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
@@ -105,6 +106,12 @@ export class VastClient {
   readonly workerGroups: WorkerGroupsApi;
   readonly webhooks: WebhooksApi;
   readonly billing: BillingApi;
+  /** The key's team: its roles and members. */
+  readonly teams: TeamsApi;
+  /** Subaccounts of the caller: listed and created. */
+  readonly subaccountAccounts: SubaccountListApi;
+  /** The account's audit log. */
+  readonly auditLogs: AuditLogsApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -176,6 +183,9 @@ export class VastClient {
     this.workerGroups = new WorkerGroupsApi(core);
     this.webhooks = new WebhooksApi(core);
     this.billing = new BillingApi(core);
+    this.teams = new TeamsApi(core);
+    this.subaccountAccounts = new SubaccountListApi(core);
+    this.auditLogs = new AuditLogsApi(core);
   }
 
   /**

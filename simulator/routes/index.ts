@@ -21,6 +21,7 @@ import { registerTemplates } from "./templates";
 import { registerVolumes } from "./volumes";
 import { registerWebhooks } from "./webhooks";
 import { registerBilling } from "./billing";
+import { registerTeams } from "./teams";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -44,6 +45,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerVolumes,
     registerWebhooks,
     registerBilling,
+    registerTeams,
   ]) {
     register(app, ctx);
   }

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, SimData, TemplateRecord, UserRecord } from "../store
 import { SEED } from "./seed";
 import { emptyVolumeData } from "../store/volume-types";
 import { emptyServerless } from "../store/serverless-types";
+import { emptyTeamData } from "../store/team-types";
 
 // 2025-01-01T00:00:00Z: seed objects look like they were made before the simulator started.
 const SEED_TIME = 1735689600000;
@@ -88,5 +89,6 @@ export function initialState(ownerKey: string): SimData {
     nextIds: { apiKey: 100, sshKey: 1, template: 1001, instance: 8000001, maintenance: 1, webhook: 1 },
     webhooks: [],
     endedContracts: [],
+    teams: emptyTeamData(),
   };
 }

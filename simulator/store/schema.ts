@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { SimData } from "./types";
 import { volumeDataSchema } from "./volume-schema";
 import { serverlessSchema } from "./serverless-schema";
+import { teamDataSchema } from "./team-schema";
 
 const id = z.number().int();
 const time = z.number();
@@ -128,6 +129,7 @@ export const simDataSchema = z.object({
   endedContracts: z
     .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
     .default([]),
+  teams: teamDataSchema,
 });
 
 export const stateFileSchema = z.object({
