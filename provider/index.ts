@@ -25,6 +25,10 @@ export { NetworkVolume, type NetworkVolumeArgs, type NetworkVolumeOfferFilters }
 export { Endpoint, type EndpointArgs } from "./resources/endpoint";
 export { WorkerGroup, type WorkerGroupArgs } from "./resources/workerGroup";
 export { Fleet, type FleetArgs, type FleetSpread, type FleetMember, type FleetVolume } from "./resources/fleet";
+export { Team, type TeamArgs } from "./resources/team";
+export { TeamRole, type TeamRoleArgs } from "./resources/teamRole";
+export { TeamMember, type TeamMemberArgs, type TeamMemberStatus } from "./resources/teamMember";
+export { Subaccount, type SubaccountArgs } from "./resources/subaccount";
 export * from "./lookups";
 export {
   createClient,

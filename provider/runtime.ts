@@ -28,6 +28,10 @@ export const KINDS = {
   webhook: () => require("./resources/webhook/provider").provider,
   fleet: () => require("./resources/fleet/provider").provider,
   stackIdentity: () => require("./resources/stackIdentity/provider").provider,
+  team: () => require("./resources/team/provider").provider,
+  teamRole: () => require("./resources/teamRole/provider").provider,
+  teamMember: () => require("./resources/teamMember/provider").provider,
+  subaccount: () => require("./resources/subaccount/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 /** The name of a resource kind of the runtime's registry. */

@@ -44,3 +44,18 @@ export {
   type WorkerGroupInfo,
   type WorkerGroupsArgs,
 } from "./serverless";
+export { getInstance, getInstanceOutput } from "./instance";
+export {
+  getTeamRoles,
+  getTeamRolesOutput,
+  getTeamMembers,
+  getTeamMembersOutput,
+  getSubaccounts,
+  getSubaccountsOutput,
+  getAuditLogs,
+  getAuditLogsOutput,
+  type TeamRoleInfo,
+  type TeamMemberInfo,
+  type SubaccountInfo,
+  type AuditLogInfo,
+} from "./teams";

@@ -230,6 +230,14 @@ const fleetValid = withOptional(
   },
 );
 
+const simpleName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,30}$/);
+const email = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9._]{0,10}$/), fc.stringMatching(/^[a-z]{1,8}$/)).map(([u, d]) => `${u}@${d}.example.com`);
+const areaPermissions = withOptional({ instances: fc.constantFrom("read", "write") }, { user: fc.constantFrom("read", "write"), billing: fc.constantFrom("read", "write"), machines: fc.constantFrom("read", "write"), misc: fc.boolean() });
+const teamValid = withOptional({ name: simpleName }, { transferCredit: fc.double({ min: 0, max: 1000, noNaN: true }) });
+const teamRoleValid = fc.record({ name: simpleName.filter((n) => !["owner", "manager", "member"].includes(n)), permissions: areaPermissions });
+const teamMemberValid = fc.record({ email, role: simpleName.filter((n) => n !== "owner") });
+const subaccountValid = withOptional({ email, username: simpleName, password: fc.stringMatching(/^[A-Za-z0-9]{8,30}$/) }, { hostOnly: fc.boolean() });
+
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
   instance: instanceValid,
@@ -246,6 +254,10 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   webhook: webhookValid,
   fleet: fleetValid,
   stackIdentity: fc.constant({}),
+  team: teamValid,
+  teamRole: teamRoleValid,
+  teamMember: teamMemberValid,
+  subaccount: subaccountValid,
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -272,6 +284,10 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
     "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
     "readiness", "updatePolicy",
   ],
+  team: ["name", "transferCredit"],
+  teamRole: ["name", "permissions"],
+  teamMember: ["email", "role"],
+  subaccount: ["email", "username", "password", "hostOnly"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */
