@@ -230,15 +230,19 @@ function subaccounts(ctx: SimContext, request: FastifyRequest) {
   const keys = ctx.store.data.apiKeys;
   const users = ctx.store.data.users
     .filter((u) => u.parentId === owner.id)
-    .map((u) => ({
-      id: u.id,
-      parent_id: u.parentId,
-      email: u.email,
-      username: u.username,
-      key_id: keys.find((k) => k.userId === u.id && k.primary && k.deletedAt === null)?.id ?? null,
-      created_at: null,
-      deleted_at: null,
-    }));
+    .map((u) => {
+      const key = keys.find((k) => k.userId === u.id && k.primary);
+      // The account is as old as its first key; a subaccount without a key shows no key id.
+      return {
+        id: u.id,
+        parent_id: u.parentId,
+        email: u.email,
+        username: u.username,
+        ...(key && key.deletedAt === null ? { key_id: key.id } : {}),
+        created_at: new Date(key?.createdAt ?? 0).toISOString(),
+        deleted_at: null,
+      };
+    });
   return { users };
 }
 
