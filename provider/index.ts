@@ -29,6 +29,10 @@ export { Cluster, type ClusterArgs } from "./resources/cluster";
 export { ClusterMember, type ClusterMemberArgs } from "./resources/clusterMember";
 export { Overlay, type OverlayArgs } from "./resources/overlay";
 export { OverlayMember, type OverlayMemberArgs } from "./resources/overlayMember";
+export { Team, type TeamArgs } from "./resources/team";
+export { TeamRole, type TeamRoleArgs } from "./resources/teamRole";
+export { TeamMember, type TeamMemberArgs, type TeamMemberStatus } from "./resources/teamMember";
+export { Subaccount, type SubaccountArgs } from "./resources/subaccount";
 export * from "./lookups";
 export {
   createClient,

@@ -32,6 +32,10 @@ export const KINDS = {
   clusterMember: () => require("./resources/clusterMember/provider").provider,
   overlay: () => require("./resources/overlay/provider").provider,
   overlayMember: () => require("./resources/overlayMember/provider").provider,
+  team: () => require("./resources/team/provider").provider,
+  teamRole: () => require("./resources/teamRole/provider").provider,
+  teamMember: () => require("./resources/teamMember/provider").provider,
+  subaccount: () => require("./resources/subaccount/provider").provider,
 } satisfies Record<string, () => ProviderImpl>;
 
 /** The name of a resource kind of the runtime's registry. */

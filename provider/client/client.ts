@@ -10,6 +10,7 @@ import { TemplatesApi } from "./areas/templates";
 import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
 import { ClustersApi } from "./areas/clusters";
+import { AuditLogsApi, SubaccountListApi, TeamsApi } from "./areas/teams";
 import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
@@ -108,6 +109,12 @@ export class VastClient {
   /** Physical clusters and overlay networks (not in the vendor document; the vendor client's shapes). */
   readonly clusters: ClustersApi;
   readonly billing: BillingApi;
+  /** The key's team: its roles and members. */
+  readonly teams: TeamsApi;
+  /** Subaccounts of the caller: listed and created. */
+  readonly subaccountAccounts: SubaccountListApi;
+  /** The account's audit log. */
+  readonly auditLogs: AuditLogsApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
   readonly runUrl: string;
@@ -180,6 +187,9 @@ export class VastClient {
     this.webhooks = new WebhooksApi(core);
     this.clusters = new ClustersApi(core);
     this.billing = new BillingApi(core);
+    this.teams = new TeamsApi(core);
+    this.subaccountAccounts = new SubaccountListApi(core);
+    this.auditLogs = new AuditLogsApi(core);
   }
 
   /**

@@ -161,6 +161,24 @@ export const ENDPOINTS = {
   webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
   notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),
 
+  // Teams: the key's team, its roles and members. Creating a team, a role or an invitation
+  // is not resent (a second invitation within 300 s is refused with 429).
+  teamCreate: ep("POST", "/api/v0/team/", false, ANY),
+  teamDestroy: ep("DELETE", "/api/v0/team/", true, ANY),
+  teamRolesList: ep("GET", "/api/v0/team/roles-full/", true, ANY),
+  teamRoleGet: ep("GET", "/api/v0/team/roles/{name}/", true, ANY),
+  teamRoleCreate: ep("POST", "/api/v0/team/roles/", false, ANY),
+  teamRoleUpdate: ep("PUT", "/api/v0/team/roles/{id}/", true, ANY),
+  teamRoleDelete: ep("DELETE", "/api/v0/team/roles/{name}/", true, ANY),
+  teamInvite: ep("POST", "/api/v0/team/invite/", false, ANY),
+  teamMembersList: ep("GET", "/api/v0/team/members/", true, ANY),
+  teamMemberRemove: ep("DELETE", "/api/v0/team/members/{id}/", true, ANY),
+  // Subaccounts: listed (`owner=me`) and created as users with `parent_id: "me"`.
+  subaccountsList: ep("GET", "/api/v0/subaccounts", true, ANY),
+  subaccountsCreate: ep("POST", "/api/v0/users/", false, ANY),
+  // The audit log: in the vendor's client (`show audit-logs`), not in its document.
+  auditLogs: ep("GET", "/api/v0/audit_logs/", true, ANY),
+
   // Billing history (paged with after_token).
   chargesList: ep("GET", "/api/v0/charges/", true, ANY),
   invoicesList: ep("GET", "/api/v1/invoices/", true, ANY),

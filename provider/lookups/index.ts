@@ -46,3 +46,18 @@ export {
 } from "./serverless";
 export { getClusters, getClustersOutput, getOverlays, getOverlaysOutput } from "./clusters";
 export type { Cluster as ClusterInfo, ClusterNode, Overlay as OverlayInfo } from "../client/types-clusters";
+export { getInstance, getInstanceOutput } from "./instance";
+export {
+  getTeamRoles,
+  getTeamRolesOutput,
+  getTeamMembers,
+  getTeamMembersOutput,
+  getSubaccounts,
+  getSubaccountsOutput,
+  getAuditLogs,
+  getAuditLogsOutput,
+  type TeamRoleInfo,
+  type TeamMemberInfo,
+  type SubaccountInfo,
+  type AuditLogInfo,
+} from "./teams";

@@ -22,6 +22,7 @@ import { registerVolumes } from "./volumes";
 import { registerWebhooks } from "./webhooks";
 import { registerClusters } from "./clusters";
 import { registerBilling } from "./billing";
+import { registerTeams } from "./teams";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
   for (const register of [
@@ -46,6 +47,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerWebhooks,
     registerClusters,
     registerBilling,
+    registerTeams,
   ]) {
     register(app, ctx);
   }

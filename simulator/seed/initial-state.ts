@@ -5,6 +5,7 @@ import type { ApiKeyRecord, SimData, TemplateRecord, UserRecord } from "../store
 import { SEED } from "./seed";
 import { emptyVolumeData } from "../store/volume-types";
 import { emptyServerless } from "../store/serverless-types";
+import { emptyTeamData } from "../store/team-types";
 
 // 2025-01-01T00:00:00Z: seed objects look like they were made before the simulator started.
 const SEED_TIME = 1735689600000;
@@ -90,5 +91,6 @@ export function initialState(ownerKey: string): SimData {
     webhooks: [],
     networks: emptyNetworkData(),
     endedContracts: [],
+    teams: emptyTeamData(),
   };
 }

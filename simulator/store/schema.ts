@@ -8,6 +8,7 @@ import { networkDataSchema } from "./network-schema";
 import type { SimData } from "./types";
 import { volumeDataSchema } from "./volume-schema";
 import { serverlessSchema } from "./serverless-schema";
+import { teamDataSchema } from "./team-schema";
 
 const id = z.number().int();
 const time = z.number();
@@ -130,6 +131,7 @@ export const simDataSchema = z.object({
   endedContracts: z
     .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
     .default([]),
+  teams: teamDataSchema,
 });
 
 export const stateFileSchema = z.object({

@@ -179,4 +179,6 @@ export interface SimData {
   networks: import("./network-types").NetworkData;
   /** Destroyed instances, for the charges (state files written before they existed have none). */
   endedContracts: EndedContractRecord[];
+  /** Teams, their roles, invitations and members, and the audit log (team-types.ts). */
+  teams: import("./team-types").TeamData;
 }

@@ -222,6 +222,23 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("clusters.removeMachine", () => client.clusters.removeMachine(cluster.id, managerId, workerId));
     await run("clusters.delete", () => client.clusters.delete(cluster.id));
     await run("clusters.delete (gone)", () => client.clusters.delete(cluster.id));
+    // Teams (issue 27 item 1): the key becomes the team's key; roles, an invitation accepted
+    // through the control API, the member removed, the team removed.
+    await run("teams.create", () => client.teams.create({ name: "conformance-team", transferCredit: 0 }));
+    await run("teams.createRole", () => client.teams.createRole({ name: "developer", scopes: ["instance_read", "instance_write", "user_read"] }));
+    await run("teams.roles", () => client.teams.roles());
+    const teamRole = await run("teams.role", () => client.teams.role("developer"));
+    await run("teams.updateRole", () => client.teams.updateRole(teamRole!.id, { name: "developer", scopes: ["instance_read"] }));
+    await run("teams.invite", () => client.teams.invite("ana@example.com", "developer"));
+    await fetch(`${sim.url}/_sim/team/invitations/accept`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ana@example.com" }) });
+    const teamMembers = await run("teams.members", () => client.teams.members());
+    await run("teams.removeMember", () => client.teams.removeMember(teamMembers.find((m) => m.email === "ana@example.com")!.id));
+    await run("teams.deleteRole", () => client.teams.deleteRole("developer"));
+    await run("teams.role (gone)", () => client.teams.role("developer"));
+    await run("teams.destroy", () => client.teams.destroy());
+    await run("subaccounts.create", () => client.subaccountAccounts.create({ email: "bot@example.com", username: "conf-bot", password: "conformance-pass", hostOnly: true }));
+    await run("subaccounts.list", () => client.subaccountAccounts.list());
+    await run("auditLogs.list", () => client.auditLogs.list());
   } catch (error) {
     await sim.close();
     throw new Error(`the conformance scenario broke at ${step}: ${(error as Error).message}`, { cause: error });

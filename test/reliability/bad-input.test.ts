@@ -224,6 +224,22 @@ const RULES: Rule[] = [
   { rule: "23.14 instance ports at most 256 mappings", kind: "instance", inputs: { ...instance, ports: manyPorts }, property: "ports", says: /^ports: must hold at most 256 port mappings \(got 100000\)/ },
   { rule: "23.14 endpoint maxWorkers at most 1000", kind: "endpoint", inputs: { name: "e", maxWorkers: 1e9 }, property: "maxWorkers", says: /must be at most 1000 \(got 1000000000\)/ },
   { rule: "23.14 endpoint coldWorkers at most 1000", kind: "endpoint", inputs: { name: "e", coldWorkers: 5000 }, property: "coldWorkers", says: /must be at most 1000/ },
+  // Issue 27 item 1: teams (vendor document: create team, create team role, invite team member, create subaccount)
+  { rule: "27.1 team_name is required", kind: "team", inputs: {}, property: "name", says: /must be a string/ },
+  { rule: "27.1 team name has no control character", kind: "team", inputs: { name: "ml\u001b[2J" }, property: "name", says: /found U\+001B/ },
+  { rule: "27.1 transfer_credit is not negative", kind: "team", inputs: { name: "ml", transferCredit: -5 }, property: "transferCredit", says: /must be 0 or more.*\(got -5\)/ },
+  { rule: "27.1 role permissions are required", kind: "teamRole", inputs: { name: "dev" }, property: "permissions", says: /must be an object of areas/ },
+  { rule: "27.1 role permission levels are read or write, as ApiKey's", kind: "teamRole", inputs: { name: "dev", permissions: { billing: "admin" } }, property: "permissions.billing", says: /must be "read" or "write"/ },
+  { rule: "27.1 role permissions grant at least one area", kind: "teamRole", inputs: { name: "dev", permissions: {} }, property: "permissions", says: /must grant at least one area/ },
+  { rule: "27.1 role name is not one of the team's own", kind: "teamRole", inputs: { name: "owner", permissions: { user: "read" } }, property: "name", says: /must not be one of the team's own roles/ },
+  { rule: "27.1 role name has no / (it is part of the role's address)", kind: "teamRole", inputs: { name: "a/b", permissions: { user: "read" } }, property: "name", says: /must not contain \/ \? # %/ },
+  { rule: "27.1 invitation email is an e-mail address", kind: "teamMember", inputs: { email: "ana", role: "member" }, property: "email", says: /must be an e-mail address.*\(got "ana"\)/ },
+  { rule: "27.1 invitation role is required", kind: "teamMember", inputs: { email: "ana@example.com" }, property: "role", says: /must be a string/ },
+  { rule: "27.1 nobody is invited as owner", kind: "teamMember", inputs: { email: "ana@example.com", role: "owner" }, property: "role", says: /must not be owner/ },
+  { rule: "27.1 subaccount email is not an @vast address", kind: "subaccount", inputs: { email: "bot@vast.ai", username: "bot", password: "long-enough" }, property: "email", says: /must not be an @vast address/ },
+  { rule: "27.1 subaccount email at most 64 characters", kind: "subaccount", inputs: { email: `${"b".repeat(70)}@example.com`, username: "bot", password: "long-enough" }, property: "email", says: /at most 64 characters/ },
+  { rule: "27.1 subaccount username has no spaces", kind: "subaccount", inputs: { email: "bot@example.com", username: "ci bot", password: "long-enough" }, property: "username", says: /must not contain spaces/ },
+  { rule: "27.1 subaccount password at least 8 characters", kind: "subaccount", inputs: { email: "bot@example.com", username: "bot", password: "short" }, property: "password", says: /must be at least 8 characters/ },
 ];
 
 let rig: Rig;

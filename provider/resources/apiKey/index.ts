@@ -6,24 +6,19 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
+import type { AccessLevel, AreaPermissions } from "../kit/permissions";
 
 /** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
-export type ApiKeyAccessLevel = "read" | "write";
+export type ApiKeyAccessLevel = AccessLevel;
 
 /**
- * What a scoped key may do, area by area, mapped exactly to the service's scopes:
+ * What a scoped key (or a TeamRole) may do, area by area, mapped exactly to the service's scopes:
  * `instances` -> instance_read/instance_write, `user` -> user_read/user_write (template search
  * needs user read), `billing` -> billing_read/billing_write, `machines` ->
  * machine_read/machine_write, `misc: true` -> misc. An area left out grants nothing. A key
  * without `permissions` has full access.
  */
-export interface ApiKeyPermissions {
-  instances?: ApiKeyAccessLevel;
-  user?: ApiKeyAccessLevel;
-  billing?: ApiKeyAccessLevel;
-  machines?: ApiKeyAccessLevel;
-  misc?: boolean;
-}
+export type ApiKeyPermissions = AreaPermissions;
 
 /** Inputs of an `ApiKey` resource. */
 export interface ApiKeyArgs extends ImportArgs {

@@ -3,18 +3,18 @@
  * key: every change of the inputs makes a new key.
  */
 import { z } from "zod";
-import type { ApiKey as ApiKeyRecord, ApiKeyScope, CreatedApiKey, VastClient } from "../../client";
+import type { ApiKey as ApiKeyRecord, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT } from "../kit";
 import { withoutControlCharacters } from "../kit/text-schema";
 import type { ApiKeyPermissions } from "./index";
 import { liveApiKeys } from "./live";
+import { permissionsIn, permissionsOfScopes, permissionsSchema, scopesOf } from "../kit/permissions";
+
+// The one mapping of permissions to scopes, shared with TeamRole (kit/permissions.ts).
+export { permissionsOfScopes, scopesOf };
 
 const OUTPUTS = ["key", "keyId", "nameMarker"] as const;
-const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine" } as const;
-type Area = keyof typeof AREAS;
-
-const level = z.enum(["read", "write"], { error: 'must be "read" or "write"' }).optional();
 
 /**
  * The name the service holds: the resource's name and, when the class gave an identity, its
@@ -31,42 +31,11 @@ function markerOfName(name: string, marker: string): boolean {
 
 const inputSchema = z.object({
   name: withoutControlCharacters(z.string({ error: "must be a string" }).min(1, "must not be empty").max(NAME_LIMIT, `must be at most ${NAME_LIMIT} characters`)),
-  permissions: z
-    .strictObject(
-      { instances: level, user: level, billing: level, machines: level, misc: z.boolean({ error: "must be true or false" }).optional() },
-      { error: "must be an object of areas such as { instances: \"write\", user: \"read\" }" },
-    )
-    .optional(),
+  permissions: permissionsSchema.optional(),
   rotateOn: z.unknown().optional(),
 });
 
-/** The service's scopes for a permissions input (sorted); undefined for full access. */
-export function scopesOf(p: ApiKeyPermissions): ApiKeyScope[] {
-  const out: ApiKeyScope[] = [];
-  for (const area of Object.keys(AREAS) as Area[]) {
-    const lvl = p[area];
-    if (lvl === "read" || lvl === "write") out.push(`${AREAS[area]}_read` as ApiKeyScope);
-    if (lvl === "write") out.push(`${AREAS[area]}_write` as ApiKeyScope);
-  }
-  if (p.misc === true) out.push("misc");
-  return out.sort();
-}
-
-/** The permissions input that grants exactly `scopes` (a lone _write reads as write, which grants read too). */
-export function permissionsOfScopes(scopes: readonly ApiKeyScope[]): ApiKeyPermissions {
-  const out: ApiKeyPermissions = {};
-  for (const area of Object.keys(AREAS) as Area[]) {
-    if (scopes.includes(`${AREAS[area]}_write` as ApiKeyScope)) out[area] = "write";
-    else if (scopes.includes(`${AREAS[area]}_read` as ApiKeyScope)) out[area] = "read";
-  }
-  if (scopes.includes("misc")) out.misc = true;
-  return out;
-}
-
-function permissionsOf(props: Props): ApiKeyPermissions | undefined {
-  const p = props.permissions;
-  return p && typeof p === "object" && !Array.isArray(p) ? (p as ApiKeyPermissions) : undefined;
-}
+const permissionsOf = (props: Props): ApiKeyPermissions | undefined => permissionsIn(props);
 
 /**
  * Inputs as the user wrote them, with what a refresh saw of name and scopes. The service lists

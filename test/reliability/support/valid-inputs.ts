@@ -234,6 +234,13 @@ const fleetValid = withOptional(
 const serviceId = fc.integer({ min: 1, max: 2 ** 31 });
 const overlayName = fc.stringMatching(/^[a-z][a-z0-9-]{0,62}$/);
 const subnet = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 8, max: 30 })).map(([a, b, bits]) => `10.${a}.${b}.0/${bits}`);
+const simpleName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,30}$/);
+const email = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9._]{0,10}$/), fc.stringMatching(/^[a-z]{1,8}$/)).map(([u, d]) => `${u}@${d}.example.com`);
+const areaPermissions = withOptional({ instances: fc.constantFrom("read", "write") }, { user: fc.constantFrom("read", "write"), billing: fc.constantFrom("read", "write"), machines: fc.constantFrom("read", "write"), misc: fc.boolean() });
+const teamValid = withOptional({ name: simpleName }, { transferCredit: fc.double({ min: 0, max: 1000, noNaN: true }) });
+const teamRoleValid = fc.record({ name: simpleName.filter((n) => !["owner", "manager", "member"].includes(n)), permissions: areaPermissions });
+const teamMemberValid = fc.record({ email, role: simpleName.filter((n) => n !== "owner") });
+const subaccountValid = withOptional({ email, username: simpleName, password: fc.stringMatching(/^[A-Za-z0-9]{8,30}$/) }, { hostOnly: fc.boolean() });
 
 export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   template: templateValid,
@@ -255,6 +262,10 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   clusterMember: fc.record({ clusterId: serviceId, machineId: serviceId }),
   overlay: fc.record({ clusterId: serviceId, name: overlayName }),
   overlayMember: fc.record({ overlayName, instanceId: serviceId }),
+  team: teamValid,
+  teamRole: teamRoleValid,
+  teamMember: teamMemberValid,
+  subaccount: subaccountValid,
 };
 
 /** Property names each resource knows (inputs), for arbitrary inputs that hit the real rules. */
@@ -285,6 +296,10 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   clusterMember: ["clusterId", "machineId"],
   overlay: ["clusterId", "name"],
   overlayMember: ["overlayName", "instanceId"],
+  team: ["name", "transferCredit"],
+  teamRole: ["name", "permissions"],
+  teamMember: ["email", "role"],
+  subaccount: ["email", "username", "password", "hostOnly"],
 };
 
 /** Any value, sometimes the preview's unknown marker. */
