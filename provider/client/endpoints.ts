@@ -1,3 +1,5 @@
+import { PACING_MARGIN } from "./pacing";
+
 /**
  * Every endpoint the client calls, with whether a resend is safe and its default pacing
  * interval. Paths are the service's route table form: the trailing slash wherever the service's
@@ -12,8 +14,6 @@
  * (instance update, SSH keys, the paged instance list); instance creation, reads and destroys
  * about five; the rest about ten. The simulator's realistic table models the same values.
  */
-
-import { PACING_MARGIN } from "./pacing";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 

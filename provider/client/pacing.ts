@@ -32,7 +32,8 @@
  * written holds the next one, so a busy event loop that delays writes cannot bunch them up.
  *
  * The pace is learned from the service (all per lane, so shared by every caller and client of
- * the process): a refused call (429) widens the lane's interval at once (x1.25, at most x4) and
+ * the process): a refused call (429) widens the lane's interval at once (x1.25, at most x4; the
+ * refusals of calls sent before that widening widen nothing more) and
  * moves its floor an interval past the refused call (or to the end of its `Retry-After`, when the
  * answer has one), so every waiting caller of the lane slows down, not just the refused one; a
  * threshold named by the refusal (`endpoint threshold=N`, seconds) raises the lane's interval to
@@ -126,6 +127,8 @@ interface Lane {
   learnedMs: number;
   /** Calls let go that the transport has not yet reported sent. */
   unsent: number;
+  /** When a refusal last widened the lane. */
+  widenedAt: number;
 }
 
 interface Registry {
@@ -300,7 +303,7 @@ export class Pacer {
     const key = `${this.scope}|${endpointKey}`;
     let lane = lanes.get(key);
     if (!lane) {
-      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined, factor: 1, learnedMs: 0, unsent: 0 };
+      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined, factor: 1, learnedMs: 0, unsent: 0, widenedAt: -Infinity };
       lanes.set(key, lane);
     }
     return lane;
@@ -396,7 +399,11 @@ export class Pacer {
     if (this.configuredFor(endpointKey) === 0) return;
     const lane = this.lane(endpointKey);
     if (refusal.thresholdMs !== undefined && refusal.thresholdMs > 0) lane.learnedMs = Math.max(lane.learnedMs, refusal.thresholdMs);
-    lane.factor = Math.min(MAX_FACTOR, lane.factor * WIDEN);
+    // Calls sent before the last widening were not paced by it: their refusals widen nothing more.
+    if (sentAt >= lane.widenedAt) {
+      lane.factor = Math.min(MAX_FACTOR, lane.factor * WIDEN);
+      lane.widenedAt = receivedAt;
+    }
     const interval = this.intervalFor(endpointKey);
     const best = registry().fastest.get(this.scope) ?? 0;
     const latestCount = Math.max(sentAt, receivedAt - best);

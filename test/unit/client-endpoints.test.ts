@@ -1,5 +1,6 @@
 import { REALISTIC_RATE_LIMITS } from "pulumi-vastai/simulator";
 import { DEFAULT_INTERVALS_MS, ENDPOINTS, endpointKey, fillRoute } from "../../provider/client/endpoints";
+import { PACING_MARGIN } from "../../provider/client/pacing";
 
 /** The simulator's rate-limit key of an endpoint: no trailing slash, run endpoints under /run. */
 function simKey(e: (typeof ENDPOINTS)[keyof typeof ENDPOINTS]): string {
@@ -8,10 +9,10 @@ function simKey(e: (typeof ENDPOINTS)[keyof typeof ENDPOINTS]): string {
 }
 
 describe("endpoint table", () => {
-  it("paces every endpoint at least 10% slower than the service's realistic limits allow", () => {
+  it("paces every endpoint at least PACING_MARGIN (3%) slower than the service's realistic limits allow", () => {
     const tooFast = Object.values(ENDPOINTS)
       .map((e) => ({ endpoint: endpointKey(e), pacedMs: DEFAULT_INTERVALS_MS[endpointKey(e)], limitMs: REALISTIC_RATE_LIMITS[simKey(e)] ?? REALISTIC_RATE_LIMITS["*"] ?? 0 }))
-      .filter((x) => !(x.pacedMs >= x.limitMs * 1.1));
+      .filter((x) => !(x.pacedMs >= x.limitMs * (1 + PACING_MARGIN)));
     expect(tooFast).toEqual([]);
     // The strictest endpoints really are matched by key (not only by the "*" default).
     expect(REALISTIC_RATE_LIMITS[simKey(ENDPOINTS.instancesUpdate)]).toBe(1000);

@@ -44,6 +44,9 @@ describe("issue 28 item 5: a pace learned from the service's refusals", () => {
     a.refused(EP, c.now(), c.now() + 5);
     const widened = b.intervalFor(EP);
     expect(widened).toBeCloseTo(103 * 1.25, 6);
+    // A call sent before that refusal's answer, refused too, does not widen the lane again.
+    b.refused(EP, c.now() + 1, c.now() + 7);
+    expect(b.intervalFor(EP)).toBeCloseTo(widened, 6);
     // Another key or endpoint is not slowed.
     expect(new Pacer(u, "another-key-2", defaults, {}, c.now).intervalFor(EP)).toBe(103);
     expect(b.intervalFor("GET /other/")).toBe(103);
