@@ -23,6 +23,9 @@ export interface StateView {
   endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
   workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
   webhooks: { id: number; user_id: number; name: string | null; webhook_url: string; event_types: string[] }[];
+  /** Physical clusters and overlay networks. */
+  clusters: { id: number; user_id: number; subnet: string; machine_ids: number[]; manager_id: number }[];
+  overlays: { id: number; user_id: number; cluster_id: number; name: string; instance_ids: number[] }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -47,6 +50,8 @@ export function stateView(ctx: SimContext): StateView {
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
     webhooks: d.webhooks.map((w) => ({ id: w.id, user_id: w.userId, name: w.name, webhook_url: w.url, event_types: [...w.eventTypes] })),
+    clusters: d.networks.clusters.map((c) => ({ id: c.id, user_id: c.userId, subnet: c.subnet, machine_ids: [...c.machineIds], manager_id: c.managerId })),
+    overlays: d.networks.overlays.map((o) => ({ id: o.id, user_id: o.userId, cluster_id: o.clusterId, name: o.name, instance_ids: [...o.instanceIds] })),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),

@@ -44,7 +44,8 @@ const trainers = new Fleet("trainers", {
 });
 
 export const clusterId = cluster.clusterId;
-export const clusterMachines = cluster.machineIds;
+export const managerIp = cluster.managerLocalIp;
+export const node2Ip = node2.localIp;
 export const overlayId = net.overlayId;
 export const overlaySubnet = net.internalSubnet;
 export const memberIds = trainers.members.apply((ms) => ms.map((m) => m.id));

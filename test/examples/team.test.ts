@@ -58,8 +58,9 @@ test("27.2 runs through the testing kit on the simulator: the fleet's two member
   const up = await stack.up(teamProgram(), { "vastai-team:managerMachineId": "50001", "vastai-team:workerMachineId": "50002" });
   expect(up.outcomes.filter((o) => o.outcome === "failed")).toEqual([]);
   expect(up.outcomes.map((o) => `${o.type} ${o.name}`).sort()).toEqual(expect.arrayContaining(["Cluster rack", "ClusterMember node-2", "Fleet trainers", "Overlay team-net"]));
-  expect(up.outputs.clusterMachines).toEqual([50001, 50002]);
   const client = vastai.createClient({ apiKey: stack.sim.apiKey, apiUrl: stack.sim.url, runUrl: stack.sim.runUrl, pacing: false });
+  expect((await client.clusters.list()).map((c) => c.nodes.map((n) => n.machineId))).toEqual([[50001, 50002]]);
+  expect([up.outputs.managerIp, up.outputs.node2Ip]).toEqual(["10.10.0.1", "10.10.0.2"]);
   const [overlay] = await client.clusters.overlays();
   expect(overlay.name).toBe("team-net");
   expect([...overlay.instanceIds].sort()).toEqual([...(up.outputs.memberIds as number[])].sort());

@@ -240,6 +240,18 @@ const RULES: Rule[] = [
   { rule: "27.1 subaccount email at most 64 characters", kind: "subaccount", inputs: { email: `${"b".repeat(70)}@example.com`, username: "bot", password: "long-enough" }, property: "email", says: /at most 64 characters/ },
   { rule: "27.1 subaccount username has no spaces", kind: "subaccount", inputs: { email: "bot@example.com", username: "ci bot", password: "long-enough" }, property: "username", says: /must not contain spaces/ },
   { rule: "27.1 subaccount password at least 8 characters", kind: "subaccount", inputs: { email: "bot@example.com", username: "bot", password: "short" }, property: "password", says: /must be at least 8 characters/ },
+
+  // Clusters and overlays (not in the vendor document; the vendor client's shapes)
+  { rule: "27.2 cluster subnet is an IPv4 CIDR", kind: "cluster", inputs: { subnet: "10.0.0.0", managerMachineId: 50001 }, property: "subnet", says: /must be an IPv4 subnet in CIDR form such as 10\.0\.0\.0\/24/ },
+  { rule: "27.2 cluster subnet octets at most 255", kind: "cluster", inputs: { subnet: "10.0.300.0/24", managerMachineId: 50001 }, property: "subnet", says: /CIDR form/ },
+  { rule: "27.2 cluster manager is a machine id", kind: "cluster", inputs: { subnet: "10.0.0.0/24", managerMachineId: 0 }, property: "managerMachineId", says: /must be greater than 0 \(a machine id the account hosts\)/ },
+  { rule: "27.2 cluster properties are known ones", kind: "cluster", inputs: { subnet: "10.0.0.0/24", managerId: 50001 }, property: "managerId", says: /is not a Cluster property; did you mean managerMachineId\?/ },
+  { rule: "27.2 cluster member machine is a whole number", kind: "clusterMember", inputs: { clusterId: 1, machineId: 1.5 }, property: "machineId", says: /must be a whole number/ },
+  { rule: "27.2 overlay name is not empty", kind: "overlay", inputs: { clusterId: 1, name: "" }, property: "name", says: /must not be empty/ },
+  { rule: "27.2 overlay name at most 64 characters", kind: "overlay", inputs: { clusterId: 1, name: "n".repeat(65) }, property: "name", says: /at most 64 characters/ },
+  { rule: "27.2 overlay name has no control character", kind: "overlay", inputs: { clusterId: 1, name: "net\u0007" }, property: "name", says: /U\+0007/ },
+  { rule: "27.2 overlay member instance is an id", kind: "overlayMember", inputs: { overlayName: "net", instanceId: "8000001" }, property: "instanceId", says: /must be a number/ },
+  { rule: "27.2 fleet overlay is an overlay name", kind: "fleet", inputs: { count: 1, offer: {}, image: "x", overlay: " net" }, property: "overlay", says: /must not start or end with spaces/ },
 ];
 
 let rig: Rig;

@@ -27,7 +27,7 @@ export class Cluster extends VastResource {
   declare readonly managerMachineId: pulumi.Output<number>;
   /** The service's numeric id of the cluster (also the Pulumi id). */
   declare readonly clusterId: pulumi.Output<number>;
-  /** Machine ids of every node, the manager first as the service lists them. */
+  /** Machine ids of every node as the service lists them, as of the last create or refresh. */
   declare readonly machineIds: pulumi.Output<number[]>;
   /** The manager's address on the cluster's subnet, when the service shows one. */
   declare readonly managerLocalIp: pulumi.Output<string | undefined>;

@@ -477,6 +477,50 @@ const webhook: Scenario = {
   },
 };
 
+/** Cluster (27.2): nothing changes in place; the update is the provider's code only. */
+const cluster: Scenario = {
+  name: "Cluster",
+  provider: driven("cluster"),
+  inputs: () => ({ subnet: "10.77.0.0/24", managerMachineId: SEED.hostedMachineIds[5] }),
+  updateInputs: (outs) => pickInputs(outs, ["subnet", "managerMachineId"]),
+  targets: {
+    create: { method: "POST", path: "/api/v0/cluster" },
+    read: { method: "GET", path: "/api/v0/clusters" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/cluster" },
+  },
+  live: (state) => (state.clusters ?? []).filter((c) => c.user_id === SEED.user.id).map((c) => ({ key: String(c.id), view: c as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("subnet", live.view.subnet, entry.outs.subnet), ...differs("manager_id", live.view.manager_id, entry.outs.managerMachineId)],
+};
+
+/** Overlay (27.2) on a cluster the scenario makes first; nothing changes in place. */
+const overlay: Scenario = {
+  name: "Overlay",
+  provider: driven("overlay"),
+  prepare: async () => {
+    const client = getClient();
+    const machine = SEED.hostedMachineIds[6];
+    let found = (await client.clusters.list()).find((c) => c.managerId === machine);
+    if (!found) {
+      await client.clusters.create("10.78.0.0/24", machine);
+      found = (await client.clusters.list()).find((c) => c.managerId === machine);
+    }
+    return { clusterId: found?.id };
+  },
+  inputs: (c) => ({ clusterId: c.clusterId, name: "reliability-net" }),
+  updateInputs: (outs) => pickInputs(outs, ["clusterId", "name"]),
+  targets: {
+    create: { method: "POST", path: "/api/v0/overlay" },
+    read: { method: "GET", path: "/api/v0/overlay" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/overlay" },
+  },
+  live: (state) => (state.overlays ?? []).filter((o) => o.user_id === SEED.user.id).map((o) => ({ key: String(o.id), view: o as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("name", live.view.name, entry.outs.name), ...differs("cluster_id", live.view.cluster_id, entry.outs.clusterId)],
+};
+
 /** Fleet: one entry stands for its members; the update scales 1 -> 2 (one more rental). */
 const fleet: Scenario = {
   name: "Fleet",
@@ -494,7 +538,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
