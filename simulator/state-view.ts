@@ -26,6 +26,8 @@ export interface StateView {
   /** Physical clusters and overlay networks. */
   clusters: { id: number; user_id: number; subnet: string; machine_ids: number[]; manager_id: number }[];
   overlays: { id: number; user_id: number; cluster_id: number; name: string; instance_ids: number[] }[];
+  /** Roles of live teams, with the owner's user id and the scopes granted (issue 27 item 1). */
+  teamRoles: { id: number; user_id: number; name: string; scopes: string[]; built_in: boolean }[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -55,6 +57,15 @@ export function stateView(ctx: SimContext): StateView {
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),
+    teamRoles: d.teams.roles
+      .filter((r) => r.deletedAt === null)
+      .map((r) => ({
+        id: r.id,
+        user_id: d.teams.teams.find((t) => t.id === r.teamId)?.ownerUserId ?? 0,
+        name: r.name,
+        scopes: Object.keys((r.permissions.api as Record<string, unknown> | undefined) ?? {}).sort(),
+        built_in: r.builtIn,
+      })),
     workerGroups: d.serverless.workerGroups.map((g) => ({
       id: g.id,
       user_id: g.userId,

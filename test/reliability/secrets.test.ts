@@ -32,6 +32,7 @@ const CHECK_ONLY = {
   webhookToken: "rel-hook-token-0a7c55d2",
   launchArgsToken: "rel-launch-token-93be1c",
   argsStrToken: "rel-argsstr-token-4d0e77",
+  subaccountPassword: "rel-subaccount-pass-2f9d41",
 };
 const PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nrel-private-key-material-4e2a\n-----END OPENSSH PRIVATE KEY-----";
 
@@ -48,8 +49,9 @@ const secrets: Secret[] = [
   { name: "webhook URL token", value: CHECK_ONLY.webhookToken },
   { name: "launchArgs token", value: CHECK_ONLY.launchArgsToken },
   { name: "argsStr token", value: CHECK_ONLY.argsStrToken },
+  { name: "subaccount password", value: CHECK_ONLY.subaccountPassword },
 ];
-const CHECK_ONLY_NAMES = ["webhook URL password", "webhook URL token", "launchArgs token", "argsStr token"];
+const CHECK_ONLY_NAMES = ["webhook URL password", "webhook URL token", "launchArgs token", "argsStr token", "subaccount password"];
 
 const KIND: Record<string, ResourceKind> = {
   Template: "template", Instance: "instance", SshKey: "sshKey", MaintenanceWindow: "maintenanceWindow",
@@ -62,6 +64,7 @@ const KIND: Record<string, ResourceKind> = {
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
   Fleet: "fleet",
+  TeamRole: "teamRole",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };
 
@@ -179,6 +182,9 @@ async function badInputs(): Promise<void> {
     ["webhook", { url: `https://hooks.example.com/${"p".repeat(2100)}?sig=${CHECK_ONLY.webhookToken}`, eventTypes: ["client:low_credit"] }],
     ["workerGroup", { endpointId: 1, searchParams: "x", launchArgs: `--hf-token ${CHECK_ONLY.launchArgsToken} ${"--flag ".repeat(700)}` }],
     ["instance", { offerId: 1, image: "i", argsStr: ["--token", CHECK_ONLY.argsStrToken] }],
+    // 27.1: a subaccount's password beside a refused address, and one too long to be a password.
+    ["subaccount", { email: "bot@vast.ai", username: "bot", password: CHECK_ONLY.subaccountPassword }],
+    ["subaccount", { email: "bot@example.com", username: "bot", password: `${CHECK_ONLY.subaccountPassword}${"x".repeat(300)}` }],
   ];
   for (const [kind, news] of cases) {
     const { failures } = await driven(kind).check({}, news);

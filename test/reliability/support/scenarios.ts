@@ -372,6 +372,27 @@ const rsyncCopy: Scenario = {
   compare: () => [],
 };
 
+/** Issue 27 item 1: a role of the key's team (the team made first); edited in place by id, removed by name. */
+const teamRole: Scenario = {
+  name: "TeamRole",
+  provider: driven("teamRole"),
+  prepare: async () => {
+    await getClient().teams.create({ name: "reliability-team" });
+    return {};
+  },
+  inputs: () => ({ name: "reliability-dev", permissions: { instances: "write", user: "read" } }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["name"]), permissions: { instances: "read" } }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/team/roles" },
+    read: { method: "GET", path: "/api/v0/team/roles/*" },
+    update: { method: "PUT", path: "/api/v0/team/roles/*" },
+    delete: { method: "DELETE", path: "/api/v0/team/roles/*" },
+  },
+  live: (state) => (state.teamRoles ?? []).filter((r) => !r.built_in).map((r) => ({ key: String(r.id), view: r as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("name", live.view.name, entry.outs.name), ...differs("scopes", (live.view.scopes as string[]).join(","), ((entry.outs.scopes ?? []) as string[]).join(","))],
+};
+
 /** Volume and NetworkVolume: one list and one delete serve both kinds; the service's name carries the marker. */
 function volumeScenario(name: "Volume" | "NetworkVolume", offerId: number, kind: "local_volume" | "network_volume", createPath: string): Scenario {
   return {
@@ -538,7 +559,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

@@ -1,0 +1,67 @@
+/**
+ * Issue 27 item 1: Team, TeamRole, TeamMember and Subaccount through Pulumi's own
+ * dynamic-provider plugin, with the package installed from its packed tarball, against the
+ * simulator: check, create, read, diff, update and delete as the engine calls them.
+ */
+import { createClient, type VastClient } from "../../provider/client";
+import { dynamicUrn } from "pulumi-vastai/testing";
+import { useContract } from "./harness";
+
+jest.setTimeout(180_000);
+
+type Props = Record<string, unknown>;
+
+const fx = useContract("team", { simulator: { bootMs: 0 } });
+let client: VastClient;
+
+beforeAll(() => {
+  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+});
+
+const urn = (type: string, name: string) => dynamicUrn("dev", "proj", type, name);
+const withProvider = (kind: string, props: Props): Props => ({ __provider: fx.serialized[kind], ...props });
+
+async function up(kind: string, type: string, name: string, props: Props) {
+  const { inputs, failures } = await fx.plugin.check(urn(type, name), {}, withProvider(kind, props));
+  expect(failures).toEqual([]);
+  return { inputs, ...(await fx.plugin.create(urn(type, name), inputs)) };
+}
+
+test("27.1 Team, TeamRole and TeamMember through the plugin: made, changed in place, the invitation seen accepted, removed, the team deleted", async () => {
+  const team = await up("team", "Team", "ml", { name: "ml-research" });
+  expect(team.properties).toMatchObject({ name: "ml-research", roleNames: ["manager", "member"] });
+
+  const ru = urn("TeamRole", "dev");
+  const role = await up("teamRole", "TeamRole", "dev", { name: "developer", permissions: { instances: "write", user: "read" } });
+  expect(role.properties).toMatchObject({ scopes: ["instance_read", "instance_write", "user_read"] });
+  const bad = await fx.plugin.check(ru, role.properties, withProvider("teamRole", { name: "developer", permissions: { gpus: "write" } }));
+  expect(bad.failures.map((f) => f.property)).toEqual(["permissions"]);
+  const news = { ...role.inputs, permissions: { instances: "read" } };
+  expect(await fx.plugin.diff(ru, role.id, role.properties, news)).toMatchObject({ changes: "some", replaces: [] });
+  const changed = await fx.plugin.update(ru, role.id, role.properties, news);
+  expect(changed.properties).toMatchObject({ scopes: ["instance_read"] });
+
+  const mu = urn("TeamMember", "ana");
+  const member = await up("teamMember", "TeamMember", "ana", { email: "ana@example.com", role: "developer" });
+  expect(member.properties).toMatchObject({ status: "invited", pending: true });
+  await fetch(`${fx.sim.url}/_sim/team/invitations/accept`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ana@example.com" }) });
+  const seen = await fx.plugin.read(mu, member.id, member.properties);
+  expect(seen.properties).toMatchObject({ status: "member", pending: false, memberId: expect.any(Number) });
+  await fx.plugin.delete(mu, member.id, seen.properties);
+  expect((await client.teams.members()).map((m) => m.email)).not.toContain("ana@example.com");
+
+  await fx.plugin.delete(ru, role.id, changed.properties);
+  expect(await client.teams.role("developer")).toBeNull();
+  await fx.plugin.delete(urn("Team", "ml"), team.id, team.properties);
+  expect(await client.teams.isTeam()).toBe(false);
+});
+
+test("27.1 Subaccount through the plugin: created, its password a secret never sent back, delete leaves it and says so", async () => {
+  const su = urn("Subaccount", "bot");
+  const made = await up("subaccount", "Subaccount", "bot", { email: "bot@example.com", username: "ci-bot", password: "s3cret-Passw0rd" });
+  expect(made.properties).toMatchObject({ userId: Number(made.id), username: "ci-bot" });
+  expect((await fx.plugin.read(su, made.id, made.properties)).id).toBe(made.id);
+  expect(await fx.plugin.diff(su, made.id, made.properties, { ...made.inputs, username: "ci-bot-2" })).toMatchObject({ replaces: ["username"] });
+  await fx.plugin.delete(su, made.id, made.properties);
+  expect((await client.subaccountAccounts.list()).map((s) => s.username)).toContain("ci-bot");
+});
