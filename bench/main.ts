@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --json] [--sizes 10,50,200] [--scale 0.5] [--latency-ms 25] [--parallel 10]
- * [--no-plugin] [--no-account] [--no-fleet]`: create, refresh, no-op diff and destroy of N instances through the provider
+ * [--no-plugin] [--no-account] [--no-fleet] [--no-roll] [--no-search]`: create, refresh, no-op diff and destroy of N instances through the provider
  * and through a naive client, against the simulator under scaled realistic rate limits; then
  * the serialized provider sizes and the plugin's cold start. Prints a table (or JSON) and
  * exits 1 when a target is missed. See bench/README.md.
@@ -14,6 +14,7 @@ import { NaiveRun } from "./naive-run";
 import { measureColdStart } from "./plugin";
 import { ProviderRun, instanceArgs } from "./provider-run";
 import { formatResults, judge, type Results, type Row } from "./report";
+import { rollRow, searchRow } from "./roll-run";
 import { scratchProject } from "./scratch";
 import { startSimProcess, type SimProcess } from "./sim";
 
@@ -26,6 +27,8 @@ interface CliOptions {
   plugin: boolean;
   account: boolean;
   fleet: boolean;
+  roll: boolean;
+  search: boolean;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -48,6 +51,8 @@ function options(argv: string[]): CliOptions {
     .option("--no-plugin", "skip the package install and the plugin cold start")
     .option("--no-account", "skip the shared-account scenarios (others' instances, mixed up)")
     .option("--no-fleet", "skip the fleet scenarios (create 100, heal 10)")
+    .option("--no-roll", "skip the roll scenarios (a fleet rolled in place, Instances updated at once, 2 s boots)")
+    .option("--no-search", "skip the offer-search scenario (Instances from the same offer filters)")
     .parse(argv)
     .opts<CliOptions>();
 }
@@ -111,6 +116,8 @@ async function main(): Promise<void> {
       await run.warmUp();
       results.fleet = await run.run(progress);
     }
+    if (opts.search) results.search = await searchRow(sim, settings, progress);
+    if (opts.roll) results.roll = await rollRow(settings, progress);
     if (opts.plugin) {
       progress("packing and installing the package into a scratch project (reused while unchanged)");
       const scratch = scratchProject();
