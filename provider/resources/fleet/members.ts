@@ -168,9 +168,6 @@ export async function waitForMembers(client: VastClient, members: Member[], time
   const pace = bootPaceOf(client, "instance");
   const started = now();
   const deadline = started + timeoutMs;
-  // With boots seen before, the first look waits until shortly before this one should end.
-  const first = pace.firstDelay();
-  if (first > 0) await sleep(Math.min(first, timeoutMs));
   const results = new Map<number, BootResult>();
   let pending = [...members];
   for (let polls = 0; ; polls++) {
@@ -192,7 +189,7 @@ export async function waitForMembers(client: VastClient, members: Member[], time
       else pending = pending.map((p) => (p.id === m.id ? member : p));
     }
     // A boot seen under way: its length tells when the next ones end.
-    if (booted && (polls > 0 || first > 0)) pace.note(now() - started);
+    if (booted && polls > 0) pace.note(now() - started);
     pending = pending.filter((m) => !results.has(m.id));
     if (pending.length === 0) break;
     const left = deadline - now();

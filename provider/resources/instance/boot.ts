@@ -30,16 +30,13 @@ export async function waitForRunning(
   const pace = bootPaceOf(client, "instance");
   const started = now();
   const deadline = started + timeoutMs;
-  // With boots seen before, the first look waits until shortly before this one should end.
-  const first = pace.firstDelay();
-  if (first > 0) await sleep(Math.min(first, timeoutMs));
   for (let polls = 0; ; polls++) {
     const instance = (await bootReads(client).read([id])).get(id);
     if (!instance) return { kind: "gone" };
     const { status, kind } = readStatus(id, instance.actualStatus);
     if (kind === "running") {
       // A boot seen under way: its length tells when the next ones end.
-      if (polls > 0 || first > 0) pace.note(now() - started);
+      if (polls > 0) pace.note(now() - started);
       return { kind: "running", instance };
     }
     if (kind === "dead" && status !== null) return { kind: "dead", instance, status };

@@ -2,8 +2,8 @@
  * Waiting for objects that boot (an instance created, restarted or updated in place): when to
  * look, and one read for everything waiting at that moment.
  *
- * When: a boot takes about as long as the last ones of this process did. So, while no boot was
- * seen yet, the wait looks once at once (a boot may be instant), then while no boot was seen yet, at a short interval
+ * When: a boot takes about as long as the last ones of this process did. So the wait looks
+ * once at once (a boot may be instant), then, while no boot was seen yet, at a short interval
  * that grows with the time waited (a sixth of it, so a boot is seen at most about 17 % late; from 1/40 of `vastai:pollIntervalMs` up
  * to that interval); once boots were seen, it sleeps until shortly before the expected end
  * (85 % of the median of the last boots) and then looks every 1/20 of that time (at most the
@@ -37,15 +37,6 @@ export class BootPace {
     if (this.samples.length === 0) return undefined;
     const sorted = [...this.samples].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)];
-  }
-
-  /**
-   * How long to sleep before the first look: nothing while no boot was seen (a boot may be
-   * instant), else until shortly before the expected end (a look at once would be wasted).
-   */
-  firstDelay(): number {
-    const expected = this.expected();
-    return expected === undefined ? 0 : 0.85 * expected;
   }
 
   /** How long to sleep before the next look, `elapsed` ms after the change was sent. */
