@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --json] [--sizes 10,50,200] [--scale 0.5] [--latency-ms 25] [--parallel 10]
- * [--no-plugin] [--no-account] [--no-fleet] [--no-own-reads] [--account-others 2000]`: create, refresh, no-op diff and destroy of N instances through the provider
+ * [--no-plugin] [--no-account] [--no-fleet] [--no-own-reads] [--account-others 2000] [--no-roll] [--no-search]`: create, refresh, no-op diff and destroy of N instances through the provider
  * and through a naive client, against the simulator under scaled realistic rate limits; then
  * the serialized provider sizes and the plugin's cold start. Prints a table (or JSON) and
  * exits 1 when a target is missed. See bench/README.md.
@@ -15,6 +15,7 @@ import { NaiveRun } from "./naive-run";
 import { measureColdStart } from "./plugin";
 import { ProviderRun, instanceArgs } from "./provider-run";
 import { formatResults, judge, type Results, type Row } from "./report";
+import { rollRow, searchRow } from "./roll-run";
 import { scratchProject } from "./scratch";
 import { startSimProcess, type SimProcess } from "./sim";
 
@@ -29,6 +30,8 @@ interface CliOptions {
   fleet: boolean;
   ownReads: boolean;
   accountOthers: number;
+  roll: boolean;
+  search: boolean;
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -53,6 +56,8 @@ function options(argv: string[]): CliOptions {
     .option("--no-fleet", "skip the fleet scenarios (create 100, heal 10)")
     .option("--no-own-reads", "skip the reads-follow-the-stack scenarios (fleet account, scattered ids)")
     .option("--account-others <n>", "other instances in the fleet account scenario", positive("--account-others", true), 2000)
+    .option("--no-roll", "skip the roll scenarios (a fleet rolled in place, Instances updated at once, 2 s boots)")
+    .option("--no-search", "skip the offer-search scenario (Instances from the same offer filters)")
     .parse(argv)
     .opts<CliOptions>();
 }
@@ -120,6 +125,8 @@ async function main(): Promise<void> {
       results.fleetAccount = await fleetAccountRow(sim, settings, opts.accountOthers, progress);
       results.scattered = await scatteredRow(sim, settings, progress);
     }
+    if (opts.search) results.search = await searchRow(sim, settings, progress);
+    if (opts.roll) results.roll = await rollRow(settings, progress);
     if (opts.plugin) {
       progress("packing and installing the package into a scratch project (reused while unchanged)");
       const scratch = scratchProject();

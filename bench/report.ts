@@ -2,6 +2,7 @@
 import type { AccountRow, MixedRow } from "./account-run";
 import type { FleetRow } from "./fleet-run";
 import { ownReadsLines, ownReadsTargets, type FleetAccountRow, type ScatteredRow } from "./own-reads-report";
+import type { RollRow, SearchRow } from "./roll-run";
 import type { Operation } from "./limits";
 import type { Cost } from "./measure";
 import type { ColdStart } from "./plugin";
@@ -33,6 +34,10 @@ export interface Results {
   fleetAccount?: FleetAccountRow;
   /** 100 instances scattered among others' instances, read `parallel` at once. */
   scattered?: ScatteredRow;
+  /** A fleet rolled in place one member at a time, and Instances updated in place at once. */
+  roll?: RollRow;
+  /** Instances created from the same offer filters: the rows their offer searches asked for. */
+  search?: SearchRow;
   targets: Target[];
   serializedBytes: Record<string, number>;
   coldStart?: ColdStart;
@@ -124,6 +129,8 @@ export function formatResults(r: Results): string {
     ...(r.mixed ? [mixedLine(r.mixed), ""] : []),
     ...(r.fleet ? [...fleetLines(r.fleet), ""] : []),
     ...ownReadsLines(r.fleetAccount, r.scattered),
+    ...(r.search ? [searchLine(r.search), ""] : []),
+    ...(r.roll ? [...rollLines(r.roll), ""] : []),
     "targets",
     ...r.targets.map((t) => `  ${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`),
     "",
@@ -152,7 +159,7 @@ export function createRatio(n: number): number {
 }
 
 /** The targets, judged on the provider's rows and the shared-account scenarios. */
-export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fleet" | "fleetAccount" | "scattered">, refreshTarget: (n: number) => number): Target[] {
+export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fleet" | "fleetAccount" | "scattered" | "roll" | "search">, refreshTarget: (n: number) => number): Target[] {
   const rows = results.rows;
   const of = (op: Operation) => rows.filter((r) => r.op === op);
   const refresh = of("refresh").map((r) => ({ r, limit: refreshTarget(r.n) }));
@@ -179,6 +186,57 @@ export function judge(results: Pick<Results, "rows" | "account" | "mixed" | "fle
     ...accountTargets(results.account, results.mixed),
     ...fleetTargets(results.fleet),
     ...ownReadsTargets(results.fleetAccount, results.scattered),
+    ...rollTargets(results.roll),
+    ...searchTargets(results.search),
+  ];
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+function searchLine(s: SearchRow): string {
+  return (
+    `search rows: ${s.creates} Instances from the same offer filters: ${s.rows.length} searches, ${sum(s.rows)} rows asked ` +
+    `(${(sum(s.rows) / s.creates).toFixed(2)} per create; first ${s.rows[0] ?? 0}, largest ${Math.max(0, ...s.rows)}), ` +
+    `${s.distinctOffers} distinct offers, ${s.offersLost} lost, ${s.cost.calls} calls, ${secs(s.cost.timeMs)}`
+  );
+}
+
+function rollLines(r: RollRow): string[] {
+  return [
+    `roll of a fleet of ${r.members}, in place one at a time (${r.bootMs} ms boots): ${r.fleetUpdates} updates, ${r.fleet.calls} calls ` +
+      `(${r.fleet.listCalls} list), ${r.fleet.refused} refused, ${secs(r.fleet.timeMs)} = ${(r.fleet.timeMs / r.fleetBoundMs).toFixed(2)}x the sum of its boots (${secs(r.fleetBoundMs)})`,
+    `in-place roll of ${r.members} Instances at once: ${r.instanceUpdates} updates, ${r.instances.calls} calls (${r.instances.listCalls} list), ` +
+      `${r.instances.refused} refused, ${secs(r.instances.timeMs)} = ${(r.instances.timeMs / r.instancesBoundMs).toFixed(2)}x the bound (${secs(r.instancesBoundMs)}: the paced updates, then one boot)`,
+  ];
+}
+
+function rollTargets(r: RollRow | undefined): Target[] {
+  if (!r) return [];
+  return [
+    {
+      name: `a fleet roll of ${r.members} members one at a time takes at most 1.2x the sum of its boots, with default settings`,
+      pass: r.fleet.timeMs <= 1.2 * r.fleetBoundMs && r.fleetUpdates === r.members && r.fleet.refused === 0,
+      detail: `${(r.fleet.timeMs / r.fleetBoundMs).toFixed(2)}x, ${r.fleetUpdates} updates, ${r.fleet.calls} calls, ${r.fleet.refused} refused`,
+    },
+    {
+      name: `an in-place roll of ${r.members} Instances at once takes at most 1.2x its bound (paced updates, then one boot)`,
+      pass: r.instances.timeMs <= 1.2 * r.instancesBoundMs && r.instanceUpdates === r.members && r.instances.failures === 0 && r.instances.refused === 0,
+      detail: `${(r.instances.timeMs / r.instancesBoundMs).toFixed(2)}x, ${r.instances.calls} calls, ${r.instances.failures} failed, ${r.instances.refused} refused`,
+    },
+  ];
+}
+
+function searchTargets(s: SearchRow | undefined): Target[] {
+  if (!s) return [];
+  const perCreate = sum(s.rows) / s.creates;
+  const first = s.rows[0] ?? 0;
+  const largest = Math.max(0, ...s.rows);
+  return [
+    {
+      name: `offer search rows per create stay constant for ${s.creates} creates (<= 5 on average, no search over 2x the first), 0 offers rented twice`,
+      pass: perCreate <= 5 && largest <= 2 * first && s.distinctOffers === s.creates && s.offersLost === 0 && s.cost.failures === 0,
+      detail: `${perCreate.toFixed(2)} rows per create, largest ${largest} vs first ${first}, ${s.distinctOffers} distinct offers, ${s.offersLost} lost, ${s.cost.failures} failed`,
+    },
   ];
 }
 

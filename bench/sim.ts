@@ -25,6 +25,8 @@ export interface SimSettings {
   latencyMs: number;
   /** Offers of the bulk market beside the catalogue (the fleet scenario rents 100 distinct ones). */
   marketOffers?: number;
+  /** Milliseconds from an instance's creation (or in-place update) to running (default 0). */
+  bootMs?: number;
 }
 
 export async function startSimProcess(settings: SimSettings): Promise<SimProcess> {

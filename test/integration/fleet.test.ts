@@ -14,7 +14,7 @@ import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../
 import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { SEED } from "pulumi-vastai/simulator";
-import { CREATE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
+import { CREATE_PATH, ONE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
 type Props = Record<string, unknown>;
 type Member = { id: number; offerId: number; machineId: number; country: string; status: string; pricePerHour: number; marker: string; spec: string };
@@ -210,7 +210,7 @@ describe("readiness and in-place rolls", () => {
 
   /** A list of instances filtered by id: the wait for members to run (members.ts). */
   const byId = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "id" in (JSON.parse(query.select_filters) as object);
-  /** The roll's steps from the request log: `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id). */
+  /** The roll's steps from the request log: `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id, or one instance read alone). */
   async function steps(): Promise<string[]> {
     const out: string[] = [];
     for (const r of await h.requests()) {
@@ -218,7 +218,7 @@ describe("readiness and in-place rolls", () => {
       if (update && r.method === "PUT") out.push(`update ${update[1]}`);
       else if (r.method === "PUT" && CREATE_PATH.test(r.path)) out.push("create");
       else if (r.method === "DELETE") out.push(`destroy ${r.path.split("/").filter(Boolean).pop()}`);
-      else if (r.method === "GET" && PAGE_PATH.test(r.path) && byId(r.query) && out[out.length - 1] !== "wait") out.push("wait");
+      else if (r.method === "GET" && ((PAGE_PATH.test(r.path) && byId(r.query)) || ONE_PATH.test(r.path)) && out[out.length - 1] !== "wait") out.push("wait");
     }
     return out;
   }

@@ -14,11 +14,12 @@
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
-import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, pollIntervalMs, type Props } from "../kit";
+import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, bootPaceOf, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
 import { typedInputs } from "../instance/inputs";
 import { fleetKeyOfMarker, memberLabel, sweep } from "./listing";
+import { bootReads } from "../instance/live";
 import { fatalBoot, readStatus, type FatalBoot } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import type { FleetMember } from "./index";
@@ -160,17 +161,21 @@ export type BootResult = { member: Member; outcome: "running" | "dead" | "gone" 
 
 /**
  * Waits until every member in `members` runs, dies, disappears or the deadline passes. Each
- * poll lists the members still pending by id, 25 per call. With `volumes`, the members' volume
+ * poll lists the members still pending by id, 25 per call, together with the other instances
+ * of the process waiting then, at the pace of the boots seen so far (kit/live/boot-polls.ts):
+ * a roll waits about each boot, not a whole poll interval. With `volumes`, the members' volume
  * ids are then read (one volume list call), so that a member that died takes its volume along.
  */
 export async function waitForMembers(client: VastClient, members: Member[], timeoutMs: number, volumes = false): Promise<BootResult[]> {
   const { now, sleep } = currentTiming();
-  const deadline = now() + timeoutMs;
+  const pace = bootPaceOf(client, "instance");
+  const started = now();
+  const deadline = started + timeoutMs;
   const results = new Map<number, BootResult>();
   let pending = [...members];
-  for (;;) {
-    const live = pending.length === 0 ? [] : await client.instances.listAll(25, { filters: { id: { in: pending.map((m) => m.id) } } });
-    const byId = new Map(live.map((i) => [i.id, i]));
+  for (let polls = 0; ; polls++) {
+    const byId = await bootReads(client).read(pending.map((m) => m.id));
+    let booted = false;
     for (const m of pending) {
       const instance = byId.get(m.id);
       if (!instance) {
@@ -179,11 +184,15 @@ export async function waitForMembers(client: VastClient, members: Member[], time
       }
       const member = refreshed(m, instance);
       const kind = readStatus(m.id, instance.actualStatus).kind;
-      if (kind === "running") results.set(m.id, { member, outcome: "running" });
-      else if (kind === "dead") results.set(m.id, { member, outcome: "dead" });
+      if (kind === "running") {
+        results.set(m.id, { member, outcome: "running" });
+        booted = true;
+      } else if (kind === "dead") results.set(m.id, { member, outcome: "dead" });
       else if (fatalBoot(instance.actualStatus, instance.statusMsg)) results.set(m.id, { member, outcome: "dead", fatal: fatalBoot(instance.actualStatus, instance.statusMsg) });
       else pending = pending.map((p) => (p.id === m.id ? member : p));
     }
+    // A boot seen under way: its length tells when the next ones end.
+    if (booted && polls > 0) pace.note(now() - started);
     pending = pending.filter((m) => !results.has(m.id));
     if (pending.length === 0) break;
     const left = deadline - now();
@@ -191,7 +200,7 @@ export async function waitForMembers(client: VastClient, members: Member[], time
       for (const m of pending) results.set(m.id, { member: m, outcome: "timeout" });
       break;
     }
-    await sleep(Math.min(pollIntervalMs(), left));
+    await sleep(Math.min(pace.nextDelay(now() - started), left));
   }
   const ordered = members.map((m) => results.get(m.id) as BootResult);
   if (!volumes) return ordered;

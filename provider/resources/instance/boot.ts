@@ -1,11 +1,14 @@
 /**
- * Waiting for an instance to reach `running`. Every poll reads the instance directly (never
- * the shared cache, which may predate the boot) until it runs, reaches a status it never
- * leaves (exited, unknown, offline), disappears, or the deadline passes.
+ * Waiting for an instance to reach `running`. Every poll reads the instance afresh (never the
+ * shared cache, which may predate the boot), together with the other instances of the process
+ * waiting at that moment (kit/live/boot-polls.ts), until it runs, reaches a status it never
+ * leaves (exited, unknown, offline), disappears, or the deadline passes. The polls follow the
+ * boots seen so far: short ones near the expected end of the boot, not a whole poll interval.
  */
 import type { Instance, VastClient } from "../../client";
 import { fatalBoot, readStatus, type FatalBoot } from "./status";
-import { currentTiming, pollIntervalMs } from "../kit";
+import { bootPaceOf, currentTiming } from "../kit";
+import { bootReads } from "./live";
 
 export type BootOutcome =
   | { kind: "running"; instance: Instance }
@@ -24,13 +27,18 @@ export async function waitForRunning(
   failWhen?: (instance: Instance) => string | undefined,
 ): Promise<BootOutcome> {
   const { now, sleep } = currentTiming();
-  const interval = pollIntervalMs();
-  const deadline = now() + timeoutMs;
-  for (;;) {
-    const instance = await client.instances.get(id);
+  const pace = bootPaceOf(client, "instance");
+  const started = now();
+  const deadline = started + timeoutMs;
+  for (let polls = 0; ; polls++) {
+    const instance = (await bootReads(client).read([id])).get(id);
     if (!instance) return { kind: "gone" };
     const { status, kind } = readStatus(id, instance.actualStatus);
-    if (kind === "running") return { kind: "running", instance };
+    if (kind === "running") {
+      // A boot seen under way: its length tells when the next ones end.
+      if (polls > 0) pace.note(now() - started);
+      return { kind: "running", instance };
+    }
     if (kind === "dead" && status !== null) return { kind: "dead", instance, status };
     // Stuck in `created` with a message after which it never starts (a bad image, a broken host).
     const fatal = fatalBoot(instance.actualStatus, instance.statusMsg);
@@ -39,7 +47,7 @@ export async function waitForRunning(
     if (failed !== undefined) return { kind: "dead", instance, status: failed };
     const left = deadline - now();
     if (left <= 0) return { kind: "timeout", instance, status };
-    await sleep(Math.min(interval, left));
+    await sleep(Math.min(pace.nextDelay(now() - started), left));
   }
 }
 

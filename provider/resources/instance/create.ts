@@ -114,7 +114,7 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
       // Every match this create saw was claimed by creates beside it: a new search sees past them.
       if (error instanceof OffersTakenError && searches < MAX_OFFER_SEARCHES) {
         searches++;
-        candidates = await candidateOfferList(client, inputs).catch((e: unknown) => {
+        candidates = await candidateOfferList(client, inputs, { fresh: true }).catch((e: unknown) => {
           chosen();
           throw e;
         });

@@ -8,7 +8,7 @@
  */
 import type { Instance, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { IdReader, liveCacheTtlMs, readerOf } from "../kit";
+import { BootReads, IdReader, liveCacheTtlMs, readerOf } from "../kit";
 
 /** Instances per page of the paged list (the service's maximum). */
 export const INSTANCE_PAGE_SIZE = 25;
@@ -37,4 +37,25 @@ export function liveInstances(client: VastClient = getClient()): IdReader<Instan
         pageSize: INSTANCE_PAGE_SIZE,
       }),
   );
+}
+
+const bootReaders = new WeakMap<VastClient, BootReads<Instance>>();
+
+/**
+ * Fresh reads of booting instances for `client` (kit/live/boot-polls.ts): every instance
+ * waiting at one moment (an Instance's boot, a Fleet's batch) is read by one call, one
+ * instance directly, several listed by id.
+ */
+export function bootReads(client: VastClient): BootReads<Instance> {
+  let reads = bootReaders.get(client);
+  if (!reads) {
+    reads = new BootReads<Instance>({
+      fetchOne: (id) => client.instances.get(id),
+      fetchIds: (ids) => client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { id: { in: ids } } }),
+      idOf: (instance) => instance.id,
+      pageSize: INSTANCE_PAGE_SIZE,
+    });
+    bootReaders.set(client, reads);
+  }
+  return reads;
 }

@@ -1,7 +1,8 @@
 /** Choosing the offer(s) to rent: the given `offerId`, or the cheapest matches of `offer` filters. */
 import type { OfferFilters, OfferSearch, VastClient } from "../../client";
-import { choosingCount, claimCount, isClaimed } from "../kit";
+import { choosingCount, isClaimed } from "../kit";
 import { withinBid } from "./bid";
+import { windowSearch } from "./offer-window";
 import type { InstanceInputs, OfferFiltersInput } from "./inputs";
 
 /** Disk the service gives an instance when neither the request nor its template names one, GB. */
@@ -72,17 +73,18 @@ export async function candidateOffers(client: VastClient, inputs: InstanceInputs
 export async function candidateOfferList(
   client: VastClient,
   inputs: InstanceInputs,
-  options: { allowNone?: boolean } = {},
+  options: { allowNone?: boolean; fresh?: boolean } = {},
 ): Promise<{ id: number; machineId?: number }[]> {
   if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
   // Offers other creates of this process hold are skipped, and the creates choosing at the same
-  // time will each take one: ask for that many more (kit/claims.ts).
+  // time will each take one (kit/claims.ts): they share one search, a window of matches
+  // searched again only when it runs short (offer-window.ts).
   const others = Math.max(0, choosingCount(client) - 1);
-  const query = { ...offerQueryFor(filters, inputs.diskGb, directPortsNeeded(inputs)), limit: MAX_OFFER_CANDIDATES + claimCount(client) + others };
+  const query = offerQueryFor(filters, inputs.diskGb, directPortsNeeded(inputs));
   const bid = inputs.bidPricePerHour;
   // A bid searches the interruptible market and leaves out machines whose going price is above it (bid.ts).
-  const found = await client.offers.search(bid === undefined ? query : { ...query, type: "bid" });
+  const found = await windowSearch(client, bid === undefined ? query : { ...query, type: "bid" }, { fresh: options.fresh });
   const offers = bid === undefined ? found : withinBid(found, bid);
   if (offers.length === 0 && found.length > 0) {
     const lowest = Math.min(...found.map((o) => o.minBid ?? Infinity));

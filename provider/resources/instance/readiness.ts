@@ -3,9 +3,11 @@
  * against the port the service published for the container port (the instance's `ports`
  * mapping, at its `public_ipaddr`) before create returns. A TCP connect, or with `httpPath` a
  * GET answered 2xx or 3xx. `tcpPort` defaults to the container port of the first `ports`
- * entry. Probes repeat every `vastai:pollIntervalMs` until `timeoutMinutes` (the clock and
- * sleep are the injectable timing of kit/settings.ts); the mapping is read afresh each time,
- * since the service may publish it after the container runs.
+ * entry. Probes repeat until `timeoutMinutes`, soon after the boot (a server often listens a
+ * moment after its container runs) and then less often, up to every `vastai:pollIntervalMs`
+ * (the boot pace of kit/live/boot-polls.ts; the clock and sleep are the injectable timing of
+ * kit/settings.ts); the mapping is read afresh each time, since the service may publish it
+ * after the container runs.
  *
  * An instance that never becomes ready is destroyed and rented again elsewhere (create.ts),
  * counting toward `maxCreateAttempts`; the machine that failed is not picked again.
@@ -13,7 +15,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { probeHttp, probeTcp, type Instance, type VastClient } from "../../client";
-import { Props, containsUnknown, currentTiming, pollIntervalMs } from "../kit";
+import { BootPace, Props, containsUnknown, currentTiming } from "../kit";
+
+/** Readiness probes follow no learned boot: short at first, growing to the poll interval. */
+const PROBE_PACE = new BootPace();
 
 const MAX_READY_MINUTES = 24 * 60;
 /** Longer paths are refused by common servers (8 KB request lines) long before; 2048 is the usual URL limit. */
@@ -92,7 +97,8 @@ export async function notReadyReason(client: VastClient, id: number, readiness: 
   const { now, sleep } = currentTiming();
   const containerPort = probedPort(readiness, ports);
   if (containerPort === undefined) return "readiness has no TCP port to probe";
-  const deadline = now() + readiness.timeoutMinutes * 60_000;
+  const started = now();
+  const deadline = started + readiness.timeoutMinutes * 60_000;
   let why: string;
   for (;;) {
     const instance = await client.instances.get(id);
@@ -105,6 +111,6 @@ export async function notReadyReason(client: VastClient, id: number, readiness: 
       const minutes = Number(readiness.timeoutMinutes.toPrecision(3));
       return `it was not ready after ${minutes} minutes (readiness.timeoutMinutes; last: ${why})`;
     }
-    await sleep(Math.min(pollIntervalMs(), left));
+    await sleep(Math.min(PROBE_PACE.nextDelay(now() - started), left));
   }
 }

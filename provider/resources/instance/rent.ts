@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, vendorRuntype, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
 import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
+import { offerTaken } from "./offer-window";
 import { liveInstances } from "./live";
 
 export interface Rented {
@@ -137,6 +138,8 @@ export async function rentFirstAvailable(
           cause: error,
         });
       }
+      // Matches found beside it may be taken too: the next create searches again.
+      offerTaken(client, offers[i]);
       gone.push(offers[i]);
     }
   }

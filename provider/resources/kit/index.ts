@@ -14,3 +14,4 @@ export * from "./text";
 export { SharedList, type SharedListSource, type SharedListStats } from "./live/shared-list";
 export { readerFor, readerOf, type Reader } from "./live/readers";
 export { IdReader, type IdListSource, type IdPage } from "./live/id-reader";
+export { BootPace, BootReads, bootPaceOf, resetBootPaces, type BootReadSource } from "./live/boot-polls";
