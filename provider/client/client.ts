@@ -9,6 +9,7 @@ import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
 import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
+import { ScheduledJobsApi } from "./areas/scheduled-jobs";
 import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
@@ -104,6 +105,8 @@ export class VastClient {
   readonly endpointGroups: EndpointGroupsApi;
   readonly workerGroups: WorkerGroupsApi;
   readonly webhooks: WebhooksApi;
+  /** Calls the service makes itself at set times. */
+  readonly scheduledJobs: ScheduledJobsApi;
   readonly billing: BillingApi;
   /** The base URLs in use. */
   readonly apiUrl: string;
@@ -175,6 +178,7 @@ export class VastClient {
     this.endpointGroups = new EndpointGroupsApi(core);
     this.workerGroups = new WorkerGroupsApi(core);
     this.webhooks = new WebhooksApi(core);
+    this.scheduledJobs = new ScheduledJobsApi(core);
     this.billing = new BillingApi(core);
   }
 

@@ -147,6 +147,13 @@ export const ENDPOINTS = {
   webhooksTest: ep("POST", "/api/v0/webhooks/{id}/test/", false, ANY),
   notificationTypes: ep("GET", "/api/v0/notification-types/", true, ANY),
 
+  // Scheduled jobs (not in the vendor document; the vendor's client). A lost create may still
+  // land: not resent (the area finds it by instance, endpoint and slot).
+  scheduledJobsList: ep("GET", "/api/v0/commands/schedule_job/", true, ANY),
+  scheduledJobsCreate: ep("POST", "/api/v0/commands/schedule_job/", false, ANY),
+  scheduledJobsUpdate: ep("PUT", "/api/v0/commands/schedule_job/{id}/", true, ANY),
+  scheduledJobsDelete: ep("DELETE", "/api/v0/commands/schedule_job/{id}/", true, ANY),
+
   // Billing history (paged with after_token).
   chargesList: ep("GET", "/api/v0/charges/", true, ANY),
   invoicesList: ep("GET", "/api/v1/invoices/", true, ANY),

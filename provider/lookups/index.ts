@@ -44,3 +44,5 @@ export {
   type WorkerGroupInfo,
   type WorkerGroupsArgs,
 } from "./serverless";
+export { getScheduledJobs, getScheduledJobsOutput, type ScheduledJobsArgs } from "./scheduled-jobs";
+export type { ScheduledJobInfo } from "../client";

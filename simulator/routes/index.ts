@@ -20,6 +20,7 @@ import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
 import { registerVolumes } from "./volumes";
 import { registerWebhooks } from "./webhooks";
+import { registerScheduledJobs } from "./scheduled-jobs";
 import { registerBilling } from "./billing";
 
 export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
@@ -43,6 +44,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerEarnings,
     registerVolumes,
     registerWebhooks,
+    registerScheduledJobs,
     registerBilling,
   ]) {
     register(app, ctx);

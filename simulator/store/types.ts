@@ -130,6 +130,31 @@ export interface WebhookRecord {
   updatedAt: number;
 }
 
+/**
+ * A scheduled API call (`/api/v0/commands/schedule_job/`): the service makes `requestMethod
+ * apiEndpoint` with `requestBody` for the owner at each occurrence between start and end.
+ * Times in Unix seconds; day 0 = Sunday; all in UTC.
+ */
+export interface ScheduledJobRecord {
+  id: number;
+  userId: number;
+  instanceId: number;
+  apiEndpoint: string;
+  requestMethod: "GET" | "POST" | "PUT" | "DELETE";
+  requestBody: Record<string, unknown>;
+  frequency: "HOURLY" | "DAILY" | "WEEKLY";
+  dayOfTheWeek: number | null;
+  hourOfTheDay: number | null;
+  minOfTheHour: number;
+  startTime: number;
+  endTime: number;
+  createdAt: number;
+  /** When it last ran (Unix seconds of the occurrence) and the HTTP status its call got. */
+  lastRunAt: number | null;
+  lastStatus: number | null;
+  runs: number;
+}
+
 /** A destroyed instance, kept for the billing history (its charge). Times in Unix seconds. */
 export interface EndedContractRecord {
   userId: number;
@@ -175,6 +200,8 @@ export interface SimData {
   nextIds: { apiKey: number; sshKey: number; template: number; instance: number; maintenance: number; webhook: number };
   /** Notification webhooks (state files written before they existed have none). */
   webhooks: WebhookRecord[];
+  /** Scheduled API calls and the next id (state files written before they existed have none). */
+  scheduledJobs?: { nextId: number; jobs: ScheduledJobRecord[] };
   /** Destroyed instances, for the charges (state files written before they existed have none). */
   endedContracts: EndedContractRecord[];
 }
