@@ -14,7 +14,8 @@
  * - Scopes (the client's scope table): reads `instance_read`, writes `instance_write`.
  *
  * Running: on the simulator's clock, a job's due occurrence makes its call through the
- * simulator's own routes (fastify inject, with the owner's key, header `x-vast-scheduled-job`),
+ * simulator's own routes (HTTP to its own loopback address, with the owner's key, header
+ * `x-vast-scheduled-job`),
  * as the service would: the call is in the request log and has its effects (a bid change stops an
  * outbid instance). Due jobs run before each API request is handled, on `POST
  * /_sim/scheduled-jobs/run` and once a second on a timer; occurrences missed in between run once
@@ -142,6 +143,25 @@ function dueOccurrence(job: ScheduledJobRecord, nowSec: number): number | undefi
   return t > after && t >= job.startTime && t <= job.endTime ? t : undefined;
 }
 
+/** Makes the job's call over HTTP to the simulator's own address (loopback), as the service would. */
+async function callOwnRoute(app: FastifyInstance, job: ScheduledJobRecord, apiKey: string): Promise<number> {
+  const address = app.server.address();
+  if (!address || typeof address === "string") return 0;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  try {
+    const res = await fetch(`http://${host}:${address.port}${job.apiEndpoint}`, {
+      method: job.requestMethod,
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", [SCHEDULED_JOB_HEADER]: String(job.id) },
+      ...(job.requestMethod === "GET" ? {} : { body: JSON.stringify(job.requestBody) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
 /** Simulators whose due jobs are being run now (a job's own call must not start another round). */
 const running = new WeakSet<SimContext>();
 
@@ -162,13 +182,7 @@ export async function runDueJobs(app: FastifyInstance, ctx: SimContext): Promise
       if (!key) {
         job.lastStatus = 401;
       } else {
-        const res = await app.inject({
-          method: job.requestMethod,
-          url: job.apiEndpoint,
-          headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json", [SCHEDULED_JOB_HEADER]: String(job.id) },
-          ...(job.requestMethod === "GET" ? {} : { payload: JSON.stringify(job.requestBody) }),
-        });
-        job.lastStatus = res.statusCode;
+        job.lastStatus = await callOwnRoute(app, job, key.key);
       }
       ctx.store.changed();
       ran += 1;
