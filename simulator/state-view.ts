@@ -2,6 +2,7 @@
  * `GET /_sim/state`: the live objects, so tests can look for orphans and duplicates. Secret
  * values, key values and registry passwords are left out.
  */
+import { scheduledJobView } from "./routes/scheduled-jobs";
 import type { SimContext } from "./context";
 import { instanceView } from "./domain/instance-view";
 import { maintenanceView } from "./domain/maintenance-view";
@@ -23,6 +24,8 @@ export interface StateView {
   endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
   workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
   webhooks: { id: number; user_id: number; name: string | null; webhook_url: string; event_types: string[] }[];
+  /** Scheduled jobs in the vendor client's shape (`GET /api/v0/commands/schedule_job/`). */
+  scheduledJobs?: Record<string, unknown>[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -47,6 +50,7 @@ export function stateView(ctx: SimContext): StateView {
     maintenances: d.maintenances.filter((m) => m.cancelledAt === null).map((m) => ({ user_id: m.userId, ...maintenanceView(m) })),
     offerStates: { ...d.offerStates },
     webhooks: d.webhooks.map((w) => ({ id: w.id, user_id: w.userId, name: w.name, webhook_url: w.url, event_types: [...w.eventTypes] })),
+    scheduledJobs: (d.scheduledJobs?.jobs ?? []).map(scheduledJobView),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),

@@ -6,9 +6,10 @@
  * declaration (`adopted`).
  */
 import { z } from "zod";
-import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS } from "../../client";
+import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, ResponseLostError, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput, type VastClient } from "../../client";
+import { sameJob } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { checkWith, currentTiming, diffInputs, jsonClean, type ProviderImpl, type Props } from "../kit";
+import { checkWith, currentTiming, diffInputs, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
 
@@ -55,6 +56,22 @@ function outputsOf(job: { id: number; apiEndpoint: string; dayOfWeek: number | n
   return { jobId: job.id, apiEndpoint: job.apiEndpoint, dayOfWeekUtc: job.dayOfWeek, hourUtc: job.hourUtc, minute: job.minute, startedAt, adopted };
 }
 
+/**
+ * Sends the create. A create whose answer was lost is not resent: the job it made (the same call
+ * at the same slot) is looked for over the look-up window and taken, so no job is left running
+ * that no state holds.
+ */
+async function scheduleOnce(client: VastClient, plan: ScheduledJobInput): Promise<{ job: ScheduledJobInfo; existing: boolean }> {
+  try {
+    return await client.scheduledJobs.create(plan);
+  } catch (error) {
+    if (!(error instanceof ResponseLostError)) throw error;
+    const found = await lookUp(async () => (await client.scheduledJobs.list()).find((j) => sameJob(j, plan)));
+    if (!found) throw error;
+    return { job: found, existing: false };
+  }
+}
+
 export const provider: ProviderImpl = {
   async check(_olds, news) {
     return checkWith(schema, news, { type: "ScheduledJob", outputs: SCHEDULED_JOB_OUTPUTS });
@@ -69,7 +86,7 @@ export const provider: ProviderImpl = {
     const startedAt = typeof inputs.start === "string" ? inputs.start : new Date(currentTiming().now()).toISOString();
     const plan = planOf(inputs, startedAt);
     try {
-      const made = await client.scheduledJobs.create(plan);
+      const made = await scheduleOnce(client, plan);
       let job = made.job;
       if (made.existing && !matches(job, plan)) {
         await client.scheduledJobs.update(job.id, plan);
