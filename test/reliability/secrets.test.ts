@@ -61,6 +61,7 @@ const KIND: Record<string, ResourceKind> = {
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
+  ScheduledJob: "scheduledJob",
   Fleet: "fleet",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Endpoint, EnvVar, Fleet, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, SshKey, SubaccountKeyRotation, Template, Volume, Webhook, WorkerGroup } from "../../../provider";
+import { ApiKey, Endpoint, EnvVar, Fleet, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, ScheduledJob, SshKey, SubaccountKeyRotation, Template, Volume, Webhook, WorkerGroup } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -68,6 +68,7 @@ export async function classSecrecy(secrets: {
     ["workerGroup", new WorkerGroup("workerGroup", { endpointId: 1, searchParams: "gpu_ram>=23" }, watch("workerGroup"))],
     ["fleet", new Fleet("fleet", { count: 1, offer: { gpuName: "RTX 4090" }, image: "i", env: { HF_TOKEN: pulumi.secret(secrets.templateEnvValue) } }, watch("fleet"))],
     ["webhook", new Webhook("webhook", { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] }, watch("webhook"))],
+    ["scheduledJob", new ScheduledJob("scheduledJob", { instanceId: 1, action: "reboot", frequency: "DAILY", hour: 3, end: "2099-01-01T00:00:00Z" }, watch("scheduledJob"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;
   for (const [kind, resource] of resources) {
