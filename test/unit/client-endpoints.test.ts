@@ -22,7 +22,7 @@ describe("endpoint table", () => {
     const unsafe = Object.entries(ENDPOINTS).filter(([, e]) => !e.idempotent).map(([name]) => name).sort();
     expect(unsafe).toEqual(
       ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "instancesPrepay", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit",
-        "volumesCreate", "networkVolumesCreate", "endpointsCreate", "workerGroupsCreate", "webhooksCreate", "webhooksRotateSecret", "webhooksTest"].sort(),
+        "volumesCreate", "networkVolumesCreate", "endpointsCreate", "workerGroupsCreate", "webhooksCreate", "webhooksRotateSecret", "webhooksTest", "scheduledJobsCreate"].sort(),
     );
   });
 
