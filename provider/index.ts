@@ -18,6 +18,7 @@ export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceMachineR
 export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";
 export { Webhook, type WebhookArgs } from "./resources/webhook";
+export { ScheduledJob, type ScheduledJobArgs } from "./resources/scheduledJob";
 export { SubaccountKeyRotation, type SubaccountKeyRotationArgs, type RegeneratedKeyOutput } from "./resources/subaccountKeyRotation";
 export { RsyncCopy, type RsyncCopyArgs } from "./resources/rsyncCopy";
 export { Volume, type VolumeArgs, type VolumeOfferFilters as VolumeOfferFilterInputs } from "./resources/volume";

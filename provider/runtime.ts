@@ -27,6 +27,7 @@ export const KINDS = {
   workerGroup: () => require("./resources/workerGroup/provider").provider,
   webhook: () => require("./resources/webhook/provider").provider,
   fleet: () => require("./resources/fleet/provider").provider,
+  scheduledJob: () => require("./resources/scheduledJob/provider").provider,
   stackIdentity: () => require("./resources/stackIdentity/provider").provider,
   cluster: () => require("./resources/cluster/provider").provider,
   clusterMember: () => require("./resources/clusterMember/provider").provider,

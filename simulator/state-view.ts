@@ -2,6 +2,7 @@
  * `GET /_sim/state`: the live objects, so tests can look for orphans and duplicates. Secret
  * values, key values and registry passwords are left out.
  */
+import { scheduledJobView } from "./routes/scheduled-jobs";
 import type { SimContext } from "./context";
 import { instanceView } from "./domain/instance-view";
 import { maintenanceView } from "./domain/maintenance-view";
@@ -28,6 +29,8 @@ export interface StateView {
   overlays: { id: number; user_id: number; cluster_id: number; name: string; instance_ids: number[] }[];
   /** Roles of live teams, with the owner's user id and the scopes granted (issue 27 item 1). */
   teamRoles: { id: number; user_id: number; name: string; scopes: string[]; built_in: boolean }[];
+  /** Scheduled jobs in the vendor client's shape (`GET /api/v0/commands/schedule_job/`). */
+  scheduledJobs?: Record<string, unknown>[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -54,6 +57,7 @@ export function stateView(ctx: SimContext): StateView {
     webhooks: d.webhooks.map((w) => ({ id: w.id, user_id: w.userId, name: w.name, webhook_url: w.url, event_types: [...w.eventTypes] })),
     clusters: d.networks.clusters.map((c) => ({ id: c.id, user_id: c.userId, subnet: c.subnet, machine_ids: [...c.machineIds], manager_id: c.managerId })),
     overlays: d.networks.overlays.map((o) => ({ id: o.id, user_id: o.userId, cluster_id: o.clusterId, name: o.name, instance_ids: [...o.instanceIds] })),
+    scheduledJobs: (d.scheduledJobs?.jobs ?? []).map(scheduledJobView),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),

@@ -11,6 +11,7 @@ import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
 import { ClustersApi } from "./areas/clusters";
 import { AuditLogsApi, SubaccountListApi, TeamsApi } from "./areas/teams";
+import { ScheduledJobsApi } from "./areas/scheduled-jobs";
 import { BillingApi } from "./areas/billing";
 import type { Logger, RequestSpec } from "./core";
 import { DEFAULT_INTERVALS_MS, DEFAULT_INTERVAL_MS } from "./endpoints";
@@ -108,6 +109,8 @@ export class VastClient {
   readonly webhooks: WebhooksApi;
   /** Physical clusters and overlay networks (not in the vendor document; the vendor client's shapes). */
   readonly clusters: ClustersApi;
+  /** Calls the service makes itself at set times. */
+  readonly scheduledJobs: ScheduledJobsApi;
   readonly billing: BillingApi;
   /** The key's team: its roles and members. */
   readonly teams: TeamsApi;
@@ -186,6 +189,7 @@ export class VastClient {
     this.workerGroups = new WorkerGroupsApi(core);
     this.webhooks = new WebhooksApi(core);
     this.clusters = new ClustersApi(core);
+    this.scheduledJobs = new ScheduledJobsApi(core);
     this.billing = new BillingApi(core);
     this.teams = new TeamsApi(core);
     this.subaccountAccounts = new SubaccountListApi(core);

@@ -178,6 +178,12 @@ export const ENDPOINTS = {
   subaccountsCreate: ep("POST", "/api/v0/users/", false, ANY),
   // The audit log: in the vendor's client (`show audit-logs`), not in its document.
   auditLogs: ep("GET", "/api/v0/audit_logs/", true, ANY),
+  // Scheduled jobs (not in the vendor document; the vendor's client). A lost create may still
+  // land: not resent (the area finds it by instance, endpoint and slot).
+  scheduledJobsList: ep("GET", "/api/v0/commands/schedule_job/", true, ANY),
+  scheduledJobsCreate: ep("POST", "/api/v0/commands/schedule_job/", false, ANY),
+  scheduledJobsUpdate: ep("PUT", "/api/v0/commands/schedule_job/{id}/", true, ANY),
+  scheduledJobsDelete: ep("DELETE", "/api/v0/commands/schedule_job/{id}/", true, ANY),
 
   // Billing history (paged with after_token).
   chargesList: ep("GET", "/api/v0/charges/", true, ANY),

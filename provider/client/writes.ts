@@ -14,7 +14,8 @@ import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 /** The kinds of objects whose writes are announced. */
 export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance"
-  | "volumes" | "endpoints" | "workerGroups" | "webhooks";
+  | "volumes" | "endpoints" | "workerGroups" | "webhooks"
+  | "scheduledJobs";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -80,6 +81,10 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.webhooksUpdate, { kind: "webhooks", keys: byId }],
   [ENDPOINTS.webhooksDelete, { kind: "webhooks", keys: byId }],
   [ENDPOINTS.webhooksRotateSecret, { kind: "webhooks", keys: byId }],
+  // A scheduled job's create answer may carry no id: any job may be new.
+  [ENDPOINTS.scheduledJobsCreate, { kind: "scheduledJobs", keys: all }],
+  [ENDPOINTS.scheduledJobsUpdate, { kind: "scheduledJobs", keys: byId }],
+  [ENDPOINTS.scheduledJobsDelete, { kind: "scheduledJobs", keys: byId }],
 ]);
 
 /** The request core that announces, once a write has settled (either way), what it may have changed. */

@@ -61,3 +61,5 @@ export {
   type SubaccountInfo,
   type AuditLogInfo,
 } from "./teams";
+export { getScheduledJobs, getScheduledJobsOutput, type ScheduledJobsArgs } from "./scheduled-jobs";
+export type { ScheduledJobInfo } from "../client";

@@ -41,11 +41,17 @@ export function setMarketPrice(store: Store, machineId: number, price: number): 
   return outbid;
 }
 
-/** After a bid change: an outbid instance whose bid wins again boots again. */
+/**
+ * After a bid change: an outbid instance whose bid wins again boots again; a running one whose
+ * new bid is below the machine's going price is outbid now (stopped, as by a higher bid).
+ */
 export function rebid(store: Store, inst: InstanceRecord, price: number, now: number): void {
   inst.bidPrice = price;
-  if (!inst.outbid) return;
   const needed = minBidOf(store, inst.offerId) ?? 0;
+  if (!inst.outbid) {
+    if (price < needed) inst.outbid = true;
+    return;
+  }
   if (price < needed) return;
   inst.outbid = false;
   inst.bootStartedAt = now;

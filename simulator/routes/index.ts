@@ -21,6 +21,7 @@ import { registerTemplates } from "./templates";
 import { registerVolumes } from "./volumes";
 import { registerWebhooks } from "./webhooks";
 import { registerClusters } from "./clusters";
+import { registerScheduledJobs } from "./scheduled-jobs";
 import { registerBilling } from "./billing";
 import { registerTeams } from "./teams";
 
@@ -46,6 +47,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerVolumes,
     registerWebhooks,
     registerClusters,
+    registerScheduledJobs,
     registerBilling,
     registerTeams,
   ]) {

@@ -108,6 +108,25 @@ const webhook = z.object({
   updatedAt: time,
 });
 
+const scheduledJob = z.object({
+  id,
+  userId: id,
+  instanceId: id,
+  apiEndpoint: z.string(),
+  requestMethod: z.enum(["GET", "POST", "PUT", "DELETE"]),
+  requestBody: z.record(z.string(), z.unknown()),
+  frequency: z.enum(["HOURLY", "DAILY", "WEEKLY"]),
+  dayOfTheWeek: z.number().int().min(0).max(6).nullable(),
+  hourOfTheDay: z.number().int().min(0).max(23).nullable(),
+  minOfTheHour: z.number().int().min(0).max(59),
+  startTime: z.number(),
+  endTime: z.number(),
+  createdAt: z.number(),
+  lastRunAt: z.number().nullable(),
+  lastStatus: z.number().int().nullable(),
+  runs: z.number().int().nonnegative(),
+});
+
 export const simDataSchema = z.object({
   users: z.array(user),
   apiKeys: z.array(apiKey),
@@ -128,6 +147,7 @@ export const simDataSchema = z.object({
   nextIds: z.object({ apiKey: nextId, sshKey: nextId, template: nextId, instance: nextId, maintenance: nextId, webhook: nextId.default(1) }),
   webhooks: z.array(webhook).default([]),
   networks: networkDataSchema,
+  scheduledJobs: z.object({ nextId: nextId, jobs: z.array(scheduledJob) }).optional(),
   endedContracts: z
     .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
     .default([]),

@@ -130,6 +130,31 @@ export interface WebhookRecord {
   updatedAt: number;
 }
 
+/**
+ * A scheduled API call (`/api/v0/commands/schedule_job/`): the service makes `requestMethod
+ * apiEndpoint` with `requestBody` for the owner at each occurrence between start and end.
+ * Times in Unix seconds; day 0 = Sunday; all in UTC.
+ */
+export interface ScheduledJobRecord {
+  id: number;
+  userId: number;
+  instanceId: number;
+  apiEndpoint: string;
+  requestMethod: "GET" | "POST" | "PUT" | "DELETE";
+  requestBody: Record<string, unknown>;
+  frequency: "HOURLY" | "DAILY" | "WEEKLY";
+  dayOfTheWeek: number | null;
+  hourOfTheDay: number | null;
+  minOfTheHour: number;
+  startTime: number;
+  endTime: number;
+  createdAt: number;
+  /** When it last ran (Unix seconds of the occurrence) and the HTTP status its call got. */
+  lastRunAt: number | null;
+  lastStatus: number | null;
+  runs: number;
+}
+
 /** A destroyed instance, kept for the billing history (its charge). Times in Unix seconds. */
 export interface EndedContractRecord {
   userId: number;
@@ -177,6 +202,8 @@ export interface SimData {
   webhooks: WebhookRecord[];
   /** Physical clusters and overlay networks (state files written before they existed have none). */
   networks: import("./network-types").NetworkData;
+  /** Scheduled API calls and the next id (state files written before they existed have none). */
+  scheduledJobs?: { nextId: number; jobs: ScheduledJobRecord[] };
   /** Destroyed instances, for the charges (state files written before they existed have none). */
   endedContracts: EndedContractRecord[];
   /** Teams, their roles, invitations and members, and the audit log (team-types.ts). */

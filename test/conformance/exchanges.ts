@@ -121,6 +121,12 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await fails("instances.detachSshKey (not attached)", () => client.instances.detachSshKey(a.id, key.id));
     const bid = await run("instances.create (bid)", () => client.instances.create(offers[2].id, { image: "ubuntu:22.04", price: 0.5, cancelUnavail: true }));
     await run("instanceActions.changeBid", () => client.instanceActions.changeBid(bid.id, 0.6));
+    const nightly = { instanceId: bid.id, apiEndpoint: `/api/v0/instances/bid_price/${bid.id}/`, requestMethod: "PUT" as const, requestBody: { client_id: "me", price: 0.6, instance_id: bid.id }, frequency: "DAILY" as const, hourUtc: 20, start: "2030-01-01T00:00:00Z", end: "2030-02-01T00:00:00Z" };
+    const job = await run("scheduledJobs.create", () => client.scheduledJobs.create(nightly));
+    await run("scheduledJobs.create (exists: 422)", () => client.scheduledJobs.create(nightly));
+    await run("scheduledJobs.list", () => client.scheduledJobs.list());
+    await run("scheduledJobs.update", () => client.scheduledJobs.update(job.job.id, { ...nightly, hourUtc: 21 }));
+    await run("scheduledJobs.delete", () => client.scheduledJobs.delete(job.job.id));
     await fails("instanceActions.changeBid (on-demand)", () => client.instanceActions.changeBid(b.id, 0.6));
     await fails("instanceActions.changeBid (no such instance)", () => client.instanceActions.changeBid(999_999, 0.6));
     await run("instanceActions.reboot", () => client.instanceActions.reboot(a.id));

@@ -46,6 +46,10 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("network-volume-create", "PUT /api/v0/network_volumes/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client rents network volumes there ({id, size, name}, as /volumes/); they are listed and deleted through the documented /volumes/`),
   known("update-template", "PUT /api/v0/instances/update_template/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (vastai update instance, vastai/api/instances.py update_instance) and its api_scopes.json (instance_write) use it; body {id, template_id, template_hash_id, image, args, env, onstart}, answer {success, updated_instance} or {success: false, msg}`),
   known("audit-logs", "GET /api/v0/audit_logs/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client reads it (show audit-logs: rows of ip_address, api_key_id, created_at, api_route, args)`),
+  known("scheduled-jobs-list", "GET /api/v0/commands/schedule_job/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client lists scheduled jobs there (show scheduled-jobs: a bare list)`),
+  known("scheduled-jobs-create", "POST /api/v0/commands/schedule_job/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client schedules bid changes, reboots, execute and cloud copy there (add_scheduled_job; 422 with scheduled_job_id when it exists)`),
+  known("scheduled-jobs-update", "PUT /api/v0/commands/schedule_job/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client sends the whole job again there (update_scheduled_job)`),
+  known("scheduled-jobs-delete", "DELETE /api/v0/commands/schedule_job/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client deletes a job there (delete scheduled-job)`),
   known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (README: Limits of the service)`),
 
   // Clusters and overlay networks: the vendor's client (vastai/api/clusters.py, vast.py) is the evidence of these shapes (README: Clusters and overlay networks).

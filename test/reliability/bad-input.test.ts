@@ -46,6 +46,7 @@ function incompressibleScript(length: number): string {
   return out;
 }
 const incompressible = incompressibleScript(6000);
+const sched = { instanceId: 1, action: "reboot", frequency: "DAILY", hour: 8, end: "2099-01-01T00:00:00Z" };
 const hook = { url: "https://ops.example.com/vast", eventTypes: ["client:low_credit"] };
 /** 100000 mappings, half of them repeated and a tenth malformed: one short failure, not megabytes. */
 const manyPorts = Array.from({ length: 100_000 }, (_, i) => (i % 10 === 0 ? `bad-${i}` : `${(i % 50_000) + 1}:${(i % 50_000) + 1}`));
@@ -252,6 +253,19 @@ const RULES: Rule[] = [
   { rule: "27.2 overlay name has no control character", kind: "overlay", inputs: { clusterId: 1, name: "net\u0007" }, property: "name", says: /U\+0007/ },
   { rule: "27.2 overlay member instance is an id", kind: "overlayMember", inputs: { overlayName: "net", instanceId: "8000001" }, property: "instanceId", says: /must be a number/ },
   { rule: "27.2 fleet overlay is an overlay name", kind: "fleet", inputs: { count: 1, offer: {}, image: "x", overlay: " net" }, property: "overlay", says: /must not start or end with spaces/ },
+  // Scheduled jobs (the vendor's client: validate_frequency_values, add_scheduled_job)
+  { rule: "27.3 scheduled job frequency is HOURLY, DAILY or WEEKLY", kind: "scheduledJob", inputs: { ...sched, frequency: "MONTHLY" }, property: "frequency", says: /must be one of HOURLY, DAILY, WEEKLY/ },
+  { rule: "27.3 an HOURLY job takes no hour", kind: "scheduledJob", inputs: { ...sched, frequency: "HOURLY" }, property: "hour", says: /an HOURLY job takes no day and no hour/ },
+  { rule: "27.3 a WEEKLY job needs a day", kind: "scheduledJob", inputs: { ...sched, frequency: "WEEKLY" }, property: "day", says: /is required for a WEEKLY job/ },
+  { rule: "27.3 scheduled job hour is 0-23", kind: "scheduledJob", inputs: { ...sched, hour: 24 }, property: "hour", says: /must be an hour 0-23/ },
+  { rule: "27.3 scheduled job hour is whole (the service takes no minute)", kind: "scheduledJob", inputs: { ...sched, hour: 8.5 }, property: "hour", says: /whole hour/ },
+  { rule: "27.3 scheduled job day is a weekday name", kind: "scheduledJob", inputs: { ...sched, frequency: "WEEKLY", day: "mon" }, property: "day", says: /must be a day of the week/ },
+  { rule: "27.3 scheduled job time zone is one Intl knows", kind: "scheduledJob", inputs: { ...sched, timeZone: "Mars/Olympus" }, property: "timeZone", says: /must be a time zone Intl knows/ },
+  { rule: "27.3 scheduled job end after its start", kind: "scheduledJob", inputs: { ...sched, start: "2030-01-02T00:00:00Z", end: "2030-01-01T00:00:00Z" }, property: "end", says: /must be after the start/ },
+  { rule: "27.3 scheduled job end is an ISO 8601 time", kind: "scheduledJob", inputs: { ...sched, end: "next week" }, property: "end", says: /ISO 8601/ },
+  { rule: "27.3 changeBid needs a price", kind: "scheduledJob", inputs: { ...sched, action: "changeBid" }, property: "price", says: /is required for action changeBid/ },
+  { rule: "27.3 scheduled bid at most 32 $/hour", kind: "scheduledJob", inputs: { ...sched, action: "changeBid", price: 40 }, property: "price", says: /at most 32/ },
+  { rule: "27.3 scheduled job action is reboot or changeBid", kind: "scheduledJob", inputs: { ...sched, action: "destroy" }, property: "action", says: /must be one of reboot, changeBid/ },
 ];
 
 let rig: Rig;

@@ -63,6 +63,7 @@ const KIND: Record<string, ResourceKind> = {
   Volume: "volume", NetworkVolume: "networkVolume",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
+  ScheduledJob: "scheduledJob",
   Fleet: "fleet",
   TeamRole: "teamRole",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",

@@ -542,6 +542,24 @@ const overlay: Scenario = {
   compare: (live, entry) => [...differs("name", live.view.name, entry.outs.name), ...differs("cluster_id", live.view.cluster_id, entry.outs.clusterId)],
 };
 
+/** ScheduledJob (issue 27 item 3): a nightly reboot of an instance the scenario rents, moved an hour by the update. */
+const scheduledJob: Scenario = {
+  name: "ScheduledJob",
+  provider: driven("scheduledJob"),
+  prepare: async () => ({ instanceId: (await getClient().instances.create(700003, { image: "alpine", label: "reliability-sched" })).id }),
+  inputs: (c) => ({ instanceId: c.instanceId, action: "reboot", frequency: "DAILY", hour: 3, timeZone: "Europe/Berlin", end: "2099-01-01T00:00:00Z" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["instanceId", "action", "frequency", "timeZone", "end"]), hour: 4 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/commands/schedule_job" },
+    read: { method: "GET", path: "/api/v0/commands/schedule_job" },
+    update: { method: "PUT", path: "/api/v0/commands/schedule_job/*" },
+    delete: { method: "DELETE", path: "/api/v0/commands/schedule_job/*" },
+  },
+  live: (state) => (state.scheduledJobs ?? []).filter((j) => j.user_id === SEED.user.id).map((j) => ({ key: String(j.id), view: j })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("hour_of_the_day", live.view.hour_of_the_day, entry.outs.hourUtc), ...differs("api_endpoint", live.view.api_endpoint, entry.outs.apiEndpoint)],
+};
+
 /** Fleet: one entry stands for its members; the update scales 1 -> 2 (one more rental). */
 const fleet: Scenario = {
   name: "Fleet",
@@ -559,7 +577,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

@@ -154,6 +154,20 @@ const webhookValid = withOptional(
   { name: nonEmpty(101), rotateSecretTrigger: json },
 );
 
+// End dates far enough ahead that a check at any run's clock finds them after the start.
+const scheduledJobValid = fc
+  .tuple(
+    fc.integer({ min: 1, max: 2 ** 31 }),
+    fc.oneof(fc.constant({ action: "reboot" }), fc.double({ min: 0.001, max: 32, noNaN: true }).map((price) => ({ action: "changeBid", price }))),
+    fc.oneof(
+      fc.constant({ frequency: "HOURLY" }),
+      fc.integer({ min: 0, max: 23 }).map((hour) => ({ frequency: "DAILY", hour })),
+      fc.tuple(fc.constantFrom("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"), fc.integer({ min: 0, max: 23 })).map(([day, hour]) => ({ frequency: "WEEKLY", day, hour })),
+    ),
+    fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo"),
+  )
+  .map(([instanceId, action, slot, timeZone]) => ({ instanceId, ...action, ...slot, timeZone, end: "2099-01-01T00:00:00Z" }));
+
 const rotationValid = fc
   .tuple(fc.oneof(fc.record({ subaccountUserId: fc.integer({ min: 1, max: 2 ** 31 }) }), fc.constant({ all: true })), fc.option(json, { nil: undefined }))
   .map(([target, triggers]) => (triggers === undefined ? target : { ...target, triggers }));
@@ -256,6 +270,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   endpoint: endpointValid,
   workerGroup: workerGroupValid,
   webhook: webhookValid,
+  scheduledJob: scheduledJobValid,
   fleet: fleetValid,
   stackIdentity: fc.constant({}),
   cluster: fc.record({ subnet, managerMachineId: serviceId }),
@@ -286,6 +301,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   endpoint: ["name", "minLoad", "minColdLoad", "targetUtil", "coldMult", "coldWorkers", "maxWorkers", "maxQueueTime", "targetQueueTime", "inactivityTimeout"],
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
+  scheduledJob: ["instanceId", "action", "price", "frequency", "day", "hour", "timeZone", "start", "end"],
   // It takes no inputs; these are its outputs.
   stackIdentity: ["nonce", "tag"],
   fleet: [
