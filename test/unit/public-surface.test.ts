@@ -19,7 +19,7 @@ const ROOT_EXPORTS = [
   "ExchangeResult", "FilterCondition", "Fleet", "FleetArgs", "FleetMember", "FleetSpread",
   "FleetVolume", "GetVolumesArgs", "GoneError", "InputsOf", "Instance", "InstanceArgs",
   "InstanceOfferFilters", "InstanceOutputs", "InstanceReadiness", "InstanceVolume", "InvalidApiKeyError", "Invoice",
-  "InvoicesArgs", "Logger", "LookupOptions", "Machine", "MaintenanceCategory", "MaintenanceMachineResult",
+  "InvoicesArgs", "Logger", "LookupOptions", "Machine", "MachineDefaultJobArgs", "MachineListing", "MachineListingArgs", "MaintenanceCategory", "MaintenanceMachineResult",
   "MaintenanceWindow", "MaintenanceWindowArgs", "MaintenanceWindowStatus", "MissingApiKeyError", "NetworkVolume", "NetworkVolumeArgs",
   "NetworkVolumeOfferFilters", "NotFoundError", "OfferFilters", "OfferQuery", "OfferSearch", "PacingOptions",
   "PagingLoopError", "PermissionDeniedError", "QueryValue", "RateLimitError", "RegeneratedKeyOutput", "RequestSpec",
