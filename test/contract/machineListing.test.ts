@@ -8,7 +8,8 @@ import { PluginCallError, dynamicUrn } from "pulumi-vastai/testing";
 import { testSmallLoader, useContract } from "./harness";
 
 type Props = Record<string, unknown>;
-const fx = useContract("machineListing");
+// Each step stands for a new Pulumi operation (a new plugin process): no listing outlives a step.
+const fx = useContract("machineListing", { config: { "vastai:liveCacheTtlMs": "0" } });
 const urn = (name: string) => dynamicUrn("dev", "proj", "MachineListing", name);
 const [M1, M2] = SEED.hostedMachineIds;
 
