@@ -116,7 +116,7 @@ const RULES: Rule[] = [
   { rule: "27.4 listing credit_discount_max a fraction", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, discountRate: 40 }, property: "discountRate", says: /from 0 to 1/ },
   { rule: "27.4 listing end_date in the future", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, endDate: nowUnix() - 60 }, property: "endDate", says: /must be in the future/ },
   { rule: "27.4 listing default job has an image", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, defaultJob: { image: " ", pricePerGpu: 0.1 } }, property: "defaultJob.image", says: /Docker image name/ },
-  { rule: "27.4 listing properties are known ones", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, minBid: 0.2 }, property: "minBid", says: /is not a MachineListing property; did you mean minBidPerGpu\?/ },
+  { rule: "27.4 listing properties are known ones", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, minBidPerGPU: 0.2 }, property: "minBidPerGPU", says: /is not a MachineListing property; did you mean minBidPerGpu\?/ },
   { rule: "machine_ids has at least 1 entry", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [] }, property: "machineIds", says: /at least one machine id/ },
   { rule: "machine ids are positive whole numbers", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [1.5] }, property: "machineIds.0", says: /whole number/ },
   { rule: "sdate in the future", kind: "maintenanceWindow", inputs: { ...window(), startTime: nowUnix() - 60 }, property: "startTime", says: /must be in the future/ },
