@@ -14,6 +14,7 @@ export { setClientOptions, setProviderSettings } from "./context";
 export { Template, type TemplateArgs, type FilterCondition } from "./resources/template";
 export { Instance, type InstanceArgs, type InstanceOfferFilters, type InstanceVolume, type InstanceReadiness, type InstanceOutputs } from "./resources/instance";
 export { SshKey, type SshKeyArgs } from "./resources/sshKey";
+export { MachineListing, type MachineListingArgs, type MachineDefaultJobArgs } from "./resources/machineListing";
 export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceMachineResult, type MaintenanceCategory, type MaintenanceWindowStatus } from "./resources/maintenanceWindow";
 export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";

@@ -17,6 +17,7 @@ export const KINDS = {
   instance: () => require("./resources/instance/provider").provider,
   sshKey: () => require("./resources/sshKey/provider").provider,
   maintenanceWindow: () => require("./resources/maintenanceWindow/provider").provider,
+  machineListing: () => require("./resources/machineListing/provider").provider,
   envVar: () => require("./resources/envVar/provider").provider,
   apiKey: () => require("./resources/apiKey/provider").provider,
   subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,

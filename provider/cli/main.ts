@@ -15,6 +15,7 @@ import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
+import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
 import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
@@ -170,6 +171,35 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   return failed > 0 ? 1 : 0;
 }
 
+interface CostOptions {
+  json?: boolean;
+  since?: string;
+  apiUrl?: string;
+}
+
+/** `costs`: hourly cost and spend to date per stack and resource (costs.ts). */
+async function costsCommand(files: string[], options: CostOptions, io: CliIo): Promise<number> {
+  if (files.length === 0) throw new Refusal("costs: give the `pulumi stack export` files of the stacks to report on.");
+  const held = readCostedResources(files);
+  const since = sinceOf(options.since, Date.now());
+  const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
+  const rows = await findCosts(client, held, since);
+  const hourlyCost = Math.round(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0) * 1e6) / 1e6;
+  const spentUsd = Math.round(rows.reduce((s, r) => s + r.spentUsd, 0) * 1e6) / 1e6;
+  if (options.json) {
+    io.out(JSON.stringify({ since, resources: rows, total: { hourlyCost, spentUsd } }, null, 2));
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.out(`No Instance, Fleet, Volume, NetworkVolume or Endpoint in ${files.length} state file(s).`);
+    return 0;
+  }
+  io.out(`${costTable(rows)}
+
+In all: $${hourlyCost.toFixed(3)}/h now; $${spentUsd.toFixed(3)} charged since ${new Date(since * 1000).toISOString()}.`);
+  return 0;
+}
+
 /** Runs the command line; resolves the exit code. Errors are printed as one line, never a stack trace. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
@@ -188,13 +218,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (files: string[], options: OrphanOptions) => {
       code = await orphansCommand(files, options, io);
     });
+  program
+    .command("costs")
+    .description("Show what each resource of the given stacks costs per hour now and has cost to date")
+    .argument("[state-files...]", "files written by `pulumi stack export`")
+    .option("--json", "print JSON for scripts")
+    .option("--since <date>", "start of the spend to date: ISO 8601 or Unix seconds (default 90 days back)")
+    .option("--api-url <url>", "API base URL (default VAST_URL or https://console.vast.ai)")
+    .action(async (files: string[], options: CostOptions) => {
+      code = await costsCommand(files, options, io);
+    });
   try {
     await program.parseAsync(argv as string[], { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof Refusal) {
-      io.err(`pulumi-vastai orphans: ${error.message}`);
+      io.err(`pulumi-vastai ${error.message.startsWith("costs:") ? "" : "orphans: "}${error.message}`);
       return 2;
     }
     io.err(`pulumi-vastai: ${scrub((error as Error).message)}`);

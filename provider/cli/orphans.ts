@@ -95,7 +95,9 @@ export class StateFileError extends Error {
   }
 }
 
-interface ExportedResource {
+/** One resource of a `pulumi stack export` file, as far as the reports read it. */
+export interface ExportedResource {
+  urn?: unknown;
   type?: unknown;
   id?: unknown;
   outputs?: { members?: unknown; volume?: unknown; nonce?: unknown };
@@ -110,7 +112,7 @@ function idOf(value: unknown): number | undefined {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The resources of an export; anything but the known format is refused (never read as an empty stack). */
-function resourcesOf(file: string, text: string): ExportedResource[] {
+export function resourcesOf(file: string, text: string): ExportedResource[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -111,6 +111,13 @@ export const ENDPOINTS = {
   maintenancesSchedule: specOnly(ep("POST", "/api/v0/machines/maintenances/batch", false, STRICT)),
   maintenancesList: ep("GET", "/api/v0/machines/maintenances", true, ANY),
   maintenancesCancel: specOnly(ep("DELETE", "/api/v0/machines/maintenances/batch", true, STRICT)),
+  // A host's listing: the asks (create or update all terms at once; a resend sets the same terms),
+  // the minimum bid, the default job (background bids) and the unlist.
+  machineAsksCreate: ep("PUT", "/api/v0/machines/create_asks/", true, ANY),
+  machineAsksDelete: ep("DELETE", "/api/v0/machines/{machine_id}/asks/", true, ANY),
+  machineMinBid: ep("PUT", "/api/v0/machines/{machine_id}/minbid/", true, ANY),
+  machineDefaultJobCreate: ep("PUT", "/api/v0/machines/create_bids/", true, ANY),
+  machineDefaultJobDelete: ep("DELETE", "/api/v0/machines/{machine_id}/defjob/", true, ANY),
 
   copyRsync: ep("PUT", "/api/v0/commands/rsync/", false, ANY),
   copyDirect: ep("PUT", "/api/v0/commands/copy_direct/", false, ANY),

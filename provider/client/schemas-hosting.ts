@@ -7,12 +7,43 @@ import type {
   DeploymentVersion,
   EarningsChart,
   Machine,
+  MachineListingTerms,
   MaintenanceResult,
   MaintenanceWindow,
   RsyncResult,
 } from "./types-account";
 
 // ---- machines ----------------------------------------------------------------------------
+
+type ListingField =
+  | "listed_gpu_cost" | "listed_storage_cost" | "listed_inet_up_cost" | "listed_inet_down_cost"
+  | "min_bid_price" | "min_chunk" | "end_date" | "credit_discount_max";
+
+/** The listing terms of a machine record; undefined when it shows none. */
+function listingOf(m: Partial<Record<ListingField, number>>): MachineListingTerms | undefined {
+  const terms: MachineListingTerms = {
+    pricePerGpu: m.listed_gpu_cost,
+    storagePricePerGbMonth: m.listed_storage_cost,
+    uploadPricePerGb: m.listed_inet_up_cost,
+    downloadPricePerGb: m.listed_inet_down_cost,
+    minBidPerGpu: m.min_bid_price,
+    minGpus: m.min_chunk,
+    endDate: m.end_date,
+    discountRate: m.credit_discount_max,
+  };
+  const set = Object.entries(terms).filter(([, v]) => v !== undefined);
+  return set.length > 0 ? (Object.fromEntries(set) as MachineListingTerms) : undefined;
+}
+
+/** `{success, extended}`: how many client contracts were extended to the new end date. */
+export const machineAsksResponse: z.ZodType<{ extended: number }> = z
+  .looseObject({ success: z.boolean().optional(), extended: optNumber })
+  .transform((r) => ({ extended: r.extended ?? 0 }));
+
+/** `{success, ...}` of the unlist, min-bid and default-job calls. */
+export const machineOkResponse: z.ZodType<{ success: boolean }> = z
+  .looseObject({ success: z.boolean().optional() })
+  .transform((r) => ({ success: r.success !== false }));
 
 /** The machine id is `id` in the list; some records name it `machine_id`. */
 export const machineSchema: z.ZodType<Machine> = mapped(
@@ -24,6 +55,14 @@ export const machineSchema: z.ZodType<Machine> = mapped(
     gpu_ram: anyNumber,
     hostname: anyString,
     listed: anyBoolean,
+    listed_gpu_cost: anyNumber,
+    listed_storage_cost: anyNumber,
+    listed_inet_up_cost: anyNumber,
+    listed_inet_down_cost: anyNumber,
+    min_bid_price: anyNumber,
+    min_chunk: anyNumber,
+    end_date: anyNumber,
+    credit_discount_max: anyNumber,
   },
   (m, raw): Machine => ({
     id: (m.id ?? m.machine_id) as number,
@@ -32,6 +71,7 @@ export const machineSchema: z.ZodType<Machine> = mapped(
     gpuRamMb: m.gpu_ram,
     hostname: m.hostname,
     listed: m.listed,
+    listing: listingOf(m),
     raw,
   }),
 ).refine((m) => typeof m.id === "number", { message: "machine record has neither id nor machine_id" });

@@ -139,6 +139,8 @@ export interface Machine {
   hostname?: string;
   /** Whether the machine is listed on the market. */
   listed?: boolean;
+  /** The listing's terms as the machine record shows them (absent when the record has none). */
+  listing?: MachineListingTerms;
   /** The record as sent (GPU, CPU, disk, network, listing fields). */
   raw: Record<string, unknown>;
 }
@@ -260,4 +262,41 @@ export interface EarningsChart {
   success: boolean;
   /** The whole response (fields not documented). */
   raw: Record<string, unknown>;
+}
+
+/**
+ * The terms of a host's listing of one machine (`PUT /api/v0/machines/create_asks/`). Prices
+ * in dollars; a term left out keeps the service's default.
+ */
+export interface MachineListingTerms {
+  /** On-demand price per GPU, $/hour. */
+  pricePerGpu?: number;
+  /** Storage price, $/GB/month. */
+  storagePricePerGbMonth?: number;
+  /** Upload bandwidth price, $/GB. */
+  uploadPricePerGb?: number;
+  /** Download bandwidth price, $/GB. */
+  downloadPricePerGb?: number;
+  /** Lowest interruptible bid per GPU, $/hour. */
+  minBidPerGpu?: number;
+  /** Fewest GPUs rented together. */
+  minGpus?: number;
+  /** When the listing ends, Unix seconds. */
+  endDate?: number;
+  /** Largest prepay discount offered, a fraction from 0 to 1. */
+  discountRate?: number;
+}
+
+/** A default job: the host's own background bid on the machine's idle GPUs (`PUT /api/v0/machines/create_bids/`). */
+export interface MachineDefaultJob {
+  /** Bid per GPU, $/hour. */
+  pricePerGpu: number;
+  /** Upload bandwidth price, $/GB. */
+  uploadPricePerGb: number;
+  /** Download bandwidth price, $/GB. */
+  downloadPricePerGb: number;
+  /** Docker image to run. */
+  image: string;
+  /** Arguments of the container. */
+  args?: string[];
 }

@@ -15,7 +15,7 @@ import { ENDPOINTS, type Endpoint } from "./endpoints";
 /** The kinds of objects whose writes are announced. */
 export type WriteKind = "instances" | "templates" | "sshKeys" | "secrets" | "apiKeys" | "maintenance"
   | "volumes" | "endpoints" | "workerGroups" | "webhooks"
-  | "scheduledJobs";
+  | "scheduledJobs" | "machines";
 
 /** `keys` undefined: any object of the kind may have changed. */
 export type WriteListener = (kind: WriteKind, keys: string[] | undefined) => void;
@@ -65,6 +65,12 @@ const WRITES = new Map<Endpoint, { kind: WriteKind; keys: KeysOf }>([
   [ENDPOINTS.maintenancesSchedule, { kind: "maintenance", keys: field("machine_ids") }],
   // Cancelled by window id, cached by machine.
   [ENDPOINTS.maintenancesCancel, { kind: "maintenance", keys: all }],
+  // A machine's listing: by the machine id in the body or the path.
+  [ENDPOINTS.machineAsksCreate, { kind: "machines", keys: field("machine") }],
+  [ENDPOINTS.machineDefaultJobCreate, { kind: "machines", keys: field("machine") }],
+  [ENDPOINTS.machineAsksDelete, { kind: "machines", keys: (params) => [String(params.machine_id)] }],
+  [ENDPOINTS.machineMinBid, { kind: "machines", keys: (params) => [String(params.machine_id)] }],
+  [ENDPOINTS.machineDefaultJobDelete, { kind: "machines", keys: (params) => [String(params.machine_id)] }],
   // Volumes: a create names its volume when the answer does (`V.<id>`); a delete names its id.
   [ENDPOINTS.volumesCreate, { kind: "volumes", keys: made((r) => r.id) }],
   [ENDPOINTS.networkVolumesCreate, { kind: "volumes", keys: made((r) => r.id) }],

@@ -11,6 +11,7 @@ import { registerInstanceCreate } from "./instance-create";
 import { registerInstanceUpdate } from "./instance-update";
 import { registerInstances } from "./instances";
 import { registerMachines } from "./machines";
+import { registerMachineListings } from "./machine-listings";
 import { registerMaintenances } from "./maintenances";
 import { registerOffers } from "./offers";
 import { registerSecrets } from "./secrets";
@@ -40,6 +41,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerOffers,
     registerCopy,
     registerMachines,
+    registerMachineListings,
     registerMaintenances,
     registerServerless,
     registerServerlessObjects,

@@ -5,6 +5,7 @@
  */
 import { MARKET_FIRST_MACHINE_ID, MARKET_FIRST_OFFER_ID, OFFER_SEEDS, seedOffer } from "./offers";
 import { SEED } from "./seed";
+import type { MachineListingRecord } from "../store/types";
 
 export interface MachineSeed {
   id: number;
@@ -79,8 +80,16 @@ export function machinesOwnedBy(userId: number): MachineSeed[] {
   return [...MACHINES.values()].filter((m) => m.ownerId === userId);
 }
 
-/** The machine record as `GET /api/v0/machines/` shows it. */
-export function machineView(m: MachineSeed): Record<string, unknown> {
+/** The listing fields of a machine record: the host's terms, or none while it is not listed. */
+function listingView(m: MachineSeed, listing: MachineListingRecord | undefined): Record<string, unknown> {
+  // Market machines are listed by their (other) owner; a hosted machine once it is listed through the API.
+  if (!listing) return { listed: m.ownerId !== SEED.user.id };
+  const { defjob: _defjob, ...terms } = listing;
+  return terms;
+}
+
+/** The machine record as `GET /api/v0/machines/` shows it, with its listing when it has one. */
+export function machineView(m: MachineSeed, listing?: MachineListingRecord): Record<string, unknown> {
   return {
     id: m.id,
     machine_id: m.id,
@@ -96,7 +105,7 @@ export function machineView(m: MachineSeed): Record<string, unknown> {
     inet_down: 950,
     public_ipaddr: m.publicIp,
     geolocation: m.geolocation,
-    listed: true,
+    ...listingView(m, listing),
     verification: "verified",
     reliability2: 0.99,
     current_rentals_running: m.rentalsRunning,

@@ -141,6 +141,25 @@ export const simDataSchema = z.object({
   offerPrices: z.record(z.string(), z.number().positive()).optional(),
   ignoreBids: z.number().int().nonnegative().optional(),
   refuseUpdates: z.record(z.string(), z.string()).optional(),
+  machineListings: z
+    .record(
+      z.string(),
+      z.object({
+        listed: z.boolean(),
+        listed_gpu_cost: z.number(),
+        listed_storage_cost: z.number(),
+        listed_inet_up_cost: z.number(),
+        listed_inet_down_cost: z.number(),
+        min_bid_price: z.number(),
+        min_chunk: z.number().int(),
+        end_date: z.number().nullable(),
+        credit_discount_max: z.number(),
+        defjob: z
+          .object({ price_gpu: z.number(), price_inetu: z.number(), price_inetd: z.number(), image: z.string(), args: z.array(z.string()) })
+          .nullable(),
+      }),
+    )
+    .optional(),
   machinePorts: z.record(z.string(), z.record(z.string(), z.number().int().min(1).max(65535))).optional(),
   volumes: volumeDataSchema,
   serverless: serverlessSchema,

@@ -169,6 +169,20 @@ export interface EndedContractRecord {
 
 export type OfferState = "available" | "unavailable" | "gone";
 
+/** A host's listing of one machine (`PUT create_asks`), wire names; defjob is its default job. */
+export interface MachineListingRecord {
+  listed: boolean;
+  listed_gpu_cost: number;
+  listed_storage_cost: number;
+  listed_inet_up_cost: number;
+  listed_inet_down_cost: number;
+  min_bid_price: number;
+  min_chunk: number;
+  end_date: number | null;
+  credit_discount_max: number;
+  defjob: { price_gpu: number; price_inetu: number; price_inetd: number; image: string; args: string[] } | null;
+}
+
 export interface SimData {
   users: UserRecord[];
   apiKeys: ApiKeyRecord[];
@@ -192,6 +206,8 @@ export interface SimData {
   machinePorts?: Record<string, Record<string, number>>;
   /** The next `n` creates with a `price` rent on-demand anyway (the trap of a bid the service did not take). */
   ignoreBids?: number;
+  /** Listing terms per hosted machine id (absent: never listed through the API). */
+  machineListings?: Record<string, MachineListingRecord>;
   /** Machines whose in-place updates are refused, with the reason (`POST /_sim/machines/{id}/refuse-updates`). */
   refuseUpdates?: Record<string, string>;
   volumes: import("./volume-types").VolumeData;

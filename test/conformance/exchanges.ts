@@ -151,6 +151,13 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     const machineId = SEED.hostedMachineIds[0];
     await run("machines.list", () => client.machines.list());
     await run("machines.get", () => client.machines.get(machineId));
+    await run("machines.listMachine", () =>
+      client.machines.listMachine(machineId, { pricePerGpu: 0.45, storagePricePerGbMonth: 0.12, minBidPerGpu: 0.25, minGpus: 1, discountRate: 0.3, endDate: Math.floor(Date.now() / 1000) + 30 * 86_400 }),
+    );
+    await run("machines.setMinBid", () => client.machines.setMinBid(machineId, 0.2));
+    await run("machines.setDefaultJob", () => client.machines.setDefaultJob(machineId, { pricePerGpu: 0.1, uploadPricePerGb: 0.01, downloadPricePerGb: 0.01, image: "vastai/base:latest", args: ["--x"] }));
+    await run("machines.removeDefaultJob", () => client.machines.removeDefaultJob(machineId));
+    await run("machines.unlistMachine", () => client.machines.unlistMachine(machineId));
     await run("machines.scheduleMaintenance", () =>
       client.machines.scheduleMaintenance({ machineIds: [machineId], startTime: Math.floor(Date.now() / 1000) + 86_400, durationHours: 2, category: "gpu" }),
     );

@@ -111,6 +111,13 @@ const RULES: Rule[] = [
   { rule: "readiness timeout at most a day", kind: "instance", inputs: { ...instance, ports: ["8000:8000"], readiness: { timeoutMinutes: 1e308 } }, property: "readiness.timeoutMinutes", says: /at most 1440/ },
   { rule: "prepay amount has a finite maximum", kind: "instance", inputs: { ...instance, prepayAmount: 1e308 }, property: "prepayAmount", says: /at most 100000/ },
   // Batch maintenance (spec: Host machines, Limits)
+  { rule: "27.4 listing price_gpu not negative", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: -0.1 }, property: "pricePerGpu", says: /must not be negative \(\$\/GPU\/hour\)/ },
+  { rule: "27.4 listing price_gpu given", kind: "machineListing", inputs: { machineId: 50001 }, property: "pricePerGpu", says: /pricePerGpu/ },
+  { rule: "27.4 listing min_chunk at least 1", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, minGpus: 0 }, property: "minGpus", says: /at least 1/ },
+  { rule: "27.4 listing credit_discount_max a fraction", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, discountRate: 40 }, property: "discountRate", says: /from 0 to 1/ },
+  { rule: "27.4 listing end_date in the future", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, endDate: nowUnix() - 60 }, property: "endDate", says: /must be in the future/ },
+  { rule: "27.4 listing default job has an image", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, defaultJob: { image: " ", pricePerGpu: 0.1 } }, property: "defaultJob.image", says: /Docker image name/ },
+  { rule: "27.4 listing properties are known ones", kind: "machineListing", inputs: { machineId: 50001, pricePerGpu: 0.4, minBidPerGPU: 0.2 }, property: "minBidPerGPU", says: /is not a MachineListing property; did you mean minBidPerGpu\?/ },
   { rule: "machine_ids has at least 1 entry", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [] }, property: "machineIds", says: /at least one machine id/ },
   { rule: "machine ids are positive whole numbers", kind: "maintenanceWindow", inputs: { ...window(), machineIds: [1.5] }, property: "machineIds.0", says: /whole number/ },
   { rule: "sdate in the future", kind: "maintenanceWindow", inputs: { ...window(), startTime: nowUnix() - 60 }, property: "startTime", says: /must be in the future/ },

@@ -2,7 +2,9 @@ import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
 import { isServiceNotFound, VastValidationError } from "../errors";
 import {
+  machineAsksResponse,
   machineGetResponse,
+  machineOkResponse,
   machineListResponse,
   maintenanceCancelResponse,
   maintenanceListResponse,
@@ -11,6 +13,8 @@ import {
 import type {
   CancelMaintenanceResult,
   Machine,
+  MachineDefaultJob,
+  MachineListingTerms,
   MaintenanceResult,
   MaintenanceWindow,
   ScheduleMaintenanceInput,
@@ -107,5 +111,79 @@ export class MachinesApi {
       schema: maintenanceCancelResponse,
       acceptOperationFailure: (body) => Array.isArray(body.results),
     });
+  }
+
+  /**
+   * List a machine for rent, or change its listing: every term at once (`PUT create_asks`).
+   * Terms left out keep the service's defaults. Returns how many client contracts were
+   * extended to a new end date. A resend sets the same terms again.
+   */
+  listMachine(machineId: number, terms: MachineListingTerms): Promise<{ extended: number }> {
+    return this.core.request({
+      endpoint: ENDPOINTS.machineAsksCreate,
+      body: {
+        machine: machineId,
+        price_gpu: terms.pricePerGpu,
+        price_disk: terms.storagePricePerGbMonth,
+        price_inetu: terms.uploadPricePerGb,
+        price_inetd: terms.downloadPricePerGb,
+        price_min_bid: terms.minBidPerGpu,
+        min_chunk: terms.minGpus,
+        end_date: terms.endDate,
+        credit_discount_max: terms.discountRate,
+      },
+      schema: machineAsksResponse,
+    });
+  }
+
+  /**
+   * Unlist a machine: all its asks are removed (client contracts already running stay).
+   * False when the service knows no such machine of the caller's.
+   */
+  async unlistMachine(machineId: number): Promise<boolean> {
+    try {
+      await this.core.request({ endpoint: ENDPOINTS.machineAsksDelete, params: { machine_id: machineId }, schema: machineOkResponse });
+      return true;
+    } catch (error) {
+      if (isServiceNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Set the lowest interruptible bid per GPU, $/hour. */
+  async setMinBid(machineId: number, pricePerGpu: number): Promise<void> {
+    await this.core.request({
+      endpoint: ENDPOINTS.machineMinBid,
+      params: { machine_id: machineId },
+      body: { client_id: "me", price: pricePerGpu },
+      schema: machineOkResponse,
+    });
+  }
+
+  /** Create (or replace) the machine's default job: the host's background bid on idle GPUs. */
+  async setDefaultJob(machineId: number, job: MachineDefaultJob): Promise<void> {
+    await this.core.request({
+      endpoint: ENDPOINTS.machineDefaultJobCreate,
+      body: {
+        machine: machineId,
+        price_gpu: job.pricePerGpu,
+        price_inetu: job.uploadPricePerGb,
+        price_inetd: job.downloadPricePerGb,
+        image: job.image,
+        args: job.args ?? [],
+      },
+      schema: machineOkResponse,
+    });
+  }
+
+  /** Remove the machine's default job; false when the service knows no such machine of the caller's. */
+  async removeDefaultJob(machineId: number): Promise<boolean> {
+    try {
+      await this.core.request({ endpoint: ENDPOINTS.machineDefaultJobDelete, params: { machine_id: machineId }, schema: machineOkResponse });
+      return true;
+    } catch (error) {
+      if (isServiceNotFound(error)) return false;
+      throw error;
+    }
   }
 }

@@ -118,6 +118,21 @@ const sshKeyValid = fc
   .tuple(fc.stringMatching(/^[A-Za-z0-9@._-]{0,20}$/), fc.constantFrom("", " ", "\t", "  "))
   .map(([comment, pad]) => ({ publicKey: `${pad}${ed25519PublicKey(comment).trim()}${pad}` }));
 
+const listingPrice = fc.double({ min: 0, max: 100, noNaN: true });
+const machineListingValid = withOptional(
+  { machineId: fc.integer({ min: 1, max: 10_000_000 }), pricePerGpu: listingPrice },
+  {
+    storagePricePerGbMonth: listingPrice,
+    uploadPricePerGb: listingPrice,
+    downloadPricePerGb: listingPrice,
+    minBidPerGpu: listingPrice,
+    minGpus: fc.integer({ min: 1, max: 16 }),
+    endDate: fc.integer({ min: 3600, max: 360 * DAY }).map((lead) => Math.floor(Date.now() / 1000) + lead),
+    discountRate: fc.double({ min: 0, max: 1, noNaN: true }),
+    defaultJob: fc.record({ image: fc.constantFrom("vastai/base:latest", "ubuntu:22.04"), pricePerGpu: listingPrice }),
+  },
+);
+
 const maintenanceValid = withOptional(
   {
     machineIds: fc.array(fc.integer({ min: 1, max: 10_000_000 }), { minLength: 1, maxLength: 250 }),
@@ -261,6 +276,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   instance: instanceValid,
   sshKey: sshKeyValid,
   maintenanceWindow: maintenanceValid,
+  machineListing: machineListingValid,
   envVar: envVarValid,
   apiKey: apiKeyValid,
   subaccountKeyRotation: rotationValid,
@@ -292,6 +308,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   ],
   sshKey: ["publicKey"],
   maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
+  machineListing: ["machineId", "pricePerGpu", "storagePricePerGbMonth", "uploadPricePerGb", "downloadPricePerGb", "minBidPerGpu", "minGpus", "endDate", "discountRate", "defaultJob"],
   envVar: ["key", "value"],
   apiKey: ["name", "permissions", "rotateOn"],
   subaccountKeyRotation: ["subaccountUserId", "all", "triggers"],

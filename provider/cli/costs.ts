@@ -1,0 +1,151 @@
+/**
+ * The cost report (`npx pulumi-vastai costs [state files]`): for each resource of the given
+ * stacks that costs money (Instance, Fleet, Volume, NetworkVolume, Endpoint), what it costs per
+ * hour now and what it has cost to date, from the service's live figures.
+ *
+ * Reads: the instance list once, the volume list once and the account's charges once (every
+ * page of the range), whatever the number of stacks and resources. The hourly cost is the live
+ * row's: an instance's `dph_total`, a volume's storage cost per hour, a fleet's members' sum
+ * (with their volumes); an endpoint's is not known from its row (null). Spend to date is the sum
+ * of the charges of the object (`instance-<id>`, `volume-<id>`; an endpoint's serverless
+ * charges by `endpoint_id`; a fleet's members) since the range's start (`--since`, default 90
+ * days back: the charges list needs a range).
+ */
+import * as fs from "node:fs";
+import type { VastClient } from "../client";
+import { StateFileError, resourcesOf } from "./orphans";
+
+/** Type tokens of this package's resources in a state file. */
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
+/** The kinds the report lists. */
+export const COSTED_TYPES = ["Instance", "Fleet", "Volume", "NetworkVolume", "Endpoint"] as const;
+/** Days of charges read when `--since` is not given. */
+export const DEFAULT_SINCE_DAYS = 90;
+
+/** One resource of a given stack with its costs. */
+export interface CostRow {
+  /** The stack and project, from the resource's URN. */
+  stack: string;
+  project: string;
+  /** The resource's name in the program. */
+  name: string;
+  type: (typeof COSTED_TYPES)[number];
+  id: string;
+  /** $ per hour now; null when the service's rows do not say (an endpoint), 0 when the object is gone. */
+  hourlyCost: number | null;
+  /** $ charged since the start of the range. */
+  spentUsd: number;
+}
+
+interface Held {
+  stack: string;
+  project: string;
+  name: string;
+  type: CostRow["type"];
+  id: string;
+  /** A fleet's members: instance and volume ids. */
+  members: { id: number; volumeId?: number }[];
+}
+
+function urnParts(urn: unknown): { stack: string; project: string; name: string } {
+  // urn:pulumi:<stack>::<project>::<type>::<name>
+  const m = typeof urn === "string" ? /^urn:pulumi:([^:]+)::([^:]+)::.*::([^:]*)$/.exec(urn) : null;
+  return m ? { stack: m[1], project: m[2], name: m[3] } : { stack: "?", project: "?", name: "?" };
+}
+
+const positive = (v: unknown): number | undefined => {
+  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+/** The costed resources of the given `pulumi stack export` files (read strictly, as the orphan report does). */
+export function readCostedResources(files: readonly string[]): Held[] {
+  const out: Held[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    for (const r of resourcesOf(file, text)) {
+      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
+      const type = r.type.slice(TYPE_PREFIX.length) as CostRow["type"];
+      if (!(COSTED_TYPES as readonly string[]).includes(type) || typeof r.id !== "string" || r.id === "") continue;
+      const rawMembers = type === "Fleet" && Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown; volumeId?: unknown } | null>) : [];
+      const members = rawMembers.flatMap((m) => {
+        const id = positive(m?.id);
+        return id === undefined ? [] : [{ id, volumeId: positive(m?.volumeId) }];
+      });
+      out.push({ ...urnParts(r.urn), type, id: r.id, members });
+    }
+  }
+  return out;
+}
+
+/** Unix seconds of `--since`: ISO 8601 or Unix seconds; default DEFAULT_SINCE_DAYS back from `nowMs`. */
+export function sinceOf(value: string | undefined, nowMs: number): number {
+  if (value === undefined) return Math.floor(nowMs / 1000) - DEFAULT_SINCE_DAYS * 24 * 3600;
+  const unix = /^\d+$/.test(value) ? Number(value) : Math.floor(Date.parse(value) / 1000);
+  if (!Number.isFinite(unix) || unix <= 0 || unix > nowMs / 1000) {
+    throw new Error(`--since: must be a past date (ISO 8601, such as 2026-01-01) or Unix seconds (got ${JSON.stringify(value)})`);
+  }
+  return unix;
+}
+
+/** The costs of the given stacks' resources: three list reads in all. Rows in file order. */
+export async function findCosts(client: VastClient, held: readonly Held[], since: number): Promise<CostRow[]> {
+  if (held.length === 0) return [];
+  const [instances, volumes, charges] = await Promise.all([client.instances.listAll(), client.volumes.list(), client.billing.charges({ start: since })]);
+  const instanceCost = new Map(instances.map((i) => [i.id, i.dphTotal ?? 0]));
+  const volumeCost = new Map(volumes.map((v) => [v.id, v.storageTotalCostPerHour ?? 0]));
+  const spentBy = new Map<string, number>();
+  for (const c of charges) {
+    const keys = [c.source];
+    const endpointId = c.metadata.endpoint_id;
+    if (endpointId !== undefined && endpointId !== null) keys.push(`endpoint-${String(endpointId)}`);
+    for (const k of keys) if (k) spentBy.set(k, (spentBy.get(k) ?? 0) + c.amount);
+  }
+  const spent = (key: string) => spentBy.get(key) ?? 0;
+  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  return held.map((h): CostRow => {
+    const base = { stack: h.stack, project: h.project, name: h.name, type: h.type, id: h.id };
+    switch (h.type) {
+      case "Instance":
+        return { ...base, hourlyCost: round(instanceCost.get(Number(h.id)) ?? 0), spentUsd: round(spent(`instance-${h.id}`)) };
+      case "Volume":
+      case "NetworkVolume":
+        return { ...base, hourlyCost: round(volumeCost.get(Number(h.id)) ?? 0), spentUsd: round(spent(`volume-${h.id}`)) };
+      case "Endpoint":
+        return { ...base, hourlyCost: null, spentUsd: round(spent(`endpoint-${h.id}`)) };
+      case "Fleet": {
+        let hourly = 0;
+        let total = 0;
+        for (const m of h.members) {
+          hourly += instanceCost.get(m.id) ?? 0;
+          total += spent(`instance-${m.id}`);
+          if (m.volumeId !== undefined) {
+            hourly += volumeCost.get(m.volumeId) ?? 0;
+            total += spent(`volume-${m.volumeId}`);
+          }
+        }
+        return { ...base, hourlyCost: round(hourly), spentUsd: round(total) };
+      }
+    }
+  });
+}
+
+/** The report as a text table, with a total per stack. */
+export function costTable(rows: readonly CostRow[]): string {
+  const money = (n: number | null, unit = "") => (n === null ? "-" : `$${n.toFixed(3)}${unit}`);
+  const lines = [["STACK", "TYPE", "NAME", "ID", "HOURLY", "SPENT"]];
+  const stacks = [...new Set(rows.map((r) => `${r.project}/${r.stack}`))];
+  for (const s of stacks) {
+    const mine = rows.filter((r) => `${r.project}/${r.stack}` === s);
+    for (const r of mine) lines.push([s, r.type, r.name, r.id, money(r.hourlyCost, "/h"), money(r.spentUsd)]);
+    const hourly = mine.reduce((sum, r) => sum + (r.hourlyCost ?? 0), 0);
+    lines.push([s, "(total)", "", "", money(hourly, "/h"), money(mine.reduce((sum, r) => sum + r.spentUsd, 0))]);
+  }
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+}
