@@ -1,14 +1,15 @@
 /**
- * Team: what a team declares once for multi-node work. A cluster of the machines the account
- * hosts (a manager and a second node), an overlay network on it, and a Fleet whose members all
+ * Team: what a team declares once for multi-node work. The team itself (a role and a member
+ * invited with it), a cluster of the machines the account hosts (a manager and a second node), an overlay network on it, and a Fleet whose members all
  * join that overlay once they run, so a multi-node training job is declared in one place: a
- * removed member leaves the overlay, its replacement joins.
+ * removed member leaves the overlay, its replacement joins. An interruptible notebook keeps
+ * office hours through the service's own scheduled bid changes.
  *
  * Clusters and overlays are not in the vendor's OpenAPI document; the package follows the
  * vendor's client (see the README, "Clusters and overlay networks").
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Cluster, ClusterMember, Fleet, Overlay } from "pulumi-vastai";
+import { Cluster, ClusterMember, Fleet, Instance, Overlay, ScheduledJob, Team, TeamMember, TeamRole } from "pulumi-vastai";
 
 const config = new pulumi.Config();
 /** The manager machine of the cluster: a machine the account hosts. */
@@ -23,7 +24,18 @@ const overlayName = config.get("overlayName") ?? "team-net";
 const members = config.getNumber("members") ?? 2;
 
 // ---- The team (who may change this stack) -------------------------------------------------
-// A team with a role and a member is declared here (Team, TeamRole, TeamMember).
+// The key that creates the team becomes the team's key (README: Team). A role in ApiKey's
+// permission form, and a member invited with it: until the invitation is accepted the member's
+// `pending` output is true.
+const team = new Team("ml-team", { name: config.get("teamName") ?? "ml-research" });
+const researcher = new TeamRole("researcher", {
+  name: "researcher",
+  permissions: { instances: "write", user: "read", billing: "read" },
+}, { dependsOn: [team] });
+const member = new TeamMember("ana", {
+  email: config.get("memberEmail") ?? "ana@example.com",
+  role: researcher.name,
+});
 
 // ---- The cluster and its overlay network ---------------------------------------------------
 const cluster = new Cluster("rack", { subnet, managerMachineId });
@@ -40,8 +52,24 @@ const trainers = new Fleet("trainers", {
   // Every member joins the overlay once it runs.
   overlay: net.name,
   maxPricePerHour: config.getNumber("maxPricePerHour") ?? 0.7,
-  // Office hours: the fleet's schedule (stop outside working hours) is declared here.
 });
+
+// ---- Office hours ----------------------------------------------------------------------------
+// An interruptible notebook the team uses in working hours. The service itself changes its bid
+// twice a day (README: ScheduledJob, "Office hours and expiry"): a losing bid at 20:00 stops it,
+// the declared bid at 08:00 starts it again, with nobody running `pulumi up`. `onOutbid: "keep"`
+// makes an `up` in the off-hours leave the stopped instance alone.
+const bid = config.getNumber("notebookBid") ?? 0.25;
+const notebook = new Instance("notebook", {
+  offer: { numGpus: 1, gpuRamGb: 24 },
+  image: "pytorch/pytorch",
+  label: "team-notebook",
+  bidPricePerHour: bid,
+  onOutbid: "keep",
+});
+const hours = { frequency: "DAILY" as const, timeZone: config.get("timeZone") ?? "Europe/Berlin", end: config.get("officeHoursEnd") ?? "2027-12-31T00:00:00Z" };
+new ScheduledJob("notebook-evening", { instanceId: notebook.instanceId, action: "changeBid", price: 0.001, hour: 20, ...hours });
+new ScheduledJob("notebook-morning", { instanceId: notebook.instanceId, action: "changeBid", price: bid, hour: 8, ...hours });
 
 export const clusterId = cluster.clusterId;
 export const managerIp = cluster.managerLocalIp;
@@ -50,3 +78,5 @@ export const overlayId = net.overlayId;
 export const overlaySubnet = net.internalSubnet;
 export const memberIds = trainers.members.apply((ms) => ms.map((m) => m.id));
 export const healthy = trainers.healthy;
+export const memberPending = member.pending;
+export const notebookId = notebook.instanceId;
