@@ -12,6 +12,7 @@ import * as path from "path";
 import { scratchProject as packAndInstall } from "../../bench/scratch";
 import { startSimulator, type LoggedRequest, type Simulator, type SimulatorOptions } from "pulumi-vastai/simulator";
 import { dynamicUrn, startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 const repo = path.resolve(__dirname, "..", "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -57,19 +58,23 @@ function newestMtime(dirs: string[]): number {
 }
 
 
-/** A plugin process running in the scratch project, configured for the given service. */
+/**
+ * A plugin process running in the scratch project, configured for the given service. Its stack
+ * configuration starts from FAST_PLUGIN_CONFIG (fast polls and pacing: the simulator enforces no
+ * limits); `config` wins over it.
+ */
 export async function startPlugin(config: Record<string, string>, env: Record<string, string> = {}): Promise<ProviderPlugin> {
   const { dir } = scratchProject();
   // No credentials in the environment: the plugin must get them from the stack config.
   const plugin = await startProviderPlugin({ cwd: dir, env: { VAST_API_KEY: undefined, VAST_URL: undefined, HOME: dir, ...env } });
-  await plugin.configure(config);
+  await plugin.configure({ ...FAST_PLUGIN_CONFIG, ...config });
   return plugin;
 }
 
 export interface ContractOptions {
   /** Simulator options (the port is always chosen by the system). */
   simulator?: SimulatorOptions;
-  /** Stack configuration added to the simulator's credentials and URLs. */
+  /** Stack configuration added to the simulator's credentials, URLs and FAST_PLUGIN_CONFIG. */
   config?: Record<string, string>;
 }
 
