@@ -25,5 +25,8 @@ module.exports = {
     "^pulumi-vastai/testing$": "<rootDir>/testing/index.ts",
     "^pulumi-vastai/runtime$": "<rootDir>/provider/runtime.ts",
   },
+  // One scratch directory per run for what its files share (the packed package).
+  globalSetup: "<rootDir>/test/support/run-setup.js",
+  globalTeardown: "<rootDir>/test/support/run-teardown.js",
   testTimeout: 30000,
 };

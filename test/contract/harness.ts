@@ -29,11 +29,32 @@ let project: ScratchProject | undefined;
 
 export function scratchProject(): ScratchProject {
   if (project) return project;
-  ensureBuilt();
-  const { dir, serialized } = packAndInstall(repo);
+  const { dir, serialized } = sharedInRun("scratch-project.json", () => {
+    ensureBuilt();
+    const { dir, serialized } = packAndInstall(repo);
+    return { dir, serialized };
+  });
   const sizes = Object.fromEntries(Object.entries(serialized).map(([k, v]) => [k, Buffer.byteLength(v)]));
   project = { dir, serialized, sizes };
   return project;
+}
+
+/**
+ * What `make` returns, made once per jest run: the first test file that needs it stores it (as
+ * JSON) in the run's scratch directory (VASTAI_TEST_RUN_DIR, test/support/run-setup.js), the
+ * others read it. The source does not change while a run goes on. Outside such a run, `make`.
+ */
+function sharedInRun<T>(name: string, make: () => T): T {
+  const runDir = process.env.VASTAI_TEST_RUN_DIR;
+  if (!runDir || !fs.existsSync(runDir)) return make();
+  const file = path.join(runDir, name);
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  const value = make();
+  // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
+  const partial = `${file}.${process.pid}`;
+  fs.writeFileSync(partial, JSON.stringify(value));
+  fs.renameSync(partial, file);
+  return value;
 }
 
 /** Builds dist/ when a source file is newer than it (tests that run the built package). */
