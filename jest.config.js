@@ -2,8 +2,15 @@
  * does the type checking). got is ESM-only and is loaded with a real dynamic import(),
  * which jest's CommonJS runtime supports under --experimental-vm-modules (set by the
  * npm scripts). See README, "Module setup". */
+const os = require("os");
+
 module.exports = {
   testEnvironment: "node",
+  // Two workers at least (jest's default is one fewer than the cores: one on a 2-core CI
+  // machine). Much of the suite waits on loopback HTTP and plugin processes rather than the
+  // CPU, and the files share no port (the system picks each), no file in the checkout and no
+  // environment (issue 28 item 6).
+  maxWorkers: Math.max(2, (os.availableParallelism?.() ?? os.cpus().length) - 1),
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // The end-to-end suite runs the real Pulumi CLI: `npm run test:e2e` (test/e2e/jest.config.js).
@@ -18,5 +25,8 @@ module.exports = {
     "^pulumi-vastai/testing$": "<rootDir>/testing/index.ts",
     "^pulumi-vastai/runtime$": "<rootDir>/provider/runtime.ts",
   },
+  // One scratch directory per run for what its files share (the packed package).
+  globalSetup: "<rootDir>/test/support/run-setup.js",
+  globalTeardown: "<rootDir>/test/support/run-teardown.js",
   testTimeout: 30000,
 };

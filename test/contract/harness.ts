@@ -12,6 +12,7 @@ import * as path from "path";
 import { scratchProject as packAndInstall } from "../../bench/scratch";
 import { startSimulator, type LoggedRequest, type Simulator, type SimulatorOptions } from "pulumi-vastai/simulator";
 import { dynamicUrn, startProviderPlugin, type ProviderPlugin } from "pulumi-vastai/testing";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 const repo = path.resolve(__dirname, "..", "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -28,11 +29,32 @@ let project: ScratchProject | undefined;
 
 export function scratchProject(): ScratchProject {
   if (project) return project;
-  ensureBuilt();
-  const { dir, serialized } = packAndInstall(repo);
+  const { dir, serialized } = sharedInRun("scratch-project.json", () => {
+    ensureBuilt();
+    const { dir, serialized } = packAndInstall(repo);
+    return { dir, serialized };
+  });
   const sizes = Object.fromEntries(Object.entries(serialized).map(([k, v]) => [k, Buffer.byteLength(v)]));
   project = { dir, serialized, sizes };
   return project;
+}
+
+/**
+ * What `make` returns, made once per jest run: the first test file that needs it stores it (as
+ * JSON) in the run's scratch directory (VASTAI_TEST_RUN_DIR, test/support/run-setup.js), the
+ * others read it. The source does not change while a run goes on. Outside such a run, `make`.
+ */
+function sharedInRun<T>(name: string, make: () => T): T {
+  const runDir = process.env.VASTAI_TEST_RUN_DIR;
+  if (!runDir || !fs.existsSync(runDir)) return make();
+  const file = path.join(runDir, name);
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  const value = make();
+  // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
+  const partial = `${file}.${process.pid}`;
+  fs.writeFileSync(partial, JSON.stringify(value));
+  fs.renameSync(partial, file);
+  return value;
 }
 
 /** Builds dist/ when a source file is newer than it (tests that run the built package). */
@@ -57,19 +79,23 @@ function newestMtime(dirs: string[]): number {
 }
 
 
-/** A plugin process running in the scratch project, configured for the given service. */
+/**
+ * A plugin process running in the scratch project, configured for the given service. Its stack
+ * configuration starts from FAST_PLUGIN_CONFIG (fast polls and pacing: the simulator enforces no
+ * limits); `config` wins over it.
+ */
 export async function startPlugin(config: Record<string, string>, env: Record<string, string> = {}): Promise<ProviderPlugin> {
   const { dir } = scratchProject();
   // No credentials in the environment: the plugin must get them from the stack config.
   const plugin = await startProviderPlugin({ cwd: dir, env: { VAST_API_KEY: undefined, VAST_URL: undefined, HOME: dir, ...env } });
-  await plugin.configure(config);
+  await plugin.configure({ ...FAST_PLUGIN_CONFIG, ...config });
   return plugin;
 }
 
 export interface ContractOptions {
   /** Simulator options (the port is always chosen by the system). */
   simulator?: SimulatorOptions;
-  /** Stack configuration added to the simulator's credentials and URLs. */
+  /** Stack configuration added to the simulator's credentials, URLs and FAST_PLUGIN_CONFIG. */
   config?: Record<string, string>;
 }
 

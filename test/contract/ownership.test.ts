@@ -10,6 +10,7 @@
 import { ApiKey, Fleet, Instance, Volume, Webhook } from "pulumi-vastai";
 import { startSimulator, type LoggedRequest, type Simulator } from "pulumi-vastai/simulator";
 import { OfflineEngine, dynamicUrn, startProviderPlugin, type StepReport } from "pulumi-vastai/testing";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 import { scratchProject, startPlugin } from "./harness";
 
 let sim: Simulator;
@@ -19,7 +20,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => sim?.close());
 
-const config = () => ({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl, "vastai:pollIntervalMs": "5" });
+const config = () => ({ "vastai:apiKey": sim.apiKey, "vastai:apiUrl": sim.url, "vastai:runUrl": sim.runUrl, ...FAST_PLUGIN_CONFIG });
 
 /** The engine's state entries (private to the engine: tests rename and seed stacks through it). */
 interface StateEntry {

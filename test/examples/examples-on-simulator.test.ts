@@ -12,6 +12,7 @@ import type { SimulatorOptions } from "pulumi-vastai/simulator";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { DEMO_PUBLIC_KEY } from "../../examples/demo/scenario";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 
@@ -36,7 +37,7 @@ function exampleProgram(name: string): () => Record<string, unknown> {
 
 /** One stack per example: its project name (the namespace of its config) and simulator options. */
 async function stackFor(project: string, simulator: SimulatorOptions = {}): Promise<TestStack> {
-  return startTestStack({ cwd: scratchProject().dir, project, simulator, config: { "vastai:pollIntervalMs": "5" } });
+  return startTestStack({ cwd: scratchProject().dir, project, simulator, config: FAST_PLUGIN_CONFIG });
 }
 
 async function upAndDestroy(stack: TestStack, name: string, config: Record<string, string>) {

@@ -186,7 +186,7 @@ import { StepFailedError, startTestStack, type TestStack } from "pulumi-vastai/t
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ config: { "vastai:pollIntervalMs": "5" } });
+  stack = await startTestStack({ config: { "vastai:pollIntervalMs": "5", "vastai:rateLimitScale": "0.01" } });
 });
 afterAll(() => stack.close());
 

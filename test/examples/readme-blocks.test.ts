@@ -10,6 +10,7 @@ import * as vastai from "pulumi-vastai";
 import { createClient } from "pulumi-vastai";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 
@@ -34,7 +35,7 @@ afterEach(async () => {
 
 describe("issue 25 item 7: the README's examples run against the simulator", () => {
   test("25.7 Linking an Instance: a protected volume on machine 30001 and an instance from offer 700001 that mounts it", async () => {
-    stack = await startTestStack({ cwd: scratchProject().dir, config: { "vastai:pollIntervalMs": "5" } });
+    stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
     const up = await stack.up(readmeProgram('new Instance("gpu", {'));
     expect(up.outcomes.map((o) => `${o.type} ${o.name}: ${o.outcome}`).sort()).toEqual(["Instance gpu: created", "Volume data: created"]);
     const [volume] = stack.sim.state().volumes;
@@ -42,7 +43,7 @@ describe("issue 25 item 7: the README's examples run against the simulator", () 
   }, 300_000);
 
   test("25.7 Importing existing objects: a template and a volume made outside the stack are adopted by importId", async () => {
-    stack = await startTestStack({ cwd: scratchProject().dir, config: { "vastai:pollIntervalMs": "5" } });
+    stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
     // Made elsewhere, as the README says; the block's illustrative ids become theirs.
     const client = createClient({ apiKey: stack.sim.apiKey, apiUrl: stack.sim.url });
     const template = await client.templates.create({ name: "base", image: "vastai/base" });

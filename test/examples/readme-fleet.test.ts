@@ -8,13 +8,14 @@ import * as ts from "typescript";
 import * as vastai from "pulumi-vastai";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
 const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('new vastai.Fleet("workers"'));
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ cwd: scratchProject().dir, simulator: { marketOffers: 40 }, config: { "vastai:pollIntervalMs": "5" } });
+  stack = await startTestStack({ cwd: scratchProject().dir, simulator: { marketOffers: 40 }, config: FAST_PLUGIN_CONFIG });
 }, 180_000);
 afterAll(() => stack?.close());
 

@@ -6,6 +6,7 @@ import { execFileSync } from "child_process";
 import { Instance } from "pulumi-vastai";
 import { startTestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
 /** The ids of the node processes this test process started. */
 function children(): number[] {
@@ -25,7 +26,7 @@ test("25.3 close() ends the plugin process of a step still running, and the step
   const dir = scratchProject().dir;
   const before = new Set(children());
   // Instances never finish booting here: `up` waits on its instance until stopped.
-  const stack = await startTestStack({ cwd: dir, simulator: { bootMs: 3_600_000 }, config: { "vastai:pollIntervalMs": "20" } });
+  const stack = await startTestStack({ cwd: dir, simulator: { bootMs: 3_600_000 }, config: { ...FAST_PLUGIN_CONFIG, "vastai:pollIntervalMs": "20" } });
   const step = stack.up(() => void new Instance("slow", { offerId: 700001, image: "pytorch/pytorch", label: "slow" })).then(
     () => "finished",
     (e: unknown) => (e instanceof Error ? e.message : String(e)),

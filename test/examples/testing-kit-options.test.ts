@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { EnvVar, Instance, Template } from "pulumi-vastai";
 import { StepFailedError, startTestStack, type StepReport, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 import { simControl } from "../support/control";
 
 interface Logged {
@@ -17,7 +18,7 @@ interface Logged {
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ cwd: scratchProject().dir, project: "opts", stack: "dev", config: { "vastai:pollIntervalMs": "5" } });
+  stack = await startTestStack({ cwd: scratchProject().dir, project: "opts", stack: "dev", config: FAST_PLUGIN_CONFIG });
 }, 180_000);
 afterAll(() => stack?.close());
 afterEach(async () => {

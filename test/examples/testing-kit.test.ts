@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, EnvVar, Instance, SshKey, Template } from "pulumi-vastai";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 import { simControl } from "../support/control";
 
 interface Logged {
@@ -17,7 +18,7 @@ interface Logged {
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ cwd: scratchProject().dir, project: "kit", stack: "dev" });
+  stack = await startTestStack({ cwd: scratchProject().dir, project: "kit", stack: "dev", config: { "vastai:rateLimitScale": FAST_PLUGIN_CONFIG["vastai:rateLimitScale"] } });
 }, 180_000);
 afterAll(() => stack?.close());
 

@@ -33,10 +33,14 @@ afterAll(async () => {
 });
 
 async function start(): Promise<ProviderPlugin> {
-  const started = await startPlugin(
-    { "vastai:apiKey": rig.sim.apiKey, "vastai:apiUrl": rig.sim.url, "vastai:runUrl": rig.sim.runUrl },
-    { VASTAI_POLL_INTERVAL_MS: String(p.pollIntervalMs), VASTAI_LOST_RESPONSE_LOOKUPS: String(p.lostResponseLookups) },
-  );
+  // The profile's polling as stack configuration (it wins over the harness's fast defaults).
+  const started = await startPlugin({
+    "vastai:apiKey": rig.sim.apiKey,
+    "vastai:apiUrl": rig.sim.url,
+    "vastai:runUrl": rig.sim.runUrl,
+    "vastai:pollIntervalMs": String(p.pollIntervalMs),
+    "vastai:lostResponseLookups": String(p.lostResponseLookups),
+  });
   plugins.push(started);
   return started;
 }

@@ -208,9 +208,17 @@ beforeAll(async () => {
     templateEnvValue: SECRET_VALUES.templateEnvValue,
   });
   rig = await startRig(p, { apiKey: SECRET_VALUES.apiKey });
-  // As the plugin does: credentials from the stack configuration, handed over by configure().
+  // As the plugin does: credentials and timing from the stack configuration, handed over by
+  // configure(). The profile's polling comes the same way (issue 28 item 6): the product's
+  // 10 s look-ups after a dropped create would make this set-up wait 40 s on nothing.
   resetRuntime();
-  const config: Record<string, string> = { "vastai:apiKey": SECRET_VALUES.apiKey, "vastai:apiUrl": rig.sim.url, "vastai:runUrl": rig.sim.runUrl };
+  const config: Record<string, string> = {
+    "vastai:apiKey": SECRET_VALUES.apiKey,
+    "vastai:apiUrl": rig.sim.url,
+    "vastai:runUrl": rig.sim.runUrl,
+    "vastai:pollIntervalMs": String(p.pollIntervalMs),
+    "vastai:lostResponseLookups": String(p.lostResponseLookups),
+  };
   await providers.template.configure!({ config: { get: (key: string) => config[key] } } as unknown as pulumi.dynamic.ConfigureRequest);
   const log = (line: string) => logLines.push(line);
   setClientOptions({ timeoutMs: p.clientTimeoutMs, maxAttempts: p.maxAttempts, backoff: p.backoff, pacing: false, logger: { debug: log, warn: log } });
