@@ -66,6 +66,7 @@ const KIND: Record<string, ResourceKind> = {
   ScheduledJob: "scheduledJob",
   Fleet: "fleet",
   TeamRole: "teamRole",
+  Cluster: "cluster", Overlay: "overlay",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };
 

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Endpoint, EnvVar, Fleet, Instance, MaintenanceWindow, NetworkVolume, RsyncCopy, ScheduledJob, SshKey, Subaccount, SubaccountKeyRotation, Team, TeamMember, TeamRole, Template, Volume, Webhook, WorkerGroup } from "../../../provider";
+import { ApiKey, Cluster, ClusterMember, Endpoint, EnvVar, Fleet, Instance, MachineListing, MaintenanceWindow, NetworkVolume, Overlay, OverlayMember, RsyncCopy, ScheduledJob, SshKey, Subaccount, SubaccountKeyRotation, Team, TeamMember, TeamRole, Template, Volume, Webhook, WorkerGroup } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -73,6 +73,11 @@ export async function classSecrecy(secrets: {
     ["teamMember", new TeamMember("teamMember", { email: "ana@example.com", role: "member" }, watch("teamMember"))],
     // The password is given plainly: the class must mark it secret by itself.
     ["subaccount", new Subaccount("subaccount", { email: "bot@example.com", username: "bot", password: "plain-password" }, watch("subaccount"))],
+    ["cluster", new Cluster("cluster", { subnet: "10.0.0.0/24", managerMachineId: 1 }, watch("cluster"))],
+    ["clusterMember", new ClusterMember("clusterMember", { clusterId: 1, machineId: 2 }, watch("clusterMember"))],
+    ["overlay", new Overlay("overlay", { clusterId: 1, name: "net" }, watch("overlay"))],
+    ["overlayMember", new OverlayMember("overlayMember", { overlayName: "net", instanceId: 1 }, watch("overlayMember"))],
+    ["machineListing", new MachineListing("machineListing", { machineId: 1, pricePerGpu: 0.5 }, watch("machineListing"))],
     ["scheduledJob", new ScheduledJob("scheduledJob", { instanceId: 1, action: "reboot", frequency: "DAILY", hour: 3, end: "2099-01-01T00:00:00Z" }, watch("scheduledJob"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;
