@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ImportArgs, VastResource } from "../kit/resource";
-import type { AccessLevel, AreaPermissions } from "../kit/permissions";
+import type { AccessLevel, AreaPermissions } from "../kit/permission-types";
 
 /** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
 export type ApiKeyAccessLevel = AccessLevel;

@@ -5,17 +5,8 @@
 import { z } from "zod";
 import type { ApiKeyScope } from "../../client";
 
-/** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
-export type AccessLevel = "read" | "write";
-
-/** What a key or role may do, area by area (ApiKeyPermissions is this type). */
-export interface AreaPermissions {
-  instances?: AccessLevel;
-  user?: AccessLevel;
-  billing?: AccessLevel;
-  machines?: AccessLevel;
-  misc?: boolean;
-}
+export type { AccessLevel, AreaPermissions } from "./permission-types";
+import type { AreaPermissions } from "./permission-types";
 
 const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine" } as const;
 type Area = keyof typeof AREAS;
