@@ -2,6 +2,7 @@
  * Retry, lost responses, timeouts, pacing and error shapes over HTTP, driven by the
  * simulator's injected faults and rate limits.
  */
+import { PACING_MARGIN } from "../../provider/client/pacing";
 import { SEED } from "pulumi-vastai/simulator";
 import {
   AuthenticationError,
@@ -200,8 +201,8 @@ describe("default pacing against the realistic rate limits", () => {
     expect(statuses).toHaveLength(7);
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(warnings).toEqual([]);
-    // Two updates one interval (1.1 s) apart; the five reads overlap them.
-    expect(elapsed).toBeGreaterThanOrEqual(1100 - 5);
+    // Two updates one interval (the 1 s limit plus the pacing margin) apart; the five reads overlap them.
+    expect(elapsed).toBeGreaterThanOrEqual(Math.ceil(1000 * (1 + PACING_MARGIN)) - 5);
     expect(elapsed).toBeLessThan(2500);
   });
 });

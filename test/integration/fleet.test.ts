@@ -210,7 +210,7 @@ describe("readiness and in-place rolls", () => {
 
   /** A list of instances filtered by id: the wait for members to run (members.ts). */
   const byId = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "id" in (JSON.parse(query.select_filters) as object);
-  /** The roll's steps from the request log: `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id, or one instance read alone). */
+  /** The roll's steps from the request log: `read` (the update's read of its members by id, before anything is written), `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id, or one instance read alone, after a write). */
   async function steps(): Promise<string[]> {
     const out: string[] = [];
     for (const r of await h.requests()) {
@@ -218,7 +218,10 @@ describe("readiness and in-place rolls", () => {
       if (update && r.method === "PUT") out.push(`update ${update[1]}`);
       else if (r.method === "PUT" && CREATE_PATH.test(r.path)) out.push("create");
       else if (r.method === "DELETE") out.push(`destroy ${r.path.split("/").filter(Boolean).pop()}`);
-      else if (r.method === "GET" && ((PAGE_PATH.test(r.path) && byId(r.query)) || ONE_PATH.test(r.path)) && out[out.length - 1] !== "wait") out.push("wait");
+      else if (r.method === "GET" && ((PAGE_PATH.test(r.path) && byId(r.query)) || ONE_PATH.test(r.path))) {
+        if (out.length === 0) out.push("read");
+        else if (out[out.length - 1] !== "wait" && out[out.length - 1] !== "read") out.push("wait");
+      }
     }
     return out;
   }
@@ -304,7 +307,7 @@ describe("readiness and in-place rolls", () => {
     }
     // Room for two at once (3 healthy, minHealthy 1): two updates, a wait, the third.
     const [a, b, c] = before.map((m) => m.id);
-    expect(await steps()).toEqual([`update ${a}`, `update ${b}`, "wait", `update ${c}`, "wait"]);
+    expect(await steps()).toEqual(["read", `update ${a}`, `update ${b}`, "wait", `update ${c}`, "wait"]);
     expect(await fleet.diff(id, rolled as Props, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
@@ -315,7 +318,7 @@ describe("readiness and in-place rolls", () => {
     const news = await checked({ ...base, count: 3, image: "vllm/vllm-openai:latest" }, outs);
     const { outs: rolled } = await fleet.update(id, outs, news);
     // Never fewer than 3 running: a new member runs before each update, and the extra goes last.
-    expect(await steps()).toEqual(["create", "wait", `update ${a}`, "wait", `update ${b}`, "wait", `destroy ${c}`]);
+    expect(await steps()).toEqual(["read", "create", "wait", `update ${a}`, "wait", `update ${b}`, "wait", `destroy ${c}`]);
     const members = membersOf(rolled as Props);
     expect(members.map((m) => m.id)).toEqual([a, b, expect.any(Number)]);
     expect(liveIds()).not.toContain(c);
@@ -338,7 +341,7 @@ describe("readiness and in-place rolls", () => {
     expect(h.sim.state().instances.map((i: Props) => i.image_uuid)).toEqual(Array(3).fill("vllm/vllm-openai:latest"));
     expect(liveIds()).not.toContain(refusing.id);
     // One at a time (minHealthy 2 of 3); the refused member is replaced after the in-place updates.
-    expect(await steps()).toEqual([`update ${a.id}`, "wait", `update ${refusing.id}`, `update ${c.id}`, "wait", `destroy ${refusing.id}`, "create", "wait"]);
+    expect(await steps()).toEqual(["read", `update ${a.id}`, "wait", `update ${refusing.id}`, `update ${c.id}`, "wait", `destroy ${refusing.id}`, "create", "wait"]);
     // A refusing machine is not a bad host.
     expect((rolled as Props).badHosts).toEqual({});
     expect(warnings).toEqual([expect.stringMatching(new RegExp(`machine ${refusing.machineId} refused the in-place update of member ${refusing.id} \\(no room for the new image\\); it is replaced`))]);
