@@ -7,7 +7,7 @@ import { VastResource } from "../kit/resource";
 
 /** Inputs of a `Subaccount` resource. */
 export interface SubaccountArgs {
-  /** The subaccount's e-mail address (unique on the service; not an @vast address). */
+  /** The subaccount's e-mail address (unique on the service; not an `@vast` address). */
   email: pulumi.Input<string>;
   /** Its user name (unique on the service). */
   username: pulumi.Input<string>;
