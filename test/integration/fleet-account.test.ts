@@ -109,3 +109,22 @@ it(`28.1 among ${OTHERS} other instances, the members a killed create left are a
   expect(live).not.toContain(left.id);
   expect(live).toHaveLength(OTHERS);
 });
+
+it("28.1 healing 5 dead members of a fleet of 50 in one up (preview, then update) lists at most ceil(50/25)+1 times: the update's sweep reuses the preview's walk of the fleet's own label", async () => {
+  freshProcess();
+  const fifty = { ...base, count: 50 };
+  const made = await fleet.create(await checked(fifty));
+  const outs = made.outs as Props;
+  expect(membersOf(outs).filter((m) => m.status === "running")).toHaveLength(50);
+  const dead = membersOf(outs).filter((_, i) => i % 10 === 3);
+  for (const [i, m] of dead.entries()) await h.control("POST", `/instances/${m.id}/status`, { actual_status: ["exited", "unknown", "offline"][i % 3] });
+  const news = await checked(fifty, outs);
+  const up = await listCalls(async () => {
+    expect((await fleet.diff(made.id, outs, news)).changes).toBe(true);
+    return fleet.update(made.id, outs, news);
+  });
+  const healed = membersOf(up.result.outs as Props);
+  expect(healed.filter((m) => m.status === "running")).toHaveLength(50);
+  expect(healed.map((m) => m.id).filter((id) => dead.some((d) => d.id === id))).toEqual([]);
+  expect(up.lists).toBeLessThanOrEqual(Math.ceil(50 / 25) + 1);
+});

@@ -210,7 +210,9 @@ describe("readiness and in-place rolls", () => {
 
   /** A list of instances filtered by id: the wait for members to run (members.ts). */
   const byId = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "id" in (JSON.parse(query.select_filters) as object);
-  /** The roll's steps from the request log: `read` (the update's read of its members by id, before anything is written), `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id, or one instance read alone, after a write). */
+  /** A list of instances filtered by label: the fleet's walk of its own label (listing.ts). */
+  const byLabel = (query: Record<string, unknown>) => typeof query.select_filters === "string" && "label" in (JSON.parse(query.select_filters) as object);
+  /** The roll's steps from the request log: `read` (the update's read of its members, by id or by its own label, before anything is written), `create`, `update <id>`, `destroy <id>`, and `wait` (a list of instances by id, or one instance read alone, after a write). */
   async function steps(): Promise<string[]> {
     const out: string[] = [];
     for (const r of await h.requests()) {
@@ -218,6 +220,7 @@ describe("readiness and in-place rolls", () => {
       if (update && r.method === "PUT") out.push(`update ${update[1]}`);
       else if (r.method === "PUT" && CREATE_PATH.test(r.path)) out.push("create");
       else if (r.method === "DELETE") out.push(`destroy ${r.path.split("/").filter(Boolean).pop()}`);
+      else if (r.method === "GET" && out.length === 0 && PAGE_PATH.test(r.path) && (byId(r.query) || byLabel(r.query))) out.push("read");
       else if (r.method === "GET" && ((PAGE_PATH.test(r.path) && byId(r.query)) || ONE_PATH.test(r.path))) {
         if (out.length === 0) out.push("read");
         else if (out[out.length - 1] !== "wait" && out[out.length - 1] !== "read") out.push("wait");

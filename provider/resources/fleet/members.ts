@@ -146,7 +146,7 @@ export async function rentMember(client: VastClient, props: Props, offer: Candid
     isAmbiguous: isAmbiguousResponse,
     send: async () => made((await client.instances.create(offer.id, body)).id),
     recover: async () => {
-      const found = await lookUp(async () => (await sweep(client, [label], marker, markerValue)).find((i) => markerValue(i) === marker));
+      const found = await lookUp(async () => (await sweep(client, [label], marker, markerValue, true)).find((i) => markerValue(i) === marker));
       return found ? made(found.id) : undefined;
     },
     giveUp: (error, sends) =>

@@ -7,7 +7,7 @@ import { FLEET_INPUT_KEYS, SPEC_KEYS, checkFleetInputs, typedFleetInputs, type F
 import { SPEC_KEY, destroyMember, fleetKeyOf, markerValue, newSpecKey, refreshed, specOf, withSpecKey, type Member } from "./members";
 import { probeMembers } from "./health";
 import { FLEET_OUTPUT_KEYS, fleetOutputs, liveBadHosts, storedMembers } from "./outputs";
-import { readMembers, sweep, sweptLabels } from "./listing";
+import { ownKeyLabel, readMembers, sweep, sweptLabels } from "./listing";
 import { reconcile } from "./reconcile";
 import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
@@ -17,9 +17,9 @@ import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
  * with readiness (health.ts); gone ones are dropped, except those whose volume the fleet still
  * has to delete (kept, status gone).
  */
-async function liveMembers(members: Member[], inputs: FleetInputs): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
+async function liveMembers(members: Member[], inputs: FleetInputs, ownLabel?: string): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
   const client = getClient();
-  const byId = await readMembers(client, members.map((m) => m.id));
+  const byId = await readMembers(client, members.map((m) => m.id), ownLabel);
   let dead = 0;
   let gone = 0;
   const out: Member[] = [];
@@ -69,7 +69,7 @@ export const provider: ProviderImpl = {
     if (members.some((m) => m.spec !== spec)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     let live;
     try {
-      live = await liveMembers(members, inputs);
+      live = await liveMembers(members, inputs, ownKeyLabel(olds, id));
     } catch (error) {
       throw new Error(`Fleet ${id}: the diff could not read the members' status: ${(error as Error).message}`, { cause: error });
     }
@@ -91,7 +91,7 @@ export const provider: ProviderImpl = {
   },
 
   async read(id, props) {
-    const { members } = await liveMembers(storedMembers(props), typedFleetInputs(props));
+    const { members } = await liveMembers(storedMembers(props), typedFleetInputs(props), ownKeyLabel(props, id));
     const outs = fleetOutputs(id, members, liveBadHosts(props.badHosts, currentTiming().now()));
     const all = jsonClean({ ...props, ...outs }) as Props;
     return { id, props: all, inputs: storedInputs(all) };

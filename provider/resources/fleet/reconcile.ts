@@ -25,7 +25,7 @@ import { readStatus } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
 import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilReady } from "./health";
 import { inPlaceBatch, updatableInPlace, updateMember } from "./inplace";
-import { memberLabel, readMembers, sweep, sweptLabels } from "./listing";
+import { memberLabel, ownKeyLabel, readMembers, sweep, sweptLabels } from "./listing";
 import { SPEC_KEYS, minHealthyOf, typedFleetInputs, type FleetInputs } from "./inputs";
 import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, isOfferGone, markerValue, operationPrefix, refreshed, removeMember, rentMember, specOf } from "./members";
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
@@ -116,7 +116,7 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   // 1. the members by id (the diff's reads, when recent) and what a killed run of this operation
   // left (by the fleet's labels): never the rest of the account (listing.ts)
   const stored = olds ? storedMembers(olds) : [];
-  const [byId, left] = await Promise.all([readMembers(client, stored.map((m) => m.id)), sweep(client, sweptLabels(fleetKey, news, olds), run.prefix, markerValue)]);
+  const [byId, left] = await Promise.all([readMembers(client, stored.map((m) => m.id), olds ? ownKeyLabel(olds, fleetKey) : undefined), sweep(client, sweptLabels(fleetKey, news, olds), run.prefix, markerValue)]);
   let dead: Member[] = [];
   for (const m of stored) {
     const live = byId.get(m.id);
