@@ -11,9 +11,8 @@
  * charges by `endpoint_id`; a fleet's members) since the range's start (`--since`, default 90
  * days back: the charges list needs a range).
  */
-import * as fs from "node:fs";
 import type { VastClient } from "../client";
-import { StateFileError, resourcesOf } from "./orphans";
+import { readExport } from "./orphans";
 
 /** Type tokens of this package's resources in a state file. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
@@ -62,13 +61,7 @@ const positive = (v: unknown): number | undefined => {
 export function readCostedResources(files: readonly string[]): Held[] {
   const out: Held[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    for (const r of resourcesOf(file, text)) {
+    for (const r of readExport(file)) {
       if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
       const type = r.type.slice(TYPE_PREFIX.length) as CostRow["type"];
       if (!(COSTED_TYPES as readonly string[]).includes(type) || typeof r.id !== "string" || r.id === "") continue;

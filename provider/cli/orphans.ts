@@ -135,18 +135,23 @@ export function resourcesOf(file: string, text: string): ExportedResource[] {
   });
 }
 
+/** The resources of the `pulumi stack export` file at `file`, read strictly (resourcesOf). */
+export function readExport(file: string): ExportedResource[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return resourcesOf(file, text);
+}
+
 /** Reads the stack tags and the ids of this package's instances and volumes from `pulumi stack export` files. */
 export function readStackHoldings(files: readonly string[]): StackHoldings {
   const holdings: StackHoldings = { files: [...files], stacks: [], tags: new Set(), instances: new Set(), volumes: new Set() };
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
     const given: GivenStack = { file };
-    for (const r of resourcesOf(file, text)) {
+    for (const r of readExport(file)) {
       if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
       const type = r.type.slice(TYPE_PREFIX.length);
       if (type === "StackIdentity") {
@@ -284,13 +289,7 @@ export interface Leftover {
 function heldWorkerGroups(files: readonly string[]): Set<number> {
   const held = new Set<number>();
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    for (const r of resourcesOf(file, text)) {
+    for (const r of readExport(file)) {
       const id = idOf(r.id);
       if (r.type === `${TYPE_PREFIX}WorkerGroup` && id !== undefined) held.add(id);
     }
