@@ -12,6 +12,17 @@ import { frequencyProblem, type ScheduledJobInfo, type ScheduledJobInput } from 
 import type { DeleteResult } from "../types-templates";
 import { deleteConfirmed } from "./confirm";
 
+/** A scheduled job was made (the service answered its id) but reading it back failed. */
+export class ScheduledJobUnreadError extends Error {
+  constructor(
+    readonly jobId: number,
+    override readonly cause: Error,
+  ) {
+    super(`the service made scheduled job ${jobId}, but reading it back failed: ${cause.message}`);
+    this.name = "ScheduledJobUnreadError";
+  }
+}
+
 function seconds(value: string | number, field: string): number {
   const ms = typeof value === "number" ? value : Date.parse(value);
   if (!Number.isFinite(ms)) throw new VastValidationError(`scheduled job ${field} must be an ISO 8601 time (got ${JSON.stringify(value)})`);
@@ -74,7 +85,14 @@ export class ScheduledJobsApi {
       if (!(error instanceof VastApiError && error.status === 422 && error.fromService)) throw error;
       existing = true;
     }
-    const listed = await this.list();
+    let listed: ScheduledJobInfo[];
+    try {
+      listed = await this.list();
+    } catch (error) {
+      // The job exists: say which, so the caller can keep it rather than leave it unrecorded.
+      if (id !== undefined) throw new ScheduledJobUnreadError(id, error as Error);
+      throw error;
+    }
     const job = (id !== undefined ? listed.find((j) => j.id === id) : undefined) ?? listed.filter((j) => sameJob(j, input)).sort((a, b) => b.id - a.id)[0];
     if (!job) throw new VastValidationError(`the service accepted the scheduled job for ${input.requestMethod} ${input.apiEndpoint} but does not list it`);
     return { job, existing };

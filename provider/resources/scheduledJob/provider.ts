@@ -7,9 +7,9 @@
  */
 import { z } from "zod";
 import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, ResponseLostError, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput, type VastClient } from "../../client";
-import { sameJob } from "../../client/areas/scheduled-jobs";
+import { ScheduledJobUnreadError, sameJob } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { checkWith, currentTiming, diffInputs, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
+import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
 
@@ -56,6 +56,11 @@ function outputsOf(job: { id: number; apiEndpoint: string; dayOfWeek: number | n
   return { jobId: job.id, apiEndpoint: job.apiEndpoint, dayOfWeekUtc: job.dayOfWeek, hourUtc: job.hourUtc, minute: job.minute, startedAt, adopted };
 }
 
+/** The outputs of job `id` as `plan` sent it (a read-back failed); the minute is the service's, unknown. */
+function plannedOutputs(id: number, plan: ScheduledJobInput, startedAt: string): Props {
+  return { jobId: id, apiEndpoint: plan.apiEndpoint, dayOfWeekUtc: plan.dayOfWeek, hourUtc: plan.hourUtc, minute: null, startedAt };
+}
+
 /**
  * Sends the create. A create whose answer was lost is not resent: the job it made (the same call
  * at the same slot) is looked for over the look-up window and taken, so no job is left running
@@ -94,6 +99,10 @@ export const provider: ProviderImpl = {
       }
       return { id: String(job.id), outs: jsonClean({ ...inputs, ...outputsOf(job, startedAt, made.existing) }) as Props };
     } catch (error) {
+      // Made but not read back: recorded in state with what was sent, never left unrecorded.
+      if (error instanceof ScheduledJobUnreadError) {
+        throw new PartialFailure(`${labelOf(inputs)}: ${error.message}`, String(error.jobId), inputs, { ...plannedOutputs(error.jobId, plan, startedAt), adopted: false });
+      }
       throw new Error(`${labelOf(inputs)}: scheduling failed: ${(error as Error).message}`, { cause: error });
     }
   },
@@ -120,7 +129,13 @@ export const provider: ProviderImpl = {
     } catch (error) {
       throw new Error(`${labelOf(news)}: updating scheduled job ${n} failed: ${(error as Error).message}`, { cause: error });
     }
-    const job = (await client.scheduledJobs.list()).find((j) => j.id === n);
+    let job: ScheduledJobInfo | undefined;
+    try {
+      job = (await client.scheduledJobs.list()).find((j) => j.id === n);
+    } catch (error) {
+      // The change landed: state records what was sent, never the old slot.
+      throw new PartialFailure(`${labelOf(news)}: scheduled job ${n} was changed, but reading it back failed: ${(error as Error).message}`, id, news, { ...plannedOutputs(n, plan, startedAt), adopted: olds.adopted === true });
+    }
     const outs = job ? outputsOf(job, startedAt, olds.adopted === true) : { startedAt };
     return { outs: jsonClean({ ...news, ...outs }) as Props };
   },

@@ -96,7 +96,14 @@ export const provider: ImportableImpl = {
     } catch (error) {
       throw new Error(`${labelOf(news)} (id ${id}): updating the role failed: ${(error as Error).message}`, { cause: error });
     }
-    const live = await client.teams.role(name);
+    // The change landed: a failed read-back still records what was written, never the old scopes.
+    const written = { ...news, roleId: olds.roleId, scopes: scopesOf(permissionsIn(news) ?? {}) };
+    let live;
+    try {
+      live = await client.teams.role(name);
+    } catch (error) {
+      throw new PartialFailure(`${labelOf(news)} (id ${id}): the service accepted the change, but reading the role back failed: ${(error as Error).message}`, id, news, written);
+    }
     if (!live) throw new PartialFailure(`${labelOf(news)} (id ${id}): the service accepted the change but does not list the role ${JSON.stringify(name)}`, id, news, { ...news, roleId: olds.roleId, scopes: olds.scopes });
     return { outs: jsonClean({ ...news, ...liveOutputs(live) }) as Props };
   },
