@@ -62,6 +62,17 @@ test("create, heal a dead member, scale down, roll an image change, delete", asy
   expect(liveIds()).toEqual([]);
 });
 
+test("members are listed in the order their offers were chosen, whatever order the rentals are answered in", async () => {
+  // The cheapest offer's rental answers last: the members still come out cheapest first, so that
+  // two runs of the same program record the same state (a reordered list is a diff in the engine).
+  await fx.control("POST", "/faults", { method: "PUT", path: "/api/v0/asks/700005/", times: 1, delayMs: 300 });
+  const inputs = await checked("ordered", { ...base, count: 3 });
+  const made = await fx.plugin.create(urn("ordered"), inputs);
+  expect(membersOf(made.properties).map((m) => m.offerId)).toEqual([700005, 700001, 700017]);
+  await fx.plugin.delete(urn("ordered"), made.id, made.properties);
+  expect(liveIds()).toEqual([]);
+});
+
 test("a fleet over maxHourlyCost is refused before anything is rented", async () => {
   const inputs = await checked("dear", { ...base, count: 3, maxHourlyCost: 0.2 });
   const error = await fx.plugin.create(urn("dear"), inputs).then(() => undefined, (e: unknown) => e);

@@ -274,6 +274,13 @@ function nextOffer(run: Run, placedBesides: readonly Placement[]): Candidate | u
   return more;
 }
 
+/** The members, those rented in this batch moved after the others in the order their offers were chosen. */
+function inPickOrder(members: readonly Member[], picked: ReadonlyMap<number, number>): Member[] {
+  const earlier = members.filter((m) => !picked.has(m.id));
+  const fresh = members.filter((m) => picked.has(m.id)).sort((a, b) => (picked.get(a.id) ?? 0) - (picked.get(b.id) ?? 0));
+  return [...earlier, ...fresh];
+}
+
 /** Rents `n` members and waits for them; dead boots are destroyed and rented again elsewhere. */
 async function grow(run: Run, n: number): Promise<Member[]> {
   const ready: Member[] = [];
@@ -282,6 +289,10 @@ async function grow(run: Run, n: number): Promise<Member[]> {
     // The rentals go out together: the client's pacer spaces them at the service's interval.
     const pending: Candidate[] = [];
     const watch = new BootWatch(run.client);
+    // The order offers were chosen in (cheapest first): members are recorded in it, not in the
+    // order the service answers the rentals, so that equal runs record equal state.
+    const picked = new Map<number, number>();
+    let picks = 0;
     const rentSlot = async (): Promise<Member> => {
       for (;;) {
         const offer = nextOffer(run, pending);
@@ -294,8 +305,10 @@ async function grow(run: Run, n: number): Promise<Member[]> {
         }
         pending.push(offer);
         run.inflight.push(offer);
+        const pick = picks++;
         try {
           const member = await rentMember(run.client, { ...run.props, diskGb: run.diskGb || run.props.diskGb }, offer, `${run.prefix}${offer.id}`, run.spec);
+          picked.set(member.id, pick);
           run.members.push(member);
           run.changed = true;
           watch.add(member);
@@ -313,6 +326,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
       }
     };
     const settled = await Promise.allSettled(Array.from({ length: toRent }, rentSlot));
+    run.members = inPickOrder(run.members, picked);
     const batch = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     // What the service charges, read back: members that bring the fleet over are destroyed.
