@@ -16,9 +16,11 @@ describe("a boot of 150 ms", () => {
     const { outs } = await createChecked({ offerId: 700001, image: "x" });
     expect(outs.actualStatus).toBe("running");
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    // Provisioning (null), then loading, then running: several direct reads, no list walks.
+    // At least one read that saw it still booting and the one that saw it running, all direct,
+    // no list walks. (How many it sees booting depends on the machine's speed: the poll tightens
+    // from 1/40 of the interval, and on a busy machine one late read can find it running.)
     const requests = await h.requests();
-    expect(count(requests, "GET", ONE_PATH)).toBeGreaterThanOrEqual(3);
+    expect(count(requests, "GET", ONE_PATH)).toBeGreaterThanOrEqual(2);
     expect(count(requests, "GET", /^\/api\/v1\/instances/)).toBe(0);
   });
 
