@@ -62,6 +62,19 @@ async function inviteOnce(client: VastClient, email: string, role: string): Prom
 }
 
 export const provider: ImportableImpl = {
+  // importId: the member's e-mail address. Only a member who accepted can be taken over: the
+  // service lists no invitations.
+  importing: {
+    type: "TeamMember",
+    noun: "team member (one who accepted; the service lists no invitations)",
+    idRule: "must be the member's e-mail address (what the resource's id would be), such as \"ana@example.com\"",
+    validId: (id) => EMAIL.test(id),
+    normalizeId: (id) => id.toLowerCase(),
+    keepShown: ["role"],
+    optionalOnImport: ["role"],
+    verify: (id, declared) => (same(String(declared.email), id) ? undefined : `the declared email is ${JSON.stringify(declared.email)}, not ${id}`),
+  },
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "TeamMember", outputs: OUTPUTS });
   },
@@ -91,8 +104,9 @@ export const provider: ImportableImpl = {
     const client = getClient();
     const email = typeof props.email === "string" ? props.email : id;
     const member = await memberOf(client, email);
-    // A member the state knew and the list no longer shows was removed outside the program.
-    if (!member && props.status === "member") return { id: "" };
+    // A member the state knew and the list no longer shows was removed outside the program; a
+    // member no state knew (an importId) exists only when the list shows them.
+    if (!member && (props.status === "member" || props.status === undefined)) return { id: "" };
     const role = member && member.roles.length > 0 && !member.roles.includes(String(props.role)) ? member.roles[0] : props.role;
     const inputs = jsonClean({ email, role }) as Props;
     return { id, props: jsonClean({ ...props, ...inputs, ...memberOutputs(member) }) as Props, inputs };
