@@ -31,6 +31,16 @@ export interface StateView {
   teamRoles: { id: number; user_id: number; name: string; scopes: string[]; built_in: boolean }[];
   /** Scheduled jobs in the vendor client's shape (`GET /api/v0/commands/schedule_job/`). */
   scheduledJobs?: Record<string, unknown>[];
+  /** Live teams, with the owner's user id (issue 27 item 1). */
+  teams?: { id: number; user_id: number; name: string }[];
+  /** Invitations of live teams; `accepted` once the person joined. */
+  teamInvitations?: { id: number; team_id: number; user_id: number; email: string; role: string; accepted: boolean }[];
+  /** Members of live teams (removed ones left out), with the owner's user id. */
+  teamMembers?: { team_id: number; user_id: number; member_id: number; email: string; role: string }[];
+  /** Subaccounts: users with a parent account. */
+  subaccounts?: { id: number; parent_id: number; email: string; username: string }[];
+  /** Listings of hosted machines made through the API (wire names of the listing record). */
+  machineListings?: ({ machine_id: number } & Record<string, unknown>)[];
 }
 
 export function stateView(ctx: SimContext): StateView {
@@ -70,6 +80,9 @@ export function stateView(ctx: SimContext): StateView {
         scopes: Object.keys((r.permissions.api as Record<string, unknown> | undefined) ?? {}).sort(),
         built_in: r.builtIn,
       })),
+    ...teamViews(d),
+    subaccounts: d.users.filter((u) => u.parentId !== null).map((u) => ({ id: u.id, parent_id: u.parentId as number, email: u.email, username: u.username })),
+    machineListings: Object.entries(d.machineListings ?? {}).map(([id, l]) => ({ machine_id: Number(id), ...l })),
     workerGroups: d.serverless.workerGroups.map((g) => ({
       id: g.id,
       user_id: g.userId,
@@ -78,5 +91,21 @@ export function stateView(ctx: SimContext): StateView {
       template_hash: g.templateHash,
       worker_ids: [...g.workerIds],
     })),
+  };
+}
+
+/** Teams, their invitations and members, keyed to the owner's user id. */
+function teamViews(d: SimContext["store"]["data"]): Pick<StateView, "teams" | "teamInvitations" | "teamMembers"> {
+  const live = d.teams.teams.filter((t) => t.deletedAt === null);
+  const ownerOf = (teamId: number) => live.find((t) => t.id === teamId)?.ownerUserId;
+  const emailOf = (userId: number) => d.users.find((u) => u.id === userId)?.email ?? "";
+  return {
+    teams: live.map((t) => ({ id: t.id, user_id: t.ownerUserId, name: t.name })),
+    teamInvitations: d.teams.invitations
+      .filter((i) => ownerOf(i.teamId) !== undefined)
+      .map((i) => ({ id: i.id, team_id: i.teamId, user_id: ownerOf(i.teamId) as number, email: i.email, role: i.role, accepted: i.acceptedAt !== null })),
+    teamMembers: d.teams.memberships
+      .filter((m) => m.removedAt === null && ownerOf(m.teamId) !== undefined)
+      .map((m) => ({ team_id: m.teamId, user_id: ownerOf(m.teamId) as number, member_id: m.userId, email: emailOf(m.userId), role: m.role })),
   };
 }

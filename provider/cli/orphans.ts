@@ -7,7 +7,12 @@
  *   a Fleet member's is `<fleet key>.<operation marker>.<offer>`);
  * - a volume of either kind: its name ends with ` [<marker>]` (Volume, NetworkVolume);
  * - a volume made with an instance (an Instance's or a Fleet member's `volume.createNew`; the
- *   service takes no name for it): the marker of the marked instance that uses it.
+ *   service takes no name for it): the marker of the marked instance that uses it;
+ * - a scheduled job: none of its own (the service keeps only the call and its times), so only a
+ *   job whose instance is a listed marked instance is listed, with that instance's marker and
+ *   attribution: it acts on an object of that stack that no stack holds, and goes with it. A job
+ *   on an instance a given stack holds, on another stack's instance or on an unmarked one is
+ *   never listed or deleted (nothing proves it is a stack's).
  *
  * Whose an object is: a marker starts with the tag of the stack that made it (11 characters
  * from the nonce of the stack's StackIdentity, kit/create-once.ts). The report is scoped to the
@@ -24,7 +29,9 @@
  * object with the same marker, and that one is an orphan.
  *
  * Templates carry none (the service adopts a template by its content) and the service has no
- * list of one's own templates, so they cannot be reported; they cost nothing per hour.
+ * list of one's own templates, so they cannot be reported; they cost nothing per hour. Clusters
+ * and overlays carry none either (a cluster has no name; an overlay's name is what instances
+ * join by), so nothing proves one is a stack's: they are never listed or deleted.
  */
 import * as fs from "node:fs";
 import type { VastClient } from "../client";
@@ -41,7 +48,7 @@ const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
 /** The `version` of the `pulumi stack export` format this release reads. */
 export const EXPORT_VERSION = 3;
 
-export type OrphanKind = "instance" | "volume";
+export type OrphanKind = "instance" | "volume" | "scheduledJob";
 
 /**
  * Why an object is listed: `orphan`, a given stack's and held by none (`--delete` deletes it);
@@ -53,7 +60,7 @@ export type Attribution = "orphan" | "unattributable" | "unscoped";
 export interface Orphan {
   kind: OrphanKind;
   id: number;
-  /** The instance's label or the volume's name, as the service shows it. */
+  /** The instance's label or the volume's name, as the service shows it; a scheduled job's call. */
   name: string | null;
   marker: string;
   /** The tag of the stack whose marker it carries; null for a marker of an earlier release. */
@@ -77,6 +84,7 @@ export interface StackHoldings {
   tags: Set<string>;
   instances: Set<number>;
   volumes: Set<number>;
+  scheduledJobs: Set<number>;
 }
 
 /** What the account holds that the report concerns. */
@@ -148,7 +156,7 @@ export function readExport(file: string): ExportedResource[] {
 
 /** Reads the stack tags and the ids of this package's instances and volumes from `pulumi stack export` files. */
 export function readStackHoldings(files: readonly string[]): StackHoldings {
-  const holdings: StackHoldings = { files: [...files], stacks: [], tags: new Set(), instances: new Set(), volumes: new Set() };
+  const holdings: StackHoldings = { files: [...files], stacks: [], tags: new Set(), instances: new Set(), volumes: new Set(), scheduledJobs: new Set() };
   for (const file of files) {
     const given: GivenStack = { file };
     for (const r of readExport(file)) {
@@ -175,6 +183,7 @@ export function readStackHoldings(files: readonly string[]): StackHoldings {
       if (id === undefined) continue;
       if (type === "Instance") holdings.instances.add(id);
       else if (type === "Volume" || type === "NetworkVolume") holdings.volumes.add(id);
+      else if (type === "ScheduledJob") holdings.scheduledJobs.add(id);
     }
     holdings.stacks.push(given);
   }
@@ -201,7 +210,7 @@ export function stackTagOfMarker(marker: string): string | undefined {
  * every marked one. Most expensive first.
  */
 export async function findOrphans(client: VastClient, holdings?: StackHoldings): Promise<OrphanReport> {
-  const [instances, volumes] = await Promise.all([client.instances.listAll(), client.volumes.list()]);
+  const [instances, volumes, jobs] = await Promise.all([client.instances.listAll(), client.volumes.list(), client.scheduledJobs.list()]);
   const listed: Orphan[] = [];
   let otherStacks = 0;
   /** Decides for one unheld marked object: listed (with its attribution) or another stack's. */
@@ -234,6 +243,12 @@ export async function findOrphans(client: VastClient, holdings?: StackHoldings):
     if (marker === undefined || holdings?.volumes.has(v.id)) continue;
     consider({ kind: "volume", id: v.id, name: v.name, marker, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0 });
   }
+  // A job goes with the listed instance it acts on (it costs nothing itself); any other job is left alone.
+  for (const j of jobs) {
+    const marker = listedInstances.get(j.instanceId);
+    if (marker === undefined || holdings?.scheduledJobs.has(j.id)) continue;
+    consider({ kind: "scheduledJob", id: j.id, name: `${j.requestMethod} ${j.apiEndpoint} (${j.frequency.toLowerCase()}, instance ${j.instanceId})`, marker, status: null, costPerHour: 0 });
+  }
   listed.sort((a, b) => b.costPerHour - a.costPerHour || a.kind.localeCompare(b.kind) || a.id - b.id);
   return { listed, otherStacks };
 }
@@ -247,17 +262,23 @@ export interface DeleteOutcome {
 
 /**
  * Deletes the given orphans (only those attributed to a given stack; any other is skipped):
- * instances first (a volume an instance uses cannot go), then volumes. Each delete is confirmed as the resources' deletes are (a 404 counts as gone only in the
+ * scheduled jobs first (none is left calling an instance that is gone), then instances (a
+ * volume an instance uses cannot go), then volumes. Each delete is confirmed as the resources' deletes are (a 404 counts as gone only in the
  * service's own error shape). One failure does not stop the rest; each outcome is returned.
  */
 export async function deleteOrphans(client: VastClient, orphans: readonly Orphan[]): Promise<DeleteOutcome[]> {
   const outcomes: DeleteOutcome[] = [];
   // Only a given stack's orphans: never an object of an unknown owner, whatever the caller passes.
   const ours = orphans.filter((o) => o.attribution === "orphan");
-  const ordered = [...ours.filter((o) => o.kind === "instance"), ...ours.filter((o) => o.kind === "volume")];
+  const ordered = (["scheduledJob", "instance", "volume"] as const).flatMap((kind) => ours.filter((o) => o.kind === kind));
   for (const orphan of ordered) {
     try {
-      const done = orphan.kind === "instance" ? await client.instances.destroy(orphan.id) : await client.volumes.delete(orphan.id);
+      const done =
+        orphan.kind === "scheduledJob"
+          ? await client.scheduledJobs.delete(orphan.id)
+          : orphan.kind === "instance"
+            ? await client.instances.destroy(orphan.id)
+            : await client.volumes.delete(orphan.id);
       outcomes.push({ orphan, result: done.alreadyGone ? "already gone" : "deleted", ok: true });
     } catch (error) {
       outcomes.push({ orphan, result: (error as Error).message, ok: false });

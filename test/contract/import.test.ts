@@ -12,6 +12,7 @@ import { dynamicUrn } from "pulumi-vastai/testing";
 import { useContract } from "./harness";
 import { planOf } from "../../provider/resources/maintenanceWindow/inputs";
 import { windowId } from "../../provider/resources/maintenanceWindow/outputs";
+import { planOf as jobPlanOf } from "../../provider/resources/scheduledJob/plan";
 
 jest.setTimeout(120_000);
 
@@ -46,6 +47,8 @@ interface Cycle {
   props: Props;
   /** An in-place change of the inputs and the writes it makes, where the kind has one. */
   change?: { props: Props; writes: string[] };
+  /** The delete cannot remove the object (the service has no call): it stays, and the resource only leaves state. */
+  deleteKeeps?: boolean;
 }
 
 /**
@@ -90,7 +93,7 @@ async function importCycle(c: Cycle): Promise<Props> {
   expect(await writes()).toEqual([]);
 
   await fx.plugin.delete(u, created.id, kept.properties);
-  expect((await fx.plugin.read(u, created.id, kept.properties)).id).toBe("");
+  expect((await fx.plugin.read(u, created.id, kept.properties)).id).toBe(c.deleteKeeps ? created.id : "");
   return created.properties;
 }
 
@@ -243,4 +246,94 @@ test("RsyncCopy and SubaccountKeyRotation refuse importId: they are actions, not
   expect(copy.failures).toEqual([{ property: "importId", reason: expect.stringContaining("importId: RsyncCopy cannot be imported") }]);
   const rotation = await fx.plugin.check(urn("SubaccountKeyRotation", "r"), {}, withProvider("subaccountKeyRotation", "SubaccountKeyRotation", "r", { all: true, importId: "1" }));
   expect(rotation.failures).toEqual([{ property: "importId", reason: expect.stringContaining("importId: SubaccountKeyRotation cannot be imported") }]);
+});
+
+describe("issue 27: importId on the account's teams, subaccounts, clusters, overlays and scheduled jobs", () => {
+  test("27.1 TeamRole and TeamMember: a role by its id (permissions changed in place), a member who accepted by address; a pending invitation cannot be imported", async () => {
+    await client.teams.create({ name: "outside-team" });
+    await client.teams.createRole({ name: "outside-dev", scopes: ["instance_read"] });
+    const role = await client.teams.role("outside-dev");
+    const state = await importCycle({
+      kind: "teamRole",
+      type: "TeamRole",
+      importId: String(role?.id),
+      props: { name: "outside-dev", permissions: { instances: "read" } },
+      change: { props: { permissions: { instances: "write" } }, writes: [`PUT /api/v0/team/roles/${role?.id}/`] },
+    });
+    expect(state).toMatchObject({ roleId: role?.id, scopes: ["instance_read"] });
+
+    await client.teams.invite("ana@example.com", "member");
+    await fx.control("POST", "/team/invitations/accept", { email: "ana@example.com" });
+    const member = await importCycle({ kind: "teamMember", type: "TeamMember", importId: "ana@example.com", props: { email: "ana@example.com", role: "member" } });
+    expect(member).toMatchObject({ status: "member", pending: false, memberId: expect.any(Number) });
+    expect((await client.teams.members()).map((m) => m.email)).not.toContain("ana@example.com");
+
+    await client.teams.invite("bo@example.com", "member");
+    const pending = await importFails("teamMember", "TeamMember", { email: "bo@example.com", role: "member", importId: "bo@example.com" });
+    expect(pending).toContain('TeamMember importId "bo@example.com": no such team member');
+    const otherAddress = await importFails("teamMember", "TeamMember", { email: "cy@example.com", role: "member", importId: "bo@example.com" });
+    expect(otherAddress).toContain("the declared email is");
+    await client.teams.destroy();
+  });
+
+  test("27.1 Subaccount: taken over by its user id with the password recorded only; delete leaves it (the service has no call)", async () => {
+    const made = await client.subaccountAccounts.create({ email: "outside-bot@example.com", username: "outside-bot", password: "outside-Passw0rd", hostOnly: false });
+    const state = await importCycle({
+      kind: "subaccount",
+      type: "Subaccount",
+      importId: String(made.id),
+      props: { email: "outside-bot@example.com", username: "outside-bot", password: "declared-Passw0rd" },
+      deleteKeeps: true,
+    });
+    expect(state).toMatchObject({ userId: made.id, keyId: made.keyId });
+    const other = await importFails("subaccount", "Subaccount", { email: "someone@example.com", username: "outside-bot", password: "declared-Passw0rd", importId: String(made.id) });
+    expect(other).toContain('email: declared "someone@example.com", the service shows "outside-bot@example.com"');
+    expect(other).not.toContain("Passw0rd");
+  });
+
+  test("27.2 Cluster, ClusterMember, Overlay and OverlayMember: each taken over by its id; a wrong cluster or instance fails with nothing changed", async () => {
+    const [manager, node] = [SEED.hostedMachineIds[5], SEED.hostedMachineIds[7]];
+    await client.clusters.create("10.91.0.0/24", manager);
+    const cluster = (await client.clusters.list()).find((c) => c.managerId === manager)!;
+    await client.clusters.join(cluster.id, [node]);
+    await client.clusters.createOverlay(cluster.id, "outside-net");
+    const overlay = (await client.clusters.overlays()).find((o) => o.name === "outside-net")!;
+    const instance = await client.instances.create(SEED.offerIds[3], { image: "alpine" });
+    await client.clusters.joinOverlay("outside-net", instance.id);
+    const before = JSON.stringify([fx.sim.state().clusters, fx.sim.state().overlays]);
+
+    const wrongNet = await importFails("overlayMember", "OverlayMember", { overlayName: "other-net", instanceId: instance.id, importId: `${overlay.id}/${instance.id}` });
+    expect(wrongNet).toContain('overlayName: declared "other-net", the service shows "outside-net"');
+    const wrongMachine = await importFails("clusterMember", "ClusterMember", { clusterId: cluster.id, machineId: manager, importId: `${cluster.id}/${node}` });
+    expect(wrongMachine).toContain(`make the id "${cluster.id}/${manager}"`);
+    expect(JSON.stringify([fx.sim.state().clusters, fx.sim.state().overlays])).toBe(before);
+
+    // The membership stays after the resource's delete (no call leaves an overlay).
+    await importCycle({ kind: "overlayMember", type: "OverlayMember", importId: `${overlay.id}/${instance.id}`, props: { overlayName: "outside-net", instanceId: instance.id }, deleteKeeps: true });
+    await importCycle({ kind: "overlay", type: "Overlay", importId: String(overlay.id), props: { clusterId: cluster.id, name: "outside-net" } });
+    await importCycle({ kind: "clusterMember", type: "ClusterMember", importId: `${cluster.id}/${node}`, props: { clusterId: cluster.id, machineId: node } });
+    const state = await importCycle({ kind: "cluster", type: "Cluster", importId: String(cluster.id), props: { subnet: "10.91.0.0/24", managerMachineId: manager } });
+    expect(state).toMatchObject({ clusterId: cluster.id, adopted: false });
+    await client.instances.destroy(instance.id);
+  });
+
+  test("27.3 ScheduledJob: taken over by its id; a new hour is written in place", async () => {
+    const instance = await client.instances.create(SEED.offerIds[4], { image: "alpine" });
+    const props = { instanceId: instance.id, action: "reboot", frequency: "DAILY", hour: 3, timeZone: "UTC", end: "2099-01-01T00:00:00Z" };
+    const { job } = await client.scheduledJobs.create(jobPlanOf(props, new Date().toISOString()));
+    const state = await importCycle({
+      kind: "scheduledJob",
+      type: "ScheduledJob",
+      importId: String(job.id),
+      props,
+      change: { props: { hour: 4 }, writes: [`PUT /api/v0/commands/schedule_job/${job.id}/`] },
+    });
+    expect(state).toMatchObject({ jobId: job.id, hourUtc: 3 });
+    await client.instances.destroy(instance.id);
+  });
+
+  test("27.1 Team refuses importId: the service cannot read a team back", async () => {
+    const team = await fx.plugin.check(urn("Team", "t"), {}, withProvider("team", "Team", "t", { name: "ml", importId: "ml" }));
+    expect(team.failures).toEqual([{ property: "importId", reason: expect.stringContaining("importId: Team cannot be imported: the service has no call that reads a team") }]);
+  });
 });

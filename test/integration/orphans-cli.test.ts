@@ -12,6 +12,7 @@ import { INSTANCE_MARKER_ENV, stackTagOfMarker } from "../../provider/cli/orphan
 import { GENERATION_KEY, IDENTITY_KEY, identityMarker, stackIdentityOf, stackTagOf } from "../../provider/resources/kit/create-once";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { serviceName } from "../../provider/resources/volume/impl";
+import { planOf as jobPlanOf } from "../../provider/resources/scheduledJob/plan";
 import { SEED } from "../../simulator/seed/seed";
 import { useSimulator } from "../support/simulator";
 
@@ -311,5 +312,71 @@ describe("pulumi-vastai orphans", () => {
     const { code, err } = await run(["orphans", "--dlete"]);
     expect(code).toBe(2);
     expect(err).toMatch(/unknown option '--dlete'/);
+  });
+
+  describe("issue 27: scheduled jobs, clusters and overlays", () => {
+    /** A nightly reboot of `instanceId`, as a ScheduledJob sends it; the same settings for every instance. */
+    const job = async (instanceId: number) =>
+      (await h.client.scheduledJobs.create(jobPlanOf({ instanceId, action: "reboot", frequency: "DAILY", hour: 3, timeZone: "UTC", end: "2099-01-01T00:00:00Z" }, "2026-01-01T00:00:00Z"))).job.id;
+    const liveJobs = async () => sorted((await h.client.scheduledJobs.list()).map((j) => j.id));
+
+    it("27.3 a job on an orphan instance of the given stack is listed with it and cancelled first; jobs on a held, another stack's or an unmarked instance are left alone", async () => {
+      const made = await makeObjects();
+      const onOrphan = await job(made.orphan.instance);
+      const onHeld = await job(made.held.instance);
+      const onOther = await job(made.other.instance);
+      const onUnmarked = await job(made.unmarked.instance);
+      const onLegacy = await job(made.legacy.instance);
+      // A second job on the orphan instance that a ScheduledJob of the stack holds.
+      const held = await h.client.scheduledJobs.create(jobPlanOf({ instanceId: made.orphan.instance, action: "reboot", frequency: "DAILY", hour: 5, timeZone: "UTC", end: "2099-01-01T00:00:00Z" }, "2026-01-01T00:00:00Z"));
+      const state = stateFile("jobs.json", [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+        { type: "pulumi-nodejs:dynamic/vastai:ScheduledJob", id: String(held.job.id) },
+      ]);
+      const report = JSON.parse((await run(["orphans", state, "--json"])).out) as JsonReport;
+      const marker = markerOf("a", "Instance", "lost");
+      expect(report.orphans.filter((o) => o.attribution === "orphan").map((o) => `${o.kind} ${o.id}`).sort()).toEqual(
+        [`instance ${made.orphan.instance}`, `volume ${made.orphan.volume}`, `scheduledJob ${onOrphan}`].sort(),
+      );
+      expect(report.orphans.find((o) => o.kind === "scheduledJob" && o.attribution === "orphan")).toMatchObject({ marker, stack: stackTagOf(NONCE.a), costPerHour: 0 });
+      // The legacy instance's job is unattributable with it: listed, never deleted.
+      expect(report.orphans.find((o) => o.kind === "scheduledJob" && o.id === onLegacy)).toMatchObject({ attribution: "unattributable" });
+      for (const id of [onHeld, onOther, onUnmarked, held.job.id]) expect(report.orphans.some((o) => o.kind === "scheduledJob" && o.id === id)).toBe(false);
+
+      const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out.indexOf(`scheduledJob ${onOrphan}: deleted`)).toBeGreaterThan(-1);
+      expect(out.indexOf(`scheduledJob ${onOrphan}: deleted`)).toBeLessThan(out.indexOf(`instance ${made.orphan.instance}: deleted`));
+      expect(out).toContain("Deleted 3.");
+      expect(await liveJobs()).toEqual(sorted([onHeld, onOther, onUnmarked, onLegacy, held.job.id]));
+
+      // Stack b's report sees the job on its instance (equal settings) as its own orphan.
+      const b = JSON.parse((await run(["orphans", stateFile("b-jobs.json", [], "b"), "--json"])).out) as JsonReport;
+      expect(b.orphans.filter((o) => o.kind === "scheduledJob" && o.attribution === "orphan").map((o) => o.id)).toEqual([onOther]);
+    });
+
+    it("27.2 clusters and overlays carry no marker: never listed and never deleted, an equal one of another stack neither", async () => {
+      const made = await makeObjects();
+      const [a, b] = [SEED.hostedMachineIds[5], SEED.hostedMachineIds[6]];
+      await h.client.clusters.create("10.61.0.0/24", a);
+      await h.client.clusters.create("10.62.0.0/24", b);
+      const clusters = await h.client.clusters.list();
+      for (const c of clusters) await h.client.clusters.createOverlay(c.id, `net-${c.managerId}`);
+      // The orphan instance of stack a and stack b's instance joined to overlays.
+      await h.client.clusters.joinOverlay(`net-${a}`, made.orphan.instance);
+      await h.client.clusters.joinOverlay(`net-${b}`, made.other.instance);
+      const overlaysBefore = sorted((await h.client.clusters.overlays()).map((o) => o.id));
+      const clustersBefore = sorted(clusters.map((c) => c.id));
+
+      const state = heldBy(made);
+      const report = JSON.parse((await run(["orphans", state, "--json"])).out) as JsonReport;
+      expect(report.orphans.map((o) => o.kind).filter((k) => k !== "instance" && k !== "volume")).toEqual([]);
+      expect((await run(["orphans", state, "--delete", "--yes"])).code).toBe(0);
+      expect((await run(["orphans", stateFile("b-net.json", [], "b"), "--delete", "--yes"])).code).toBe(0);
+      expect(sorted((await h.client.clusters.list()).map((c) => c.id))).toEqual(clustersBefore);
+      expect(sorted((await h.client.clusters.overlays()).map((o) => o.id))).toEqual(overlaysBefore);
+      expect((await liveIds()).instances).not.toContain(made.orphan.instance);
+    });
   });
 });

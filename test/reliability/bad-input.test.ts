@@ -194,6 +194,16 @@ const RULES: Rule[] = [
   { rule: "maintenance window importId is a MaintenanceWindow id", kind: "maintenanceWindow", inputs: { ...window(), importId: "42" }, property: "importId", says: /mw-<start unix seconds>-<12 hex digits>/ },
   { rule: "an rsync copy cannot be imported", kind: "rsyncCopy", inputs: { srcId: 1, dstId: 2, srcPath: "/a", dstPath: "/b", importId: "1" }, property: "importId", says: /RsyncCopy cannot be imported: .*an action/ },
   { rule: "a key rotation cannot be imported", kind: "subaccountKeyRotation", inputs: { all: true, importId: "1" }, property: "importId", says: /SubaccountKeyRotation cannot be imported: .*an action/ },
+  // Issue 27: the account's teams, clusters, overlays and scheduled jobs
+  { rule: "27.1 team role importId is a numeric role id", kind: "teamRole", inputs: { name: "dev", permissions: { user: "read" }, importId: "dev" }, property: "importId", says: /team role's numeric id.*\(got "dev"\)/ },
+  { rule: "27.1 team member importId is an e-mail address", kind: "teamMember", inputs: { email: "ana@example.com", role: "member", importId: "42" }, property: "importId", says: /member's e-mail address.*\(got "42"\)/ },
+  { rule: "27.1 subaccount importId is a numeric user id", kind: "subaccount", inputs: { email: "bot@example.com", username: "bot", password: "long-enough", importId: "bot" }, property: "importId", says: /subaccount's numeric id.*\(got "bot"\)/ },
+  { rule: "27.1 a team cannot be imported (the service cannot read one back)", kind: "team", inputs: { name: "ml", importId: "ml" }, property: "importId", says: /Team cannot be imported: the service has no call that reads a team/ },
+  { rule: "27.2 cluster importId is a numeric cluster id", kind: "cluster", inputs: { subnet: "10.0.0.0/24", managerMachineId: 50001, importId: "c1" }, property: "importId", says: /cluster's numeric id/ },
+  { rule: "27.2 cluster member importId is <clusterId>/<machineId>", kind: "clusterMember", inputs: { clusterId: 1, machineId: 50001, importId: "50001" }, property: "importId", says: /must be "<clusterId>\/<machineId>".*\(got "50001"\)/ },
+  { rule: "27.2 overlay importId is a numeric overlay id", kind: "overlay", inputs: { clusterId: 1, name: "net", importId: "net" }, property: "importId", says: /overlay's numeric id/ },
+  { rule: "27.2 overlay member importId is <overlayId>/<instanceId>", kind: "overlayMember", inputs: { overlayName: "net", instanceId: 8000001, importId: "net/8000001" }, property: "importId", says: /must be "<overlayId>\/<instanceId>"/ },
+  { rule: "27.3 scheduled job importId is a numeric job id", kind: "scheduledJob", inputs: { ...sched, importId: "0" }, property: "importId", says: /scheduled job's numeric id/ },
   { rule: "a misspelt importId is suggested", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("k"), importID: "1" }, property: "importID", says: /is not an SshKey property; did you mean importId\?/ },
   // Fleet (our own rules; offer filters and the container's inputs are Instance's)
   { rule: "fleet count is a whole number", kind: "fleet", inputs: { ...fleet, count: 2.5 }, property: "count", says: /must be a whole number/ },

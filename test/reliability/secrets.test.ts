@@ -50,6 +50,8 @@ const secrets: Secret[] = [
   { name: "launchArgs token", value: CHECK_ONLY.launchArgsToken },
   { name: "argsStr token", value: CHECK_ONLY.argsStrToken },
   { name: "subaccount password", value: CHECK_ONLY.subaccountPassword },
+  // 27.1: the password of a Subaccount the lifecycle creates (sent once, kept as a secret output).
+  { name: "created subaccount password", value: SECRET_VALUES.subaccountPassword },
 ];
 const CHECK_ONLY_NAMES = ["webhook URL password", "webhook URL token", "launchArgs token", "argsStr token", "subaccount password"];
 
@@ -67,6 +69,9 @@ const KIND: Record<string, ResourceKind> = {
   Fleet: "fleet",
   TeamRole: "teamRole",
   Cluster: "cluster", Overlay: "overlay",
+  Team: "team", TeamMember: "teamMember", Subaccount: "subaccount",
+  MachineListing: "machineListing", "MachineListing minbid": "machineListing", "MachineListing defjob": "machineListing",
+  ClusterMember: "clusterMember", OverlayMember: "overlayMember",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
 };
 
@@ -299,6 +304,8 @@ it("sends a secret only in the body field meant for it", () => {
     ),
     // A private-registry login goes to the instance creation, in its own field.
     { secret: "image login password", method: "PUT", path: /^\/api\/v0\/asks\/\d+\/?$/, field: "image_login" },
+    // A subaccount's password goes to its creation only.
+    { secret: "created subaccount password", method: "POST", path: /^\/api\/v0\/users\/?$/, field: "password" },
   ];
   expect(requestLeaks(sent, secrets, allowed)).toEqual([]);
   print(

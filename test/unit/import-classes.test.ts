@@ -3,7 +3,7 @@
  * declares the `imported` output, which the state's value reaches.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Endpoint, EnvVar, MaintenanceWindow, NetworkVolume, SshKey, Template, Volume, Webhook, WorkerGroup } from "pulumi-vastai";
+import { ApiKey, Cluster, ClusterMember, Endpoint, EnvVar, MaintenanceWindow, NetworkVolume, Overlay, OverlayMember, ScheduledJob, SshKey, Subaccount, TeamMember, TeamRole, Template, Volume, Webhook, WorkerGroup } from "pulumi-vastai";
 
 const registered = new Map<string, Record<string, unknown>>();
 
@@ -37,8 +37,17 @@ it("every importable class takes importId and shows imported", async () => {
     new Endpoint("p", { name: "llm", importId: "4001" }),
     new WorkerGroup("g", { endpointId: 4001, searchParams: "gpu_ram>=23", importId: "5001" }),
     new Webhook("h", { url: "https://example.com/h", eventTypes: ["client:low_credit"], importId: "6001" }),
+    // Issue 27: the account's roles, members, subaccounts, clusters, overlays and scheduled jobs.
+    new TeamRole("r", { name: "dev", permissions: { instances: "read" }, importId: "31" }),
+    new TeamMember("m", { email: "ana@example.com", role: "member", importId: "ana@example.com" }),
+    new Subaccount("s", { email: "bot@example.com", username: "bot", password: "long-enough", importId: "30005" }),
+    new Cluster("c", { subnet: "10.0.0.0/24", managerMachineId: 50006, importId: "1" }),
+    new ClusterMember("cm", { clusterId: 1, machineId: 50008, importId: "1/50008" }),
+    new Overlay("o", { clusterId: 1, name: "net", importId: "2" }),
+    new OverlayMember("om", { overlayName: "net", instanceId: 8000001, importId: "2/8000001" }),
+    new ScheduledJob("j", { instanceId: 8000001, action: "reboot", frequency: "DAILY", hour: 3, end: "2099-01-01T00:00:00Z", importId: "7" }),
   ];
   for (const r of made) expect(await valueOf(r.imported)).toBe(true);
   expect(await valueOf(made[0].id)).toBe("123");
-  for (const name of ["t", "k", "w", "e", "a", "v", "n", "p", "g", "h"]) expect(registered.get(name)).toHaveProperty("importId");
+  for (const name of ["t", "k", "w", "e", "a", "v", "n", "p", "g", "h", "r", "m", "s", "c", "cm", "o", "om", "j"]) expect(registered.get(name)).toHaveProperty("importId");
 });

@@ -4,10 +4,10 @@
  * the evidence of the endpoints.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `Cluster` resource. */
-export interface ClusterArgs {
+export interface ClusterArgs extends ImportArgs {
   /** The cluster's local subnet, IPv4 CIDR form such as `10.0.0.0/24`. A change replaces the cluster. */
   subnet: pulumi.Input<string>;
   /** The machine id of the manager node: a machine the account hosts, in no other cluster. A change replaces the cluster. */
@@ -34,7 +34,10 @@ export class Cluster extends VastResource {
   /** True when the create took over an identical cluster (same subnet and manager) a killed earlier run made. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super("cluster", "Cluster", name, { ...args, clusterId: undefined, machineIds: undefined, managerLocalIp: undefined, adopted: undefined }, opts);
+    super("cluster", "Cluster", name, { ...args, clusterId: undefined, machineIds: undefined, managerLocalIp: undefined, adopted: undefined, imported: undefined }, opts);
   }
 }

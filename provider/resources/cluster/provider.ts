@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
+import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { idRule, numericId, subnetRule } from "./check";
 
 export const CLUSTER_OUTPUTS = ["clusterId", "machineIds", "managerLocalIp", "adopted"] as const;
@@ -44,7 +44,10 @@ async function createCluster(client: VastClient, subnet: string, managerId: numb
   return { cluster, adopted: false };
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the cluster's id (`getClusters`); subnet and manager left out keep the service's.
+  importing: numericImport("Cluster", "cluster", { keepShown: ["subnet", "managerMachineId"], optionalOnImport: ["subnet", "managerMachineId"] }),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "Cluster", outputs: CLUSTER_OUTPUTS });
   },

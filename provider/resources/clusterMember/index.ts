@@ -1,9 +1,9 @@
 /** `ClusterMember`: a machine the account hosts, joined to a `Cluster` (`PUT /api/v0/cluster/`). */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `ClusterMember` resource. */
-export interface ClusterMemberArgs {
+export interface ClusterMemberArgs extends ImportArgs {
   /** The cluster to join (`Cluster.clusterId`). A change replaces the membership. */
   clusterId: pulumi.Input<number>;
   /** The machine to join: one the account hosts, in no other cluster. A change replaces the membership. */
@@ -23,7 +23,10 @@ export class ClusterMember extends VastResource {
   /** The machine's address on the cluster's subnet, when the service shows one. */
   declare readonly localIp: pulumi.Output<string | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: ClusterMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("clusterMember", "ClusterMember", name, { ...args, localIp: undefined }, opts);
+    super("clusterMember", "ClusterMember", name, { ...args, localIp: undefined, imported: undefined }, opts);
   }
 }

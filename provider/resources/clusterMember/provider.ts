@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, diffInputs, isFirstCreate, jsonClean, type ProviderImpl, type Props } from "../kit";
+import { checkWith, diffInputs, isFirstCreate, jsonClean, type ImportableImpl, type Props } from "../kit";
 import { idRule } from "../cluster/check";
 
 export const CLUSTER_MEMBER_OUTPUTS = ["localIp"] as const;
@@ -23,7 +23,19 @@ function parseId(id: string): { clusterId: number; machineId: number } {
 
 const nodeOf = (clusters: LiveCluster[], clusterId: number, machineId: number) => clusters.find((c) => c.id === clusterId)?.nodes.find((n) => n.machineId === machineId);
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: "<clusterId>/<machineId>" of a machine in the cluster (not its manager).
+  importing: {
+    type: "ClusterMember",
+    noun: "cluster membership",
+    idRule: 'must be "<clusterId>/<machineId>" (what the resource\'s id would be), such as "3/50008"',
+    validId: (id) => /^[1-9]\d{0,11}\/[1-9]\d{0,11}$/.test(id),
+    verify: (id, declared) => {
+      const made = `${String(declared.clusterId)}/${String(declared.machineId)}`;
+      return made === id ? undefined : `the declared clusterId and machineId make the id "${made}", not this one`;
+    },
+  },
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "ClusterMember", outputs: CLUSTER_MEMBER_OUTPUTS });
   },

@@ -22,7 +22,7 @@
 import type { Machine, MachineListingTerms } from "../../client/types-account";
 import type { VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, currentTiming, deepEqual, identityMarker, jsonClean, readerFor, userInputs } from "../kit";
+import { ImportableImpl, PartialFailure, Props, currentTiming, deepEqual, identityMarker, jsonClean, readerFor, userInputs } from "../kit";
 import { TERM_KEYS, changedInputs, checkMachineListing, diffMachineListing, planOf, type ListingPlan } from "./inputs";
 
 /** Every machine the account hosts, listed once for all listings read at about the same time. */
@@ -88,8 +88,22 @@ export const provider: ImportableImpl = {
       }
     }
     const { extended } = await api.machines.listMachine(plan.machineId, plan.terms);
-    if (plan.defaultJob) await api.machines.setDefaultJob(plan.machineId, plan.defaultJob);
-    return { id: String(plan.machineId), outs: jsonClean({ ...inputs, ...outputsOf(plan, machine, extended) }) as Props };
+    const outs = { ...inputs, ...outputsOf(plan, machine, extended) };
+    if (plan.defaultJob) {
+      try {
+        await api.machines.setDefaultJob(plan.machineId, plan.defaultJob);
+      } catch (error) {
+        // The machine is listed: state holds the listing, without the default job, which the next up sets.
+        const { defaultJob: _unset, ...listed } = outs;
+        throw new PartialFailure(
+          `MachineListing: machine ${plan.machineId} was listed, but setting its default job failed: ${(error as Error).message}`,
+          String(plan.machineId),
+          listed,
+          {},
+        );
+      }
+    }
+    return { id: String(plan.machineId), outs: jsonClean(outs) as Props };
   },
 
   async read(id, props) {
@@ -121,19 +135,28 @@ export const provider: ImportableImpl = {
     } else if (terms.length > 0 || olds.listed !== true) {
       ({ extended } = await api.machines.listMachine(plan.machineId, plan.terms));
     }
+    const outs = { ...olds, ...userInputs(news), ...outputsOf(plan, null, extended, olds) };
     if (changed.includes("defaultJob")) {
       const before = planOf({ ...olds, machineId: plan.machineId }).defaultJob;
-      if (plan.defaultJob) await api.machines.setDefaultJob(plan.machineId, plan.defaultJob);
-      else if (before) await api.machines.removeDefaultJob(plan.machineId);
+      try {
+        if (plan.defaultJob) await api.machines.setDefaultJob(plan.machineId, plan.defaultJob);
+        else if (before) await api.machines.removeDefaultJob(plan.machineId);
+      } catch (error) {
+        // The terms landed: state records them with the old default job, which the next up changes again.
+        const written = { ...outs, defaultJob: olds.defaultJob };
+        throw new PartialFailure(`MachineListing: machine ${plan.machineId}: the terms were written, but changing the default job failed: ${(error as Error).message}`, String(plan.machineId), written, {});
+      }
     }
-    return { outs: jsonClean({ ...olds, ...userInputs(news), ...outputsOf(plan, null, extended, olds) }) as Props };
+    return { outs: jsonClean(outs) as Props };
   },
 
   async delete(id, props) {
     const api = getClient();
     const machineId = Number(props.machineId ?? id);
-    // A machine the service no longer knows as ours has no listing of ours left.
-    if (!(await api.machines.unlistMachine(machineId))) return;
+    // The default job goes first: a failure then leaves the listing in state, never a default
+    // job that no state holds after an unlisting.
     if (props.defaultJob !== undefined && props.defaultJob !== null && !deepEqual(props.defaultJob, {})) await api.machines.removeDefaultJob(machineId);
+    // A machine the service no longer knows as ours has no listing of ours left.
+    await api.machines.unlistMachine(machineId);
   },
 };

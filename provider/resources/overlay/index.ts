@@ -1,9 +1,9 @@
 /** `Overlay`: a virtual network on a cluster, for local networking between instances (`POST /api/v0/overlay/`). */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of an `Overlay` resource. */
-export interface OverlayArgs {
+export interface OverlayArgs extends ImportArgs {
   /** The cluster the overlay is made on (`Cluster.clusterId`, or a cluster id an offer shows). A change replaces the overlay. */
   clusterId: pulumi.Input<number>;
   /**
@@ -32,7 +32,10 @@ export class Overlay extends VastResource {
   /** True when the create took over an overlay of this name on this cluster that a killed earlier run made. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: OverlayArgs, opts?: pulumi.CustomResourceOptions) {
-    super("overlay", "Overlay", name, { ...args, overlayId: undefined, internalSubnet: undefined, instanceIds: undefined, adopted: undefined }, opts);
+    super("overlay", "Overlay", name, { ...args, overlayId: undefined, internalSubnet: undefined, instanceIds: undefined, adopted: undefined, imported: undefined }, opts);
   }
 }

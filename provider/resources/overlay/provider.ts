@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Overlay as LiveOverlay, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
+import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { withoutControlCharacters } from "../kit/text-schema";
 import { idRule, numericId } from "../cluster/check";
 
@@ -51,7 +51,10 @@ async function createOverlay(client: VastClient, clusterId: number, name: string
   return { overlay, adopted: false };
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the overlay's id (`getOverlays`); a cluster left out keeps the service's.
+  importing: numericImport("Overlay", "overlay", { keepShown: ["clusterId"], optionalOnImport: ["clusterId"] }),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "Overlay", outputs: OVERLAY_OUTPUTS });
   },

@@ -1,9 +1,9 @@
 /** `OverlayMember`: an instance joined to an overlay network (`PUT /api/v0/overlay/`). */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of an `OverlayMember` resource. */
-export interface OverlayMemberArgs {
+export interface OverlayMemberArgs extends ImportArgs {
   /** The overlay's name (`Overlay.name`): the service joins by name. A change replaces the membership. */
   overlayName: pulumi.Input<string>;
   /** The instance to join (`Instance.instanceId`). A change replaces the membership. */
@@ -25,7 +25,10 @@ export class OverlayMember extends VastResource {
   /** The overlay's numeric id. */
   declare readonly overlayId: pulumi.Output<number>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: OverlayMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("overlayMember", "OverlayMember", name, { ...args, overlayId: undefined }, opts);
+    super("overlayMember", "OverlayMember", name, { ...args, overlayId: undefined, imported: undefined }, opts);
   }
 }

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { getClient } from "../../context";
-import { checkWith, diffInputs, jsonClean, type ProviderImpl, type Props } from "../kit";
+import { checkWith, diffInputs, jsonClean, type ImportableImpl, type Props } from "../kit";
 import { idRule } from "../cluster/check";
 import { overlayNameRule } from "../overlay/provider";
 
@@ -20,7 +20,16 @@ function parseId(id: string): { overlayId: number; instanceId: number } {
   return { overlayId: Number(m[1]), instanceId: Number(m[2]) };
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: "<overlayId>/<instanceId>"; the declared overlayName must be that overlay's.
+  importing: {
+    type: "OverlayMember",
+    noun: "overlay membership",
+    idRule: 'must be "<overlayId>/<instanceId>" (what the resource\'s id would be), such as "2/1000004"',
+    validId: (id) => /^[1-9]\d{0,11}\/[1-9]\d{0,15}$/.test(id),
+    verify: (id, declared) => (id.endsWith(`/${String(declared.instanceId)}`) ? undefined : `the declared instanceId ${String(declared.instanceId)} is not the one of this id`),
+  },
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "OverlayMember", outputs: OVERLAY_MEMBER_OUTPUTS });
   },

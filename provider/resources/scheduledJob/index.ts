@@ -4,10 +4,10 @@
  * client schedules bid changes and reboots).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `ScheduledJob` resource. Every input changes in place. */
-export interface ScheduledJobArgs {
+export interface ScheduledJobArgs extends ImportArgs {
   /** The instance the call acts on. */
   instanceId: pulumi.Input<number>;
   /**
@@ -71,7 +71,10 @@ export class ScheduledJob extends VastResource {
   /** True when the create took over the same call at the same slot that already existed. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: ScheduledJobArgs, opts?: pulumi.CustomResourceOptions) {
-    super("scheduledJob", "ScheduledJob", name, { ...args, jobId: undefined, apiEndpoint: undefined, dayOfWeekUtc: undefined, hourUtc: undefined, minute: undefined, startedAt: undefined, adopted: undefined }, opts);
+    super("scheduledJob", "ScheduledJob", name, { ...args, jobId: undefined, apiEndpoint: undefined, dayOfWeekUtc: undefined, hourUtc: undefined, minute: undefined, startedAt: undefined, adopted: undefined, imported: undefined }, opts);
   }
 }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, ResponseLostError, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput, type VastClient } from "../../client";
 import { ScheduledJobUnreadError, sameJob } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, lookUp, type ProviderImpl, type Props } from "../kit";
+import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
 
@@ -77,7 +77,10 @@ async function scheduleOnce(client: VastClient, plan: ScheduledJobInput): Promis
   }
 }
 
-export const provider: ProviderImpl = {
+export const provider: ImportableImpl = {
+  // importId: the job's id (`getScheduledJobs`); declared inputs that differ are written in place.
+  importing: numericImport("ScheduledJob", "scheduled job"),
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "ScheduledJob", outputs: SCHEDULED_JOB_OUTPUTS });
   },

@@ -3,10 +3,10 @@
  * `parent_id: "me"`), for a person or a machine that rents or hosts under your account.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `Subaccount` resource. */
-export interface SubaccountArgs {
+export interface SubaccountArgs extends ImportArgs {
   /** The subaccount's e-mail address (unique on the service; not an `@vast` address). */
   email: pulumi.Input<string>;
   /** Its user name (unique on the service). */
@@ -38,7 +38,10 @@ export class Subaccount extends VastResource {
   /** The id of its API key. */
   declare readonly keyId: pulumi.Output<number | undefined>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: SubaccountArgs, opts?: pulumi.CustomResourceOptions) {
-    super("subaccount", "Subaccount", name, { ...args, userId: undefined, keyId: undefined }, opts, ["password"]);
+    super("subaccount", "Subaccount", name, { ...args, userId: undefined, keyId: undefined, imported: undefined }, opts, ["password"]);
   }
 }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { CreatedSubaccount, Subaccount as LiveSubaccount, VastClient } from "../../client";
 import { registerSecret } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, warnOnce } from "../kit";
+import { type ImportableImpl, type Props, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, numericImport, warnOnce } from "../kit";
 
 const OUTPUTS = ["userId", "keyId"] as const;
 const EMAIL = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
@@ -49,6 +49,14 @@ async function create(client: VastClient, inputs: Props): Promise<CreatedSubacco
 }
 
 export const provider: ImportableImpl = {
+  // importId: the subaccount's user id (`getSubaccounts`). The service never shows a password: a
+  // declared one is only recorded, and may be left out.
+  importing: numericImport("Subaccount", "subaccount", {
+    keepShown: ["email", "username"],
+    optionalOnImport: ["email", "username", "password"],
+    secretFields: ["password"],
+  }),
+
   async check(_olds, news) {
     if (typeof news.password === "string") registerSecret(news.password);
     return checkWith(schema, news, { type: "Subaccount", outputs: OUTPUTS });

@@ -26,6 +26,13 @@ async function roleNames(): Promise<string[]> {
 }
 
 export const provider: ImportableImpl = {
+  importing: {
+    type: "Team",
+    refuse:
+      "the service has no call that reads a team: it shows only that the provider's key already is a team's key, not which team it is (name, credit), so nothing could be verified. " +
+      "TeamRole and TeamMember act on that team through the same key without a Team resource",
+  },
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "Team", outputs: OUTPUTS });
   },

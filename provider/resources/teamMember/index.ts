@@ -3,10 +3,10 @@
  * They become a member when they accept; until then `status` is `invited`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `TeamMember` resource. */
-export interface TeamMemberArgs {
+export interface TeamMemberArgs extends ImportArgs {
   /** The e-mail address invited. Changing it invites another person (the resource is replaced). */
   email: pulumi.Input<string>;
   /**
@@ -43,7 +43,10 @@ export class TeamMember extends VastResource {
   /** When the invitation was sent (ISO 8601). */
   declare readonly invitedAt: pulumi.Output<string>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("teamMember", "TeamMember", name, { ...args, status: undefined, pending: undefined, memberId: undefined, invitedAt: undefined }, opts);
+    super("teamMember", "TeamMember", name, { ...args, status: undefined, pending: undefined, memberId: undefined, invitedAt: undefined, imported: undefined }, opts);
   }
 }

@@ -5,7 +5,7 @@
  * address, lower-cased.
  */
 import { z } from "zod";
-import { RateLimitError, type TeamMember as LiveMember, type VastClient } from "../../client";
+import { RateLimitError, ResponseLostError, type TeamMember as LiveMember, type VastClient } from "../../client";
 import { getClient } from "../../context";
 import { type ImportableImpl, type Props, checkWith, diffInputs, jsonClean, warnOnce } from "../kit";
 
@@ -33,7 +33,48 @@ function memberOutputs(m: LiveMember | undefined): Props {
   return m ? { status: "member", pending: false, memberId: m.id } : { status: "invited", pending: true, memberId: undefined };
 }
 
+/** Sends the invitation; a second one within 300 s is refused: the one sent before (an earlier run) stands, with the same address. */
+async function invite(client: VastClient, email: string, role: string): Promise<void> {
+  try {
+    await client.teams.invite(email, role);
+  } catch (error) {
+    if (!(error instanceof RateLimitError && ALREADY_SENT.test(error.message))) throw error;
+  }
+}
+
+/**
+ * The invitation, sent once. The service lists no invitations, so one whose answer was lost
+ * cannot be looked up; it is sent again instead: the service keeps one pending invitation per
+ * address, and answers "already sent" when the lost one landed. Either way one invitation
+ * stands, and the state records it (never an invitation left that no state holds).
+ */
+async function inviteOnce(client: VastClient, email: string, role: string): Promise<void> {
+  try {
+    await invite(client, email, role);
+  } catch (error) {
+    if (!(error instanceof ResponseLostError)) throw error;
+    try {
+      await invite(client, email, role);
+    } catch (again) {
+      throw new Error(`${error.message}; sending it again to learn whether it landed failed too: ${(again as Error).message}`, { cause: again });
+    }
+  }
+}
+
 export const provider: ImportableImpl = {
+  // importId: the member's e-mail address. Only a member who accepted can be taken over: the
+  // service lists no invitations.
+  importing: {
+    type: "TeamMember",
+    noun: "team member (one who accepted; the service lists no invitations)",
+    idRule: "must be the member's e-mail address (what the resource's id would be), such as \"ana@example.com\"",
+    validId: (id) => EMAIL.test(id),
+    normalizeId: (id) => id.toLowerCase(),
+    keepShown: ["role"],
+    optionalOnImport: ["role"],
+    verify: (id, declared) => (same(String(declared.email), id) ? undefined : `the declared email is ${JSON.stringify(declared.email)}, not ${id}`),
+  },
+
   async check(_olds, news) {
     return checkWith(schema, news, { type: "TeamMember", outputs: OUTPUTS });
   },
@@ -51,13 +92,9 @@ export const provider: ImportableImpl = {
       throw new Error(`${labelOf(inputs)}: ${email} already is a member of the team, not by this resource's invitation (a member is never taken over)`);
     }
     try {
-      await client.teams.invite(email, role);
+      await inviteOnce(client, email, role);
     } catch (error) {
-      // A second invitation within 300 s is refused: the one sent before (a lost answer, an
-      // earlier run) stands, with the same address.
-      if (!(error instanceof RateLimitError && ALREADY_SENT.test(error.message))) {
-        throw new Error(`${labelOf(inputs)}: inviting ${email} as ${role} failed: ${(error as Error).message}`, { cause: error });
-      }
+      throw new Error(`${labelOf(inputs)}: inviting ${email} as ${role} failed: ${(error as Error).message}`, { cause: error });
     }
     const outs = { ...inputs, email, ...memberOutputs(undefined), invitedAt: new Date().toISOString() };
     return { id: email.toLowerCase(), outs: jsonClean(outs) as Props };
@@ -67,8 +104,9 @@ export const provider: ImportableImpl = {
     const client = getClient();
     const email = typeof props.email === "string" ? props.email : id;
     const member = await memberOf(client, email);
-    // A member the state knew and the list no longer shows was removed outside the program.
-    if (!member && props.status === "member") return { id: "" };
+    // A member the state knew and the list no longer shows was removed outside the program; a
+    // member no state knew (an importId) exists only when the list shows them.
+    if (!member && (props.status === "member" || props.status === undefined)) return { id: "" };
     const role = member && member.roles.length > 0 && !member.roles.includes(String(props.role)) ? member.roles[0] : props.role;
     const inputs = jsonClean({ email, role }) as Props;
     return { id, props: jsonClean({ ...props, ...inputs, ...memberOutputs(member) }) as Props, inputs };

@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiKeyPermissions } from "../apiKey";
-import { VastResource } from "../kit/resource";
+import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `TeamRole` resource. */
-export interface TeamRoleArgs {
+export interface TeamRoleArgs extends ImportArgs {
   /** The role's name, as TeamMember's `role` names it. Changed in place. Not `owner`, `manager` or `member` (the team's own). */
   name: pulumi.Input<string>;
   /** What members with this role may do, area by area (as ApiKey's `permissions`; at least one area). Changed in place. */
@@ -32,7 +32,10 @@ export class TeamRole extends VastResource {
   /** The service's scopes the role grants, sorted (`instance_read`, ...). */
   declare readonly scopes: pulumi.Output<string[]>;
 
+  /** True when the resource took over an existing object (`importId`) instead of creating one. */
+  declare readonly imported: pulumi.Output<boolean | undefined>;
+
   constructor(name: string, args: TeamRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super("teamRole", "TeamRole", name, { ...args, roleId: undefined, scopes: undefined }, opts);
+    super("teamRole", "TeamRole", name, { ...args, roleId: undefined, scopes: undefined, imported: undefined }, opts);
   }
 }

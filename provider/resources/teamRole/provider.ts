@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { TeamRole as LiveRole, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, PartialFailure, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
+import { type ImportableImpl, type Props, PartialFailure, checkWith, numericImport, containsUnknown, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
 import { permissionsIn, permissionsOfScopes, permissionsSchema, scopesOf, type AreaPermissions } from "../kit/permissions";
 import { withoutControlCharacters } from "../kit/text-schema";
 
@@ -50,6 +50,9 @@ async function createRole(client: VastClient, name: string, permissions: AreaPer
 }
 
 export const provider: ImportableImpl = {
+  // importId: the role's id (`getTeamRoles`); a role left without permissions keeps the service's.
+  importing: numericImport("TeamRole", "team role", { keepShown: ["permissions"], optionalOnImport: ["permissions"] }),
+
   async check(_olds, news) {
     const result = checkWith(schema, news, { type: "TeamRole", outputs: OUTPUTS });
     const failures = result.failures ?? [];

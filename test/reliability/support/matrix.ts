@@ -69,6 +69,7 @@ async function prepare(rig: Rig, s: Scenario, op: Op): Promise<Prepared> {
   const baseline = await rig.liveState();
   const context = (await s.prepare?.(rig)) ?? {};
   const entries = op === "create" ? [] : [await createVia(s.provider, s.inputs(context))];
+  if (op !== "create") await s.settle?.(rig, entries);
   // The operation runs as in a new plugin process: nothing cached from the set-up.
   rig.freshClient();
   await rig.clearRequests();

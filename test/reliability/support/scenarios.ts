@@ -19,6 +19,8 @@ export const SECRET_VALUES = {
   templateEnvValue: "rel-template-env-secret-0c4d7e",
   /** The password inside an Instance's private-registry login (`imageLogin`). */
   imageLoginPassword: "rel-image-login-pass-8e03a1",
+  /** A Subaccount's login password (issue 27 item 1). */
+  subaccountPassword: "rel-subaccount-pass-4c9e02b7",
 };
 
 export interface Target {
@@ -51,6 +53,8 @@ export interface Scenario {
   claims(entry: Entry): string[];
   /** Differences between a live object and the entry that claims it. */
   compare(live: LiveObject, entry: Entry): string[];
+  /** Run after the set-up create, before the operation: what happens outside the program in between (a person accepts an invitation). */
+  settle?(rig: Rig, entries: Entry[]): Promise<void>;
   /** Checks that need calls (key values work); `before` is the live state before the operation. */
   verify?(rig: Rig, entries: Entry[], state: StateView, before: StateView): Promise<string[]>;
   /** Secret values the service returned into a state entry (key values, derived keys). */
@@ -560,6 +564,195 @@ const scheduledJob: Scenario = {
   compare: (live, entry) => [...differs("hour_of_the_day", live.view.hour_of_the_day, entry.outs.hourUtc), ...differs("api_endpoint", live.view.api_endpoint, entry.outs.apiEndpoint)],
 };
 
+/** Team (issue 27 item 1): the key's team; its name cannot change, so the update is code only. */
+const team: Scenario = {
+  name: "Team",
+  provider: driven("team"),
+  inputs: () => ({ name: "reliability-team" }),
+  updateInputs: (outs) => pickInputs(outs, ["name", "transferCredit"]),
+  targets: {
+    create: { method: "POST", path: "/api/v0/team" },
+    // The team is seen through its role list (the service has no read of a team).
+    read: { method: "GET", path: "/api/v0/team/roles-full" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/team" },
+  },
+  live: (state) => (state.teams ?? []).filter((t) => t.user_id === SEED.user.id).map((t) => ({ key: t.name, view: t as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => differs("name", live.view.name, entry.outs.name),
+};
+
+const INVITED = "reliability-member@example.com";
+
+/**
+ * TeamMember (issue 27 item 1), invited to the key's team (made first). A pending invitation
+ * and an accepted membership both count as the member's live object; read and delete act on
+ * a member who accepted (a pending invitation cannot be withdrawn: README, TeamMember).
+ */
+const teamMember: Scenario = {
+  name: "TeamMember",
+  provider: driven("teamMember"),
+  prepare: async () => {
+    await getClient().teams.create({ name: "reliability-team" });
+    return {};
+  },
+  inputs: () => ({ email: INVITED, role: "member" }),
+  updateInputs: (outs) => pickInputs(outs, ["email", "role"]),
+  settle: async (rig) => {
+    const res = await fetch(`${rig.sim.url}/_sim/team/invitations/accept`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: INVITED }) });
+    if (!res.ok) throw new Error(`accepting the invitation failed: HTTP ${res.status}`);
+  },
+  targets: {
+    create: { method: "POST", path: "/api/v0/team/invite" },
+    read: { method: "GET", path: "/api/v0/team/members" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/team/members/*" },
+  },
+  live: (state) => [
+    ...(state.teamInvitations ?? []).filter((i) => i.user_id === SEED.user.id && !i.accepted).map((i) => ({ key: i.email.toLowerCase(), view: { ...i, status: "invited" } })),
+    ...(state.teamMembers ?? []).filter((m) => m.user_id === SEED.user.id && m.role !== "owner").map((m) => ({ key: m.email.toLowerCase(), view: { ...m, status: "member" } })),
+  ],
+  claims: (entry) => [entry.id],
+  // An acceptance since the last refresh is seen only by the next refresh: state saying
+  // "invited" of a member is as of that refresh; "member" of a pending invitation never is.
+  compare: (live, entry) => [
+    ...differs("role", live.view.role, entry.outs.role),
+    ...(entry.outs.status === "member" ? differs("status", live.view.status, entry.outs.status) : []),
+  ],
+};
+
+/** Subaccount (issue 27 item 1). Its delete sends nothing and leaves the account (the service has no call): no delete row. */
+const subaccount: Scenario = {
+  name: "Subaccount",
+  ops: ["create", "read", "update"],
+  provider: driven("subaccount"),
+  inputs: () => ({ email: "reliability-bot@example.com", username: "reliability-bot", password: SECRET_VALUES.subaccountPassword }),
+  updateInputs: (outs) => pickInputs(outs, ["email", "username", "password", "hostOnly"]),
+  targets: {
+    create: { method: "POST", path: "/api/v0/users" },
+    read: { method: "GET", path: "/api/v0/subaccounts" },
+    update: null,
+    delete: null,
+  },
+  live: (state, baseline) => {
+    const seed = ids(baseline.subaccounts ?? []);
+    return (state.subaccounts ?? []).filter((u) => u.parent_id === SEED.user.id && !seed.has(String(u.id))).map((u) => ({ key: String(u.id), view: u as unknown as Record<string, unknown> }));
+  },
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("email", live.view.email, entry.outs.email), ...differs("username", live.view.username, entry.outs.username)],
+};
+
+const LISTED_MACHINE = SEED.hostedMachineIds[3];
+
+/** MachineListing (issue 27 item 4): a listing of a hosted machine; the update raises the price (all terms again). */
+const machineListing: Scenario = {
+  name: "MachineListing",
+  provider: driven("machineListing"),
+  inputs: () => ({ machineId: LISTED_MACHINE, pricePerGpu: 0.45, minBidPerGpu: 0.25, storagePricePerGbMonth: 0.12 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["machineId", "minBidPerGpu", "storagePricePerGbMonth"]), pricePerGpu: 0.5 }),
+  targets: {
+    create: { method: "PUT", path: "/api/v0/machines/create_asks" },
+    read: { method: "GET", path: "/api/v0/machines" },
+    update: { method: "PUT", path: "/api/v0/machines/create_asks" },
+    delete: { method: "DELETE", path: "/api/v0/machines/*/asks" },
+  },
+  live: (state) => (state.machineListings ?? []).filter((l) => l.listed === true).map((l) => ({ key: String(l.machine_id), view: l })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [...differs("listed_gpu_cost", live.view.listed_gpu_cost, entry.outs.pricePerGpu), ...differs("min_bid_price", live.view.min_bid_price, entry.outs.minBidPerGpu)],
+};
+
+/** The minimum bid alone changes through its own call (`PUT minbid`). */
+const machineListingMinBid: Scenario = {
+  ...machineListing,
+  name: "MachineListing minbid",
+  ops: ["update"],
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["machineId", "pricePerGpu", "storagePricePerGbMonth"]), minBidPerGpu: 0.3 }),
+  targets: { ...machineListing.targets, update: { method: "PUT", path: "/api/v0/machines/*/minbid" } },
+};
+
+/** The default job: set with the listing (`PUT create_bids`), removed with it (`DELETE defjob`). */
+const machineListingDefaultJob: Scenario = {
+  ...machineListing,
+  name: "MachineListing defjob",
+  ops: ["create", "delete"],
+  inputs: () => ({ ...machineListing.inputs({}), defaultJob: { image: "vastai/idle", pricePerGpu: 0.1 } }),
+  targets: { ...machineListing.targets, create: { method: "PUT", path: "/api/v0/machines/create_bids" }, delete: { method: "DELETE", path: "/api/v0/machines/*/defjob" } },
+  // A live default job must be the one state records. The reverse is allowed: a delete removes
+  // the default job before it unlists, and one that fails in between leaves the listing (in
+  // state, with its default job) for the next destroy to finish; the service shows no default
+  // job on a machine, so no read could tell.
+  compare: (live, entry) => {
+    const job = (live.view.defjob as { image?: string } | null)?.image;
+    return [...machineListing.compare(live, entry), ...(job === undefined ? [] : differs("defjob image", job, (entry.outs.defaultJob as { image?: string } | undefined)?.image))];
+  },
+  // A listing gone with its default job left behind still serves the idle job.
+  verify: async (_rig, entries, state) =>
+    (state.machineListings ?? []).filter((l) => l.defjob && !entries.some((e) => e.id === String(l.machine_id))).map((l) => `machine ${l.machine_id} keeps a default job no state holds`),
+};
+
+/** A cluster of the account's own (manager machine `manager`), made without faults. */
+async function ownCluster(manager: number, subnet: string): Promise<number> {
+  const client = getClient();
+  let found = (await client.clusters.list()).find((c) => c.managerId === manager);
+  if (!found) {
+    await client.clusters.create(subnet, manager);
+    found = (await client.clusters.list()).find((c) => c.managerId === manager);
+  }
+  if (!found) throw new Error(`no cluster with manager ${manager} after creating one`);
+  return found.id;
+}
+
+/** ClusterMember (27.2): a hosted machine joined to a cluster made first; nothing changes in place. */
+const clusterMember: Scenario = {
+  name: "ClusterMember",
+  provider: driven("clusterMember"),
+  prepare: async () => ({ clusterId: await ownCluster(SEED.hostedMachineIds[5], "10.79.0.0/24") }),
+  inputs: (c) => ({ clusterId: c.clusterId, machineId: SEED.hostedMachineIds[7] }),
+  updateInputs: (outs) => pickInputs(outs, ["clusterId", "machineId"]),
+  targets: {
+    create: { method: "PUT", path: "/api/v0/cluster" },
+    read: { method: "GET", path: "/api/v0/clusters" },
+    update: null,
+    delete: { method: "DELETE", path: "/api/v0/cluster/remove_machine" },
+  },
+  // Every machine of the account's clusters but their managers.
+  live: (state) =>
+    (state.clusters ?? [])
+      .filter((c) => c.user_id === SEED.user.id)
+      .flatMap((c) => c.machine_ids.filter((m) => m !== c.manager_id).map((m) => ({ key: `${c.id}/${m}`, view: { cluster_id: c.id, machine_id: m } }))),
+  claims: (entry) => [entry.id],
+  compare: () => [],
+};
+
+/**
+ * OverlayMember (27.2): an instance joined to an overlay made first. Its delete sends nothing
+ * (the service has no call to leave an overlay; README, OverlayMember): no delete row.
+ */
+const overlayMember: Scenario = {
+  name: "OverlayMember",
+  ops: ["create", "read", "update"],
+  provider: driven("overlayMember"),
+  prepare: async () => {
+    const client = getClient();
+    const clusterId = await ownCluster(SEED.hostedMachineIds[6], "10.78.0.0/24");
+    await client.clusters.createOverlay(clusterId, "reliability-net");
+    const instance = await client.instances.create(SEED.offerIds[3], { image: "alpine", label: "reliability-overlay" });
+    return { instanceId: instance.id };
+  },
+  inputs: (c) => ({ overlayName: "reliability-net", instanceId: c.instanceId }),
+  updateInputs: (outs) => pickInputs(outs, ["overlayName", "instanceId"]),
+  targets: {
+    create: { method: "PUT", path: "/api/v0/overlay" },
+    read: { method: "GET", path: "/api/v0/overlay" },
+    update: null,
+    delete: null,
+  },
+  live: (state) =>
+    (state.overlays ?? []).filter((o) => o.user_id === SEED.user.id).flatMap((o) => o.instance_ids.map((i) => ({ key: `${o.id}/${i}`, view: { overlay_id: o.id, instance_id: i } }))),
+  claims: (entry) => [entry.id],
+  compare: () => [],
+};
+
 /** Fleet: one entry stands for its members; the update scales 1 -> 2 (one more rental). */
 const fleet: Scenario = {
   name: "Fleet",
@@ -577,7 +770,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
