@@ -4,8 +4,10 @@
  * its id is the machine id (or the disk id), the listing's own id is the `listingId` output.
  *
  * Lifecycle decisions:
- * - create lists (`POST /api/v0/volumes/` or `/network_volumes/`, every term in one call),
- *   then finds the listing in the volume offer search. A machine or disk that already has a
+ * - create checks that the machine is one the account hosts (`GET /machines/{id}/?owner=me`;
+ *   the search shows every host's offers), lists (`POST /api/v0/volumes/` or
+ *   `/network_volumes/`, every term in one call), then finds the listing in the volume offer
+ *   search. A machine or disk that already has a
  *   listing is not taken over silently: the create fails and names `importId` (the machine or
  *   disk id), which adopts the listing and applies the declared terms. The one exception is a
  *   listing with exactly the declared price on a resource that carries the stack identity:
@@ -14,7 +16,9 @@
  *   listed (unlisted outside Pulumi, or past its end date) makes the resource gone (the next
  *   `up` lists it again); a price or end date changed outside Pulumi shows as drift.
  * - update lists again with every term (the service's list call is also how terms change).
- * - delete unlists the listing (`POST /api/v0/volumes/unlist` or `/network_volumes/unlist/`).
+ * - delete unlists the listing (`POST /api/v0/volumes/unlist` or `/network_volumes/unlist/`):
+ *   the one the search shows for the machine or disk, else the recorded `listingId` (the
+ *   service's "Volume listing does not exist" then counts as already gone).
  *   Renters' volumes already rented stay; while any exist the service refuses to unlist, and
  *   the delete fails saying so.
  */
@@ -76,6 +80,13 @@ export function listingProvider(k: ListingKind): ImportableImpl {
 
     async create(inputs) {
       const plan = planOf(k, inputs);
+      // The search shows every host's offers: a machine that is not ours is named as such, not as "already listed".
+      if (k.kind === "local" && !(await getClient().machines.get(plan.place))) {
+        throw new Error(
+          `${k.type}: machineId ${plan.place} is not a machine this account hosts (the service lists no such machine for it). ` +
+            "List only your own machines; getMachines() shows them.",
+        );
+      }
       const live = await getClient().volumeListings.find(k.kind, keyOf(k, plan.place));
       if (live && !(identityMarker(inputs) !== undefined && sameTerms(live, plan))) {
         throw new Error(
