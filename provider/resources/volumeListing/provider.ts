@@ -16,6 +16,9 @@
  *   listed (unlisted outside Pulumi, or past its end date) makes the resource gone (the next
  *   `up` lists it again); a price or end date changed outside Pulumi shows as drift.
  * - update lists again with every term (the service's list call is also how terms change).
+ * - A list call whose answer is lost is not resent blindly (kit/create-once.ts): the listing
+ *   with the declared terms looked up over the look-up window is taken as what it made; only
+ *   when none shows is the call sent again.
  * - delete unlists the listing (`POST /api/v0/volumes/unlist` or `/network_volumes/unlist/`):
  *   the one the search shows for the machine or disk, else the recorded `listingId` (the
  *   service's "Volume listing does not exist" then counts as already gone).
@@ -24,7 +27,7 @@
  */
 import type { VolumeListing } from "../../client/types-volume-listings";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, currentTiming, identityMarker, jsonClean, userInputs } from "../kit";
+import { ImportableImpl, Props, createAtMostOnce, currentTiming, identityMarker, jsonClean, lookUp, userInputs } from "../kit";
 import { toUnixSeconds } from "../maintenanceWindow/inputs";
 import { END_DATE_TOLERANCE_S, LOCAL, changedInputs, checkListing, diffListing, planOf, type ListingKind, type ListingPlan } from "./inputs";
 
@@ -58,9 +61,23 @@ function notFoundAfterList(k: ListingKind, place: number, message: string | null
 
 /** The provider of one of the two kinds. */
 export function listingProvider(k: ListingKind): ImportableImpl {
-  const list = (place: number, plan: ListingPlan) =>
+  const send = (place: number, plan: ListingPlan) =>
     k.kind === "network" ? getClient().volumeListings.listOnNetworkDisk(place, plan.terms) : getClient().volumeListings.listOnMachine(place, plan.terms);
-
+  /**
+   * Lists at most once per lost answer: after a lost one, the listing with the declared terms
+   * looked up over the look-up window is what it made; only when none shows is it sent again.
+   */
+  const list = (place: number, plan: ListingPlan): Promise<{ listing: VolumeListing | null; message: string | null }> =>
+    createAtMostOnce({
+      send: () => send(place, plan),
+      recover: async () => {
+        const found = await lookUp(async () => {
+          const live = await getClient().volumeListings.find(k.kind, keyOf(k, place));
+          return live && sameTerms(live, plan) ? live : undefined;
+        });
+        return found && { listing: found, message: null };
+      },
+    });
   return {
     importing: {
       type: k.type,
