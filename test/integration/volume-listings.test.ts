@@ -4,8 +4,11 @@
  * search of its kind, renters can rent from it, it is not unlisted while they hold volumes on
  * it, unlisting removes it from the search, and the providers' create/read/update/delete.
  */
-import { SEED } from "pulumi-vastai/simulator";
-import { BadRequestError, PermissionDeniedError, VolumeListingActiveError } from "../../provider/client";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { SEED, startSimulator } from "pulumi-vastai/simulator";
+import { BadRequestError, PermissionDeniedError, VolumeListingActiveError, createClient } from "../../provider/client";
 import { providers } from "../../provider/providers";
 import { drive } from "./account-resources-support";
 import { useSimulator } from "../support/simulator";
@@ -114,5 +117,37 @@ describe("issue 27 item 4: VolumeListing and NetworkVolumeListing providers", ()
     await h.client.volumes.delete(rented.id!);
     await networkVolumeListing.delete(made.id, outs);
     expect(await h.client.volumeListings.find("network", { diskId: DISK.id })).toBeNull();
+  });
+});
+
+describe("issue 27 item 4: volume listings in the simulator's state file", () => {
+  it("27.4 a listing survives a restart from the state file, and a file from before listings existed reads as none", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sim-vlist-"));
+    const file = path.join(dir, "state.json");
+    try {
+      const first = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+      const c1 = createClient({ apiKey: first.apiKey, apiUrl: first.url, runUrl: first.runUrl, pacing: false });
+      const { listing } = await c1.volumeListings.listOnMachine(M1, { sizeGb: 70, pricePerGbMonth: 0.05 });
+      await first.close();
+      const second = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+      const c2 = createClient({ apiKey: second.apiKey, apiUrl: second.url, runUrl: second.runUrl, pacing: false });
+      try {
+        expect(await c2.volumeListings.find("local", { machineId: M1 })).toMatchObject({ id: listing?.id, freeGb: 70, pricePerGbMonth: 0.05 });
+      } finally {
+        await second.close();
+      }
+      const saved = JSON.parse(fs.readFileSync(file, "utf8"));
+      delete saved.data.volumes.listings;
+      fs.writeFileSync(file, JSON.stringify(saved));
+      const old = await startSimulator({ port: 0, bootMs: 0, stateFile: file });
+      const c3 = createClient({ apiKey: old.apiKey, apiUrl: old.url, runUrl: old.runUrl, pacing: false });
+      try {
+        expect(await c3.volumeListings.find("local", { machineId: M1 })).toBeNull();
+      } finally {
+        await old.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
