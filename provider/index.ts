@@ -15,6 +15,8 @@ export { Template, type TemplateArgs, type FilterCondition } from "./resources/t
 export { Instance, type InstanceArgs, type InstanceOfferFilters, type InstanceVolume, type InstanceReadiness, type InstanceOutputs } from "./resources/instance";
 export { SshKey, type SshKeyArgs } from "./resources/sshKey";
 export { MachineListing, type MachineListingArgs, type MachineDefaultJobArgs } from "./resources/machineListing";
+export { VolumeListing, type VolumeListingArgs } from "./resources/volumeListing";
+export { NetworkVolumeListing, type NetworkVolumeListingArgs } from "./resources/networkVolumeListing";
 export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceMachineResult, type MaintenanceCategory, type MaintenanceWindowStatus } from "./resources/maintenanceWindow";
 export { EnvVar, type EnvVarArgs, ENV_VAR_LIMIT } from "./resources/envVar";
 export { ApiKey, type ApiKeyArgs, type ApiKeyPermissions } from "./resources/apiKey";
@@ -74,6 +76,7 @@ export {
   ResponseTooLargeError,
   PagingLoopError,
   VolumeInUseError,
+  VolumeListingActiveError,
   type CallSite,
   type ApiErrorDetails,
   type RetryableFailure,

@@ -20,6 +20,8 @@ export interface StateView {
   offerStates: Record<string, string>;
   nextBoot: { actual_status: string; remaining: number } | null;
   volumes: Record<string, unknown>[];
+  /** Hosts' volume listings (`kind` local or network), wire names. */
+  volumeListings?: { id: number; user_id: number; kind: string; machine_id: number | null; disk_id: number | null; size: number; price_disk: number; end_date: number }[];
   /** Serverless endpoints and worker groups (without their API keys). */
   endpoints: { id: number; user_id: number; endpoint_name: string; max_workers: number; cold_workers: number }[];
   workerGroups: { id: number; user_id: number; endpoint_id: number; search_params: string; template_hash: string | null; worker_ids: number[] }[];
@@ -70,6 +72,7 @@ export function stateView(ctx: SimContext): StateView {
     scheduledJobs: (d.scheduledJobs?.jobs ?? []).map(scheduledJobView),
     nextBoot: d.nextBoot ? { actual_status: d.nextBoot.actualStatus, remaining: d.nextBoot.remaining } : null,
     volumes: d.volumes.items.map((v) => ({ user_id: v.userId, ...volumeView(ctx, v) })),
+    volumeListings: (d.volumes.listings ?? []).map((l) => ({ id: l.id, user_id: l.userId, kind: l.kind, machine_id: l.machineId, disk_id: l.diskId, size: l.sizeGb, price_disk: l.priceDisk, end_date: l.endDate })),
     endpoints: d.serverless.endpoints.map((e) => ({ id: e.id, user_id: e.userId, endpoint_name: e.name, max_workers: e.maxWorkers, cold_workers: e.coldWorkers })),
     teamRoles: d.teams.roles
       .filter((r) => r.deletedAt === null)

@@ -7,6 +7,7 @@ import { EndpointGroupsApi, WorkerGroupsApi } from "./areas/serverless";
 import { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 import { OffersApi } from "./areas/offers";
 import { TemplatesApi } from "./areas/templates";
+import { VolumeListingsApi } from "./areas/volume-listings";
 import { VolumesApi } from "./areas/volumes";
 import { WebhooksApi } from "./areas/webhooks";
 import { ClustersApi } from "./areas/clusters";
@@ -103,6 +104,8 @@ export class VastClient {
   readonly autoscaler: AutoscalerApi;
   readonly earnings: EarningsApi;
   readonly volumes: VolumesApi;
+  /** A host's volume and network-volume listings. */
+  readonly volumeListings: VolumeListingsApi;
   /** Serverless endpoint groups and worker groups. */
   readonly endpointGroups: EndpointGroupsApi;
   readonly workerGroups: WorkerGroupsApi;
@@ -185,6 +188,7 @@ export class VastClient {
     this.autoscaler = new AutoscalerApi(core);
     this.earnings = new EarningsApi(core);
     this.volumes = new VolumesApi(core, options.logger);
+    this.volumeListings = new VolumeListingsApi(core, this.volumes);
     this.endpointGroups = new EndpointGroupsApi(core);
     this.workerGroups = new WorkerGroupsApi(core);
     this.webhooks = new WebhooksApi(core);

@@ -129,6 +129,13 @@ export const ENDPOINTS = {
   volumesCreate: ep("PUT", "/api/v0/volumes/", false, ANY),
   networkVolumesCreate: ep("PUT", "/api/v0/network_volumes/", false, ANY),
   volumesDelete: ep("DELETE", "/api/v0/volumes/", true, ANY),
+  // A host's volume listings: disk on a machine, or space on a network disk, listed for volumes.
+  // A second list of the same machine may make a second listing on the service: never resent.
+  volumeListingCreate: ep("POST", "/api/v0/volumes/", false, ANY),
+  networkVolumeListingCreate: ep("POST", "/api/v0/network_volumes/", false, ANY),
+  // The vendor document and client spell this path without the trailing slash.
+  volumeListingDelete: ep("POST", "/api/v0/volumes/unlist", true, ANY),
+  networkVolumeListingDelete: ep("POST", "/api/v0/network_volumes/unlist/", true, ANY),
 
   workerGroupLogs: ep("POST", "/get_workergroup_logs", true, STRICT, "run"),
   deploymentVersions: ep("GET", "/api/v0/deployment/{id}/versions/", true, ANY),

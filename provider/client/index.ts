@@ -45,6 +45,8 @@ export { MachinesApi } from "./areas/machines";
 export { AutoscalerApi, BundlesApi, CopyApi, DeploymentsApi, EarningsApi, ServerlessApi } from "./areas/misc";
 export { VolumesApi, VolumeInUseError, DEFAULT_VOLUME_ALLOCATED_STORAGE_GB, type VolumeOfferSearch, type VolumeListType } from "./areas/volumes";
 export type * from "./types-volumes";
+export { VolumeListingsApi, VolumeListingActiveError, type VolumeListingKey } from "./areas/volume-listings";
+export type * from "./types-volume-listings";
 export { DEFAULT_VOLUME_OFFER_FILTERS, VOLUME_OFFER_FILTER_FIELDS, type VolumeOfferFilters, type VolumeOfferQuery, type VolumeOfferOrderField } from "./wire/volume-filters";
 export { vendorRuntype, sshCommands, type AccessRequest, type SshCommands } from "./wire/runtype";
 export type { TemplateFilters, OfferFilters, OfferQuery, OfferType, Condition, InstanceListFilters, InstanceListColumn } from "./wire/filters";

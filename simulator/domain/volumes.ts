@@ -9,12 +9,14 @@ import type { Store } from "../store/store";
 import type { InstanceRecord } from "../store/types";
 import type { VolumeRecord } from "../store/volume-types";
 import { instanceStatus } from "./instance-view";
+import { listedOffer } from "./volume-listings";
 import { countryCode } from "./offers";
 
 const HOURS_PER_MONTH = 30 * 24;
 
-export function volumeOfferSeed(id: number): VolumeOfferSeed | undefined {
-  return VOLUME_OFFER_SEEDS.find((o) => o.id === id);
+/** A seeded volume offer, or (given the context) a host's listing that is listed. */
+export function volumeOfferSeed(id: number, ctx?: SimContext): VolumeOfferSeed | undefined {
+  return VOLUME_OFFER_SEEDS.find((o) => o.id === id) ?? (ctx ? listedOffer(ctx, id) : undefined);
 }
 
 export function volumeOfferGone(store: Store, id: number): boolean {
@@ -82,7 +84,7 @@ export function volumeOfferView(store: Store, o: VolumeOfferSeed, allocatedGb: n
 }
 
 export function volumeView(ctx: SimContext, v: VolumeRecord): Record<string, unknown> {
-  const o = volumeOfferSeed(v.offerId);
+  const o = volumeOfferSeed(v.offerId, ctx);
   return {
     id: v.id,
     type: v.kind === "network" ? "network_volume" : "local_volume",

@@ -19,6 +19,7 @@ import { registerServerless } from "./serverless";
 import { registerServerlessObjects } from "./serverless-objects";
 import { registerSshKeys } from "./ssh-keys";
 import { registerTemplates } from "./templates";
+import { registerVolumeListings } from "./volume-listings";
 import { registerVolumes } from "./volumes";
 import { registerWebhooks } from "./webhooks";
 import { registerClusters } from "./clusters";
@@ -47,6 +48,7 @@ export function registerRoutes(app: FastifyInstance, ctx: SimContext): void {
     registerServerlessObjects,
     registerEarnings,
     registerVolumes,
+    registerVolumeListings,
     registerWebhooks,
     registerClusters,
     registerScheduledJobs,

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
 import { countryCode } from "../domain/offers";
+import { listedOffers } from "../domain/volume-listings";
 import { checkVolumeSpace, instancesUsing, rentVolume, volumeOfferGone, volumeOfferSeed, volumeOfferView, volumeView } from "../domain/volumes";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
@@ -46,9 +47,12 @@ function search(ctx: SimContext, kind: Kind, raw: unknown) {
   for (const [k, v] of Object.entries(query)) if (!CONTROL_KEYS.has(k)) filters[k] = v;
   let offers: Record<string, unknown>[];
   try {
-    offers = VOLUME_OFFER_SEEDS.filter((o) => o.kind === kind && !volumeOfferGone(ctx.store, o.id))
-      .map((o) => volumeOfferView(ctx.store, o, storage))
-      .filter((v) => matches(reader(v), filters));
+    const seeded = VOLUME_OFFER_SEEDS.filter((o) => o.kind === kind && !volumeOfferGone(ctx.store, o.id)).map((o) => volumeOfferView(ctx.store, o, storage));
+    // Hosts' listings (volume-listings.ts); a network listing also names its disk.
+    const listed = listedOffers(ctx)
+      .filter((x) => x.offer.kind === kind)
+      .map((x) => ({ ...volumeOfferView(ctx.store, x.offer, storage), ...(x.listing.diskId === null ? {} : { disk_id: x.listing.diskId }) }));
+    offers = [...seeded, ...listed].filter((v) => matches(reader(v), filters));
   } catch (err) {
     if (err instanceof FilterError) throw invalidArgs(`Invalid query: ${err.message}`);
     throw err;
@@ -73,7 +77,7 @@ function create(ctx: SimContext, kind: Kind, request: FastifyRequest) {
   const size = body.size ?? 15;
   if (!Number.isInteger(size) || (size as number) <= 0) throw invalidArgs(`size must be a positive whole number of GB (got ${show(size)})`);
   const name = optString(body, "name", NAME_MAX) ?? "";
-  const offer = volumeOfferSeed(offerId as number);
+  const offer = volumeOfferSeed(offerId as number, ctx);
   if (!offer || offer.kind !== kind || volumeOfferGone(ctx.store, offer.id)) {
     throw notFound("no_such_ask", `No ${kind === "network" ? "network volume" : "volume"} offer by id ${String(offerId)} is available.`);
   }

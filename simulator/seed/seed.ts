@@ -3,6 +3,7 @@
  * Every value here is fixed: a fresh simulator (or one after `POST /_sim/reset`) always
  * holds exactly these accounts, keys and objects.
  */
+import { HOST_NETWORK_DISKS } from "./network-disks";
 import { OFFER_SEEDS, type OfferSeed } from "./offers";
 
 /** API key of the default account when `startSimulator` is given none. */
@@ -37,6 +38,8 @@ export const SEED = {
   /** Machines hosted by the default account: ids firstId .. firstId + count - 1. */
   hostedMachines: { firstId: HOSTED_MACHINE_FIRST_ID, count: HOSTED_MACHINE_COUNT },
   hostedMachineIds: Array.from({ length: HOSTED_MACHINE_COUNT }, (_, i) => HOSTED_MACHINE_FIRST_ID + i),
+  /** Network disks the default account hosts (`list network volume` names one), with their cluster and GB. */
+  hostNetworkDisks: HOST_NETWORK_DISKS,
   /** A machine that exists but is owned by another host (maintenance reports not_found). */
   foreignMachineId: 30001,
   /** Offers on the market, rentable many times over unless the control API changes them. */

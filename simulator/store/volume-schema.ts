@@ -16,8 +16,21 @@ const volume = z.object({
   createdAt: z.number(),
 });
 
+const listing = z.object({
+  id,
+  userId: id,
+  kind: z.enum(["local", "network"]),
+  machineId: id.nullable(),
+  diskId: id.nullable(),
+  clusterId: id.nullable(),
+  sizeGb: z.number().int().positive(),
+  priceDisk: z.number().nonnegative(),
+  endDate: z.number(),
+});
+
 export const volumeDataSchema = z
   .object({
+    listings: z.array(listing).optional(),
     items: z.array(volume),
     nextId: z.number().int().positive(),
     offerStates: z.record(z.string(), z.enum(["available", "gone"])),

@@ -14,12 +14,39 @@ export interface VolumeRecord {
   createdAt: number;
 }
 
+/**
+ * A host's listing of disk for volumes (`POST /api/v0/volumes/` on a machine, `POST
+ * /api/v0/network_volumes/` on a network disk): it shows in the volume offer searches under
+ * its id until unlisted. Absent from state files written before listings existed.
+ */
+export interface VolumeListingRecord {
+  id: number;
+  userId: number;
+  kind: "local" | "network";
+  /** Local listings: the machine the disk is on. */
+  machineId: number | null;
+  /** Network listings: the host's network disk, and the cluster it serves. */
+  diskId: number | null;
+  clusterId: number | null;
+  /** GB listed. */
+  sizeGb: number;
+  /** $ per GB per month. */
+  priceDisk: number;
+  /** Unix seconds: the listing ends then. */
+  endDate: number;
+}
+
 export interface VolumeData {
+  /** Hosts' volume listings (see VolumeListingRecord); absent until the first one. */
+  listings?: VolumeListingRecord[];
   items: VolumeRecord[];
   nextId: number;
   /** Volume offers whose state the control API changed; the rest are available. */
   offerStates: Record<string, "available" | "gone">;
 }
+
+/** Ids of hosts' volume listings start here (after the seeded volume offers). */
+export const FIRST_VOLUME_LISTING_ID = 970_001;
 
 /** Ids look like the service's (`V.20118481`). */
 export const FIRST_VOLUME_ID = 20_000_001;

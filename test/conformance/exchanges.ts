@@ -188,6 +188,16 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("volumes.delete (network)", () => client.volumes.delete(network.id ?? 0));
     await run("volumes.delete (gone)", () => client.volumes.delete(network.id ?? 0));
     await run("volumes.list (all)", () => client.volumes.list());
+    // A host's volume listings: list disk on a machine and on a network disk, unlist both, and
+    // the documented refusals of unlist (a listing renters hold volumes on; one that is gone).
+    const machineListing = await run("volumeListings.listOnMachine", () => client.volumeListings.listOnMachine(SEED.hostedMachineIds[0], { sizeGb: 100, pricePerGbMonth: 0.08 }));
+    const rentedFromListing = await client.volumes.create("local", { offerId: machineListing.listing?.id ?? 0, sizeGb: 10 });
+    await fails("volumeListings.unlist (active)", () => client.volumeListings.unlist("local", machineListing.listing?.id ?? 0));
+    await client.volumes.delete(rentedFromListing.id ?? 0);
+    await run("volumeListings.unlist", () => client.volumeListings.unlist("local", machineListing.listing?.id ?? 0));
+    await run("volumeListings.unlist (gone)", () => client.volumeListings.unlist("local", machineListing.listing?.id ?? 0));
+    const diskListing = await run("volumeListings.listOnNetworkDisk", () => client.volumeListings.listOnNetworkDisk(SEED.hostNetworkDisks[0].id, { sizeGb: 100, pricePerGbMonth: 0.12 }));
+    await run("volumeListings.unlist (network)", () => client.volumeListings.unlist("network", diskListing.listing?.id ?? 0));
     const endpoint = await run("endpointGroups.create", () => client.endpointGroups.create({ name: "conformance", maxWorkers: 4, minLoad: 1, minColdLoad: 0, maxQueueTime: 30, targetQueueTime: 10, inactivityTimeout: 600 }));
     await run("endpointGroups.list", () => client.endpointGroups.list());
     await run("endpointGroups.update", () => client.endpointGroups.update(endpoint, { name: "conformance", maxWorkers: 8 }));

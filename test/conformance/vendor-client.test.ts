@@ -15,7 +15,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
+import { SEED, startSimulator, type Simulator } from "pulumi-vastai/simulator";
 import { createClient, type VastClient } from "../../provider/client";
 import { VENDOR_CLIENT_DIFFERENCES } from "./known-differences";
 import { cliError, pinnedVersion, REQUIRED_ENV, startVendorCli, unavailableReason, VENV, type CliResult, type VendorCli } from "./vendor-cli";
@@ -411,6 +411,30 @@ suite("issue 24 item 5: the vendor's client (vastai) against the simulator", () 
       for (const id of made.volumes) expect(await json(["delete", "volume", String(id)])).toMatchObject({ success: true });
       expect((await client.volumes.list()).map((v) => v.id)).not.toEqual(expect.arrayContaining([made.volumes[0]]));
       expect(await json(["show", "volumes"])).toEqual([]);
+    });
+  });
+
+  describe("volume listings (host)", () => {
+    type Offer = { id: number; machine_id?: number; disk_id?: number; storage_cost: number; disk_space: number };
+    const machineId = SEED.hostedMachineIds[4];
+    const disk = SEED.hostNetworkDisks[1];
+
+    it("27.4 list volume, search volumes shows it, unlist volume removes it", async () => {
+      expect(await json(["list", "volume", String(machineId), "-s", "50", "-p", "0.07"])).toMatchObject({ success: true });
+      const listed = (await json<Offer[]>(["search", "volumes"])).find((o) => o.machine_id === machineId);
+      expect(listed).toMatchObject({ storage_cost: 0.07, disk_space: 50 });
+      expect((await client.volumeListings.find("local", { machineId }))?.id).toBe(listed?.id);
+      expect(await json(["unlist", "volume", String(listed?.id)])).toEqual({ success: true, msg: `Unlisted Volume ${String(listed?.id)}.` });
+      expect((await json<Offer[]>(["search", "volumes"])).some((o) => o.machine_id === machineId)).toBe(false);
+    });
+
+    it("27.4 list network-volume, search network-volumes shows it, unlist network-volume removes it", async () => {
+      expect(await json(["list", "network-volume", String(disk.id), "-s", "100", "-p", "0.12"])).toMatchObject({ success: true, msg: expect.any(String) });
+      const listed = (await json<Offer[]>(["search", "network-volumes"])).find((o) => o.disk_id === disk.id);
+      expect(listed).toMatchObject({ storage_cost: 0.12, disk_space: 100 });
+      expect((await client.volumeListings.find("network", { diskId: disk.id }))?.id).toBe(listed?.id);
+      expect(await json(["unlist", "network-volume", String(listed?.id)])).toMatchObject({ success: true });
+      expect((await json<Offer[]>(["search", "network-volumes"])).some((o) => o.disk_id === disk.id)).toBe(false);
     });
   });
 

@@ -62,7 +62,7 @@ const KIND: Record<string, ResourceKind> = {
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
   // The import variant (an outside key taken over with importId).
   "SshKey import": "sshKey",
-  Volume: "volume", NetworkVolume: "networkVolume",
+  Volume: "volume", NetworkVolume: "networkVolume", VolumeListing: "volumeListing",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
   ScheduledJob: "scheduledJob",

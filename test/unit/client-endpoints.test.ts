@@ -23,7 +23,7 @@ describe("endpoint table", () => {
     const unsafe = Object.entries(ENDPOINTS).filter(([, e]) => !e.idempotent).map(([name]) => name).sort();
     expect(unsafe).toEqual(
       ["bundlesAccept", "copyDirect", "copyRsync", "instancesCreate", "instancesPrepay", "maintenancesSchedule", "secretsAdd", "sshKeysCreate", "apiKeysCreate", "subaccountsRegenerateKeys", "templatesCreate", "templatesEdit",
-        "volumesCreate", "networkVolumesCreate", "endpointsCreate", "workerGroupsCreate", "webhooksCreate", "webhooksRotateSecret", "webhooksTest", "clusterCreate", "overlayCreate", "scheduledJobsCreate", "teamCreate", "teamRoleCreate", "teamInvite", "subaccountsCreate"].sort(),
+        "volumesCreate", "networkVolumesCreate", "volumeListingCreate", "networkVolumeListingCreate", "endpointsCreate", "workerGroupsCreate", "webhooksCreate", "webhooksRotateSecret", "webhooksTest", "clusterCreate", "overlayCreate", "scheduledJobsCreate", "teamCreate", "teamRoleCreate", "teamInvite", "subaccountsCreate"].sort(),
     );
   });
 

@@ -17,6 +17,7 @@ import {
 } from "../../provider/client/schemas-account";
 import { createInstanceResponse, instanceGetResponse, instancePageResponse, offerSearchResponse, stateChangeResponse } from "../../provider/client/schemas-instances";
 import { copyDirectResponse, machineListResponse, workerGroupLogsResponse } from "../../provider/client/schemas-hosting";
+import { volumeListingAnswer } from "../../provider/client/schemas-volume-listings";
 
 type Json = Record<string, unknown>;
 type Mode = "examples" | "nulls";
@@ -101,6 +102,8 @@ const CASES: Array<[string, string, z.ZodType<unknown>]> = [
   ["GET", "/api/v0/machines/", machineListResponse],
   ["PUT", "/api/v0/commands/copy_direct/", copyDirectResponse],
   ["POST", "/get_workergroup_logs", workerGroupLogsResponse],
+  // 27.4: a volume listing's unlist answer.
+  ["POST", "/api/v0/volumes/unlist", volumeListingAnswer],
 ];
 
 (located.skipReason ? describe.skip : describe)("client schemas over payloads built from the vendor document", () => {

@@ -5,7 +5,7 @@
  * the engine stores with every resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Cluster, ClusterMember, Endpoint, EnvVar, Fleet, Instance, MachineListing, MaintenanceWindow, NetworkVolume, Overlay, OverlayMember, RsyncCopy, ScheduledJob, SshKey, Subaccount, SubaccountKeyRotation, Team, TeamMember, TeamRole, Template, Volume, Webhook, WorkerGroup } from "../../../provider";
+import { ApiKey, Cluster, ClusterMember, Endpoint, EnvVar, Fleet, Instance, MachineListing, MaintenanceWindow, NetworkVolume, NetworkVolumeListing, Overlay, OverlayMember, RsyncCopy, ScheduledJob, SshKey, Subaccount, SubaccountKeyRotation, Team, TeamMember, TeamRole, Template, Volume, VolumeListing, Webhook, WorkerGroup } from "../../../provider";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey } from "./drive";
 
@@ -78,6 +78,8 @@ export async function classSecrecy(secrets: {
     ["overlay", new Overlay("overlay", { clusterId: 1, name: "net" }, watch("overlay"))],
     ["overlayMember", new OverlayMember("overlayMember", { overlayName: "net", instanceId: 1 }, watch("overlayMember"))],
     ["machineListing", new MachineListing("machineListing", { machineId: 1, pricePerGpu: 0.5 }, watch("machineListing"))],
+    ["volumeListing", new VolumeListing("volumeListing", { machineId: 1, sizeGb: 100, pricePerGbMonth: 0.1 }, watch("volumeListing"))],
+    ["networkVolumeListing", new NetworkVolumeListing("networkVolumeListing", { diskId: 1, sizeGb: 100, pricePerGbMonth: 0.1 }, watch("networkVolumeListing"))],
     ["scheduledJob", new ScheduledJob("scheduledJob", { instanceId: 1, action: "reboot", frequency: "DAILY", hour: 3, end: "2099-01-01T00:00:00Z" }, watch("scheduledJob"))],
   ];
   const out = {} as Record<ResourceKind, ClassSecrecy>;

@@ -424,6 +424,27 @@ function volumeScenario(name: "Volume" | "NetworkVolume", offerId: number, kind:
 const volume = volumeScenario("Volume", 900001, "local_volume", "/api/v0/volumes");
 const networkVolume = volumeScenario("NetworkVolume", 950001, "network_volume", "/api/v0/network_volumes");
 
+/** VolumeListing (27.4): disk on a hosted machine listed for volumes; the price changes in place. */
+const volumeListing: Scenario = {
+  name: "VolumeListing",
+  provider: driven("volumeListing"),
+  inputs: () => ({ machineId: SEED.hostedMachineIds[7], sizeGb: 120, pricePerGbMonth: 0.09 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["machineId", "sizeGb", "endDate"]), pricePerGbMonth: 0.11 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/volumes" },
+    read: { method: "POST", path: "/api/v0/volumes/search" },
+    update: { method: "POST", path: "/api/v0/volumes" },
+    delete: { method: "POST", path: "/api/v0/volumes/unlist" },
+  },
+  live: (state) => (state.volumeListings ?? []).filter((l) => l.user_id === SEED.user.id && l.kind === "local").map((l) => ({ key: String(l.machine_id), view: l as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [
+    ...differs("price_disk", live.view.price_disk, entry.outs.pricePerGbMonth),
+    ...differs("size", live.view.size, entry.outs.sizeGb),
+    ...differs("id", live.view.id, entry.outs.listingId),
+  ],
+};
+
 const endpoint: Scenario = {
   name: "Endpoint",
   provider: driven("endpoint"),
@@ -770,7 +791,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

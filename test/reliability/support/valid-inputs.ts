@@ -262,6 +262,12 @@ const fleetValid = withOptional(
   },
 );
 
+const volumeListingTerms = {
+  sizeGb: fc.integer({ min: 1, max: 1_000_000 }),
+  pricePerGbMonth: listingPrice,
+};
+const volumeListingEnd = { endDate: fc.integer({ min: 3600, max: 360 * DAY }).map((lead) => Math.floor(Date.now() / 1000) + lead) };
+
 const serviceId = fc.integer({ min: 1, max: 2 ** 31 });
 const overlayName = fc.stringMatching(/^[a-z][a-z0-9-]{0,62}$/);
 const subnet = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 8, max: 30 })).map(([a, b, bits]) => `10.${a}.${b}.0/${bits}`);
@@ -279,6 +285,8 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   sshKey: sshKeyValid,
   maintenanceWindow: maintenanceValid,
   machineListing: machineListingValid,
+  volumeListing: withOptional({ machineId: fc.integer({ min: 1, max: 10_000_000 }), ...volumeListingTerms }, volumeListingEnd),
+  networkVolumeListing: withOptional({ diskId: fc.integer({ min: 1, max: 10_000_000 }), ...volumeListingTerms }, volumeListingEnd),
   envVar: envVarValid,
   apiKey: apiKeyValid,
   subaccountKeyRotation: rotationValid,
@@ -311,6 +319,8 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   sshKey: ["publicKey"],
   maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
   machineListing: ["machineId", "pricePerGpu", "storagePricePerGbMonth", "uploadPricePerGb", "downloadPricePerGb", "minBidPerGpu", "minGpus", "endDate", "discountRate", "defaultJob"],
+  volumeListing: ["machineId", "sizeGb", "pricePerGbMonth", "endDate"],
+  networkVolumeListing: ["diskId", "sizeGb", "pricePerGbMonth", "endDate"],
   envVar: ["key", "value"],
   apiKey: ["name", "permissions", "rotateOn"],
   subaccountKeyRotation: ["subaccountUserId", "all", "triggers"],
