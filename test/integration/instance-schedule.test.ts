@@ -143,6 +143,26 @@ describe("issue 27 item 5: Instance schedule (office hours by the service's sche
     expect(h.sim.state().instances.map((i) => i.id)).toEqual([Number(box.id)]);
   });
 
+  test("27.5 a default end (a year after the first write) is renewed: 30 days before it a refresh shows it, the next up moves it a year on", async () => {
+    const box = await createChecked(declared());
+    expect(box.outs.scheduleUntil).toBe("2027-12-07T10:00:00.000Z");
+    // 31 days before (and in winter time again: the UTC slots are those written): nothing to do.
+    clock = Date.parse("2027-11-06T12:00:00Z");
+    const early = await instance.read!(box.id, box.outs);
+    expect((early.props as Props).schedule).toEqual(WEEKDAYS);
+    // 20 days before: the refresh shows the jobs' end, the diff asks for an update, which sends every job again.
+    clock = Date.parse("2027-11-17T12:00:00Z");
+    const late = await instance.read!(box.id, box.outs);
+    expect((late.props as Props).schedule).toEqual({ ...WEEKDAYS, until: "2027-12-07T10:00:00.000Z" });
+    const news = await checked(declared());
+    expect(await instance.diff!(box.id, late.props as Props, news)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await instance.update!(box.id, late.props as Props, news);
+    expect(updated.outs).toMatchObject({ scheduleUntil: "2028-11-16T12:00:00.000Z", scheduleStartedAt: "2026-12-07T10:00:00.000Z" });
+    expect((await jobsOf(box.id)).map((j) => j.end)).toEqual(Array(6).fill("2028-11-16T12:00:00.000Z"));
+    const after = await instance.read!(box.id, updated.outs as Props);
+    expect((after.props as Props).schedule).toEqual(WEEKDAYS);
+  });
+
   test("27.5 created in its off-hours it is stopped at once by the losing bid, and started at the next start hour", async () => {
     clock = Date.parse("2026-12-07T22:00:00Z");
     const box = await createChecked(declared());

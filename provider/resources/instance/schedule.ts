@@ -40,6 +40,9 @@ export type ScheduleDay = (typeof SCHEDULE_DAYS)[number];
 export const OFF_BID = BID_PRICE_MIN;
 /** How long the jobs run when `until` is left out: a year from their first write, days. */
 export const DEFAULT_SCHEDULE_DAYS = 365;
+/** A default `until` closer than this is moved a year on by the next refresh and up, days. */
+export const RENEW_SCHEDULE_DAYS = 30;
+const DAY_MS = 24 * 3_600_000;
 
 /** Outputs the schedule adds to an Instance. */
 export const SCHEDULE_OUTPUT_KEYS = ["scheduleJobIds", "scheduleStartedAt", "scheduleUntil", "scheduledOff"] as const;
@@ -153,11 +156,21 @@ export interface ScheduleWindow {
   until: string;
 }
 
-/** The window of `news`: kept from state once written; a new one starts at the current hour. */
+/**
+ * The window of `s`: kept from state once written; a new one starts at the current hour. A
+ * default end (no `until`) is a year after the first write, and once it is closer than
+ * RENEW_SCHEDULE_DAYS a year after now: a refresh then shows the jobs ending too soon, and the
+ * next up sends them again with the later end, so a stack that is applied now and then keeps
+ * its office hours.
+ */
 export function windowOf(olds: Props, s: ScheduleInput, now: number): ScheduleWindow {
-  const startedAt = typeof olds.scheduleStartedAt === "string" ? olds.scheduleStartedAt : new Date(Math.floor(now / 3_600_000) * 3_600_000).toISOString();
-  const until = s.until ?? new Date(Date.parse(startedAt) + DEFAULT_SCHEDULE_DAYS * 24 * 3_600_000).toISOString();
-  return { startedAt, until };
+  const hour = Math.floor(now / 3_600_000) * 3_600_000;
+  const startedAt = typeof olds.scheduleStartedAt === "string" ? olds.scheduleStartedAt : new Date(hour).toISOString();
+  if (s.until !== undefined) return { startedAt, until: s.until };
+  // The end in state (the default, or an `until` since removed) holds until it is due for renewal.
+  const stored = typeof olds.scheduleUntil === "string" ? Date.parse(olds.scheduleUntil) : NaN;
+  const until = Number.isFinite(stored) ? (stored - now > RENEW_SCHEDULE_DAYS * DAY_MS ? stored : hour + DEFAULT_SCHEDULE_DAYS * DAY_MS) : Date.parse(startedAt) + DEFAULT_SCHEDULE_DAYS * DAY_MS;
+  return { startedAt, until: new Date(until).toISOString() };
 }
 
 /**
@@ -271,7 +284,8 @@ export async function cancelSchedule(client: VastClient, props: Props): Promise<
 /**
  * The schedule as the service carries it out, for drift: the declared one when every job is
  * listed as planned; otherwise `days` keeps only the days whose start job is as planned (`[]`
- * when none is), and `end` is null when the stop job is not. The next diff then asks for an
+ * when none is), `end` is null when the stop job is not, and `until` is the jobs' end when it
+ * is not the planned one (a default end due for renewal). The next diff then asks for an
  * update, which writes the jobs again.
  */
 export function reflectSchedule(props: Props, live: readonly ScheduledJobInfo[], now: number): unknown {
@@ -279,13 +293,19 @@ export function reflectSchedule(props: Props, live: readonly ScheduledJobInfo[],
   if (!s || typeof props.instanceId !== "number" || typeof props.bidPricePerHour !== "number") return props.schedule;
   const ids = storedJobIds(props);
   const plan = planSchedule(s, props.instanceId, props.bidPricePerHour, windowOf(props, s, now), new Date(now));
+  const jobOf = (role: string) => live.find((j) => j.id === ids[role]);
+  // As planned but for the end, which is compared once for all below.
   const ok = (role: string) => {
     const planned = plan.find((p) => p.role === role);
-    const job = live.find((j) => j.id === ids[role]);
-    return planned !== undefined && job !== undefined && matches(job, planned.input);
+    const job = jobOf(role);
+    return planned !== undefined && job !== undefined && job.end !== undefined && matches(job, { ...planned.input, end: job.end });
   };
-  if (plan.every((p) => ok(p.role))) return props.schedule;
+  const seconds = (t: string | number) => Math.floor(new Date(t).getTime() / 1000);
+  const until = plan[0].input.end;
+  const otherEnd = plan.map((p) => jobOf(p.role)?.end).find((end) => end !== undefined && seconds(end) !== seconds(until));
+  if (plan.every((p) => ok(p.role)) && otherEnd === undefined) return props.schedule;
   const shown: Props = { ...s };
+  if (otherEnd !== undefined) shown.until = new Date(otherEnd).toISOString();
   if (!ok("stop")) shown.end = null;
   const days = daysOf(s).filter((d) => ok("start") || ok(`start-${d}`));
   if (days.length !== daysOf(s).length) shown.days = days;
