@@ -8,6 +8,8 @@ import { useInstanceContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
+jest.setTimeout(120_000);
+
 const { fx, urn, liveIds } = useInstanceContract();
 let client: VastClient;
 beforeAll(() => {
