@@ -68,6 +68,7 @@ const KIND: Record<string, ResourceKind> = {
   TeamRole: "teamRole",
   Cluster: "cluster", Overlay: "overlay",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
+  "Instance schedule": "instance",
 };
 
 let rig: Rig;
