@@ -163,6 +163,27 @@ describe("issue 27 item 5: Instance schedule (office hours by the service's sche
     expect((after.props as Props).schedule).toEqual(WEEKDAYS);
   });
 
+  test("27.5 onOutbid rebid does not raise the bid of an instance its schedule stopped; at the losing bid in its on-hours the next up sends the declared bid", async () => {
+    const rebid = declared({ onOutbid: "rebid", maxBidPricePerHour: 1, schedule: { start: "08:00", end: "20:00", timeZone: "Europe/Berlin" } });
+    const box = await createChecked(rebid);
+    clock = Date.parse("2026-12-07T21:00:00Z");
+    expect(await actual(box.id)).toBe("stopped");
+    const read = await instance.read!(box.id, box.outs);
+    expect(await instance.diff!(box.id, read.props as Props, await checked(rebid))).toMatchObject({ changes: false });
+    // The start job cancelled by hand: the morning passes with the instance stopped at the losing bid.
+    const ids = box.outs.scheduleJobIds as Record<string, number>;
+    await h.client.scheduledJobs.delete(ids.start);
+    clock = Date.parse("2026-12-08T09:00:00Z");
+    expect(await actual(box.id)).toBe("stopped");
+    const late = await instance.read!(box.id, read.props as Props);
+    expect(await instance.diff!(box.id, late.props as Props, await checked(rebid))).toMatchObject({ changes: true, replaces: [] });
+    await h.clearRequests();
+    const updated = await instance.update!(box.id, late.props as Props, await checked(rebid));
+    expect((await writes()).filter((w) => w.includes("bid_price"))).toEqual([`PUT /api/v0/instances/bid_price/${box.id}/`]);
+    expect(updated.outs).toMatchObject({ actualStatus: "running", pricePerHour: 0.25, scheduledOff: false });
+    expect(await jobsOf(box.id)).toHaveLength(2);
+  });
+
   test("27.5 created in its off-hours it is stopped at once by the losing bid, and started at the next start hour", async () => {
     clock = Date.parse("2026-12-07T22:00:00Z");
     const box = await createChecked(declared());
