@@ -3,13 +3,13 @@
  * invited with it), a cluster of the machines the account hosts (a manager and a second node), an overlay network on it, and a Fleet whose members all
  * join that overlay once they run, so a multi-node training job is declared in one place: a
  * removed member leaves the overlay, its replacement joins. An interruptible notebook keeps
- * office hours through the service's own scheduled bid changes.
+ * office hours (`schedule`) carried out by the service's own scheduled bid changes.
  *
  * Clusters and overlays are not in the vendor's OpenAPI document; the package follows the
  * vendor's client (see the README, "Clusters and overlay networks").
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Cluster, ClusterMember, Fleet, Instance, Overlay, ScheduledJob, Team, TeamMember, TeamRole } from "pulumi-vastai";
+import { Cluster, ClusterMember, Fleet, Instance, Overlay, Team, TeamMember, TeamRole } from "pulumi-vastai";
 
 const config = new pulumi.Config();
 /** The manager machine of the cluster: a machine the account hosts. */
@@ -55,21 +55,22 @@ const trainers = new Fleet("trainers", {
 });
 
 // ---- Office hours ----------------------------------------------------------------------------
-// An interruptible notebook the team uses in working hours. The service itself changes its bid
-// twice a day (README: ScheduledJob, "Office hours and expiry"): a losing bid at 20:00 stops it,
-// the declared bid at 08:00 starts it again, with nobody running `pulumi up`. `onOutbid: "keep"`
-// makes an `up` in the off-hours leave the stopped instance alone.
-const bid = config.getNumber("notebookBid") ?? 0.25;
+// An interruptible notebook the team uses on weekdays 08:00-20:00. The provider writes the
+// service's scheduled jobs (README: Instance, "Office hours"): a losing bid at 20:00 stops it,
+// the declared bid at 08:00 on each weekday starts it again, with nobody running `pulumi up`
+// (6 jobs: one daily stop, five weekly starts). An `up` in the off-hours leaves it stopped.
 const notebook = new Instance("notebook", {
   offer: { numGpus: 1, gpuRamGb: 24 },
   image: "pytorch/pytorch",
   label: "team-notebook",
-  bidPricePerHour: bid,
-  onOutbid: "keep",
+  bidPricePerHour: config.getNumber("notebookBid") ?? 0.25,
+  schedule: {
+    days: ["mon", "tue", "wed", "thu", "fri"],
+    start: "08:00",
+    end: "20:00",
+    timeZone: config.get("timeZone") ?? "Europe/Berlin",
+  },
 });
-const hours = { frequency: "DAILY" as const, timeZone: config.get("timeZone") ?? "Europe/Berlin", end: config.get("officeHoursEnd") ?? "2027-12-31T00:00:00Z" };
-new ScheduledJob("notebook-evening", { instanceId: notebook.instanceId, action: "changeBid", price: 0.001, hour: 20, ...hours });
-new ScheduledJob("notebook-morning", { instanceId: notebook.instanceId, action: "changeBid", price: bid, hour: 8, ...hours });
 
 export const clusterId = cluster.clusterId;
 export const managerIp = cluster.managerLocalIp;

@@ -33,17 +33,13 @@ test("27.2 declares a two-member Fleet whose members join the overlay, and expor
   expect(run.outputs.memberIds).toHaveLength(2);
 });
 
-test("27.1/27.5 declares a team with a role and an invited member, and office hours for the notebook by two scheduled bid changes", () => {
+test("27.1/27.5 declares a team with a role and an invited member, and weekday office hours for the interruptible notebook", () => {
   expect(run.get("Team", "ml-team").inputs).toMatchObject({ name: "ml-research" });
   expect(run.get("TeamRole", "researcher").inputs).toMatchObject({ name: "researcher", permissions: { instances: "write", user: "read", billing: "read" } });
   expect(run.get("TeamMember", "ana").inputs).toMatchObject({ email: "ana@example.com", role: "researcher" });
   const notebook = run.get("Instance", "notebook");
-  expect(notebook.inputs).toMatchObject({ bidPricePerHour: 0.25, onOutbid: "keep" });
-  const evening = run.get("ScheduledJob", "notebook-evening").inputs;
-  const morning = run.get("ScheduledJob", "notebook-morning").inputs;
-  expect(evening).toMatchObject({ instanceId: notebook.outputs.instanceId, action: "changeBid", hour: 20, frequency: "DAILY", timeZone: "Europe/Berlin" });
-  expect(morning).toMatchObject({ instanceId: notebook.outputs.instanceId, action: "changeBid", hour: 8, price: 0.25 });
-  expect(Number(evening.price)).toBeLessThan(0.25);
+  expect(notebook.inputs).toMatchObject({ bidPricePerHour: 0.25, schedule: { days: ["mon", "tue", "wed", "thu", "fri"], start: "08:00", end: "20:00", timeZone: "Europe/Berlin" } });
+  expect(run.ofType("ScheduledJob")).toEqual([]);
 });
 
 // ---- the same program through the testing kit, against the simulator ----------------------
@@ -70,7 +66,7 @@ test("27.2 runs through the testing kit on the simulator: the fleet's two member
   stack = await startTestStack({ cwd: scratchProject().dir, project: "vastai-team", config: { "vastai:pollIntervalMs": "5" } });
   const up = await stack.up(teamProgram(), { "vastai-team:managerMachineId": "50001", "vastai-team:workerMachineId": "50002" });
   expect(up.outcomes.filter((o) => o.outcome === "failed")).toEqual([]);
-  expect(up.outcomes.map((o) => `${o.type} ${o.name}`).sort()).toEqual(expect.arrayContaining(["Cluster rack", "ClusterMember node-2", "Fleet trainers", "Overlay team-net", "Team ml-team", "TeamRole researcher", "TeamMember ana", "Instance notebook", "ScheduledJob notebook-evening", "ScheduledJob notebook-morning"]));
+  expect(up.outcomes.map((o) => `${o.type} ${o.name}`).sort()).toEqual(expect.arrayContaining(["Cluster rack", "ClusterMember node-2", "Fleet trainers", "Overlay team-net", "Team ml-team", "TeamRole researcher", "TeamMember ana", "Instance notebook"]));
   const client = vastai.createClient({ apiKey: stack.sim.apiKey, apiUrl: stack.sim.url, runUrl: stack.sim.runUrl, pacing: false });
   expect((await client.clusters.list()).map((c) => c.nodes.map((n) => n.machineId))).toEqual([[50001, 50002]]);
   expect([up.outputs.managerIp, up.outputs.node2Ip]).toEqual(["10.10.0.1", "10.10.0.2"]);
@@ -78,11 +74,11 @@ test("27.2 runs through the testing kit on the simulator: the fleet's two member
   expect(overlay.name).toBe("team-net");
   expect([...overlay.instanceIds].sort()).toEqual([...(up.outputs.memberIds as number[])].sort());
   expect(overlay.instanceIds).toHaveLength(2);
-  // The team: its role, the invitation pending until accepted; the notebook's two scheduled bid changes.
+  // The team: its role, the invitation pending until accepted; the notebook's office hours (a daily stop, a start per weekday).
   expect((await client.teams.roles()).map((r) => r.name)).toContain("researcher");
   expect(up.outputs.memberPending).toBe(true);
   const jobs = await client.scheduledJobs.list();
-  expect(jobs.filter((j) => j.instanceId === up.outputs.notebookId)).toHaveLength(2);
+  expect(jobs.filter((j) => j.instanceId === up.outputs.notebookId)).toHaveLength(6);
   await stack.destroy();
   expect(stack.sim.state().instances).toEqual([]);
   expect(await client.clusters.list()).toEqual([]);

@@ -293,6 +293,16 @@ const RULES: Rule[] = [
   { rule: "27.3 changeBid needs a price", kind: "scheduledJob", inputs: { ...sched, action: "changeBid" }, property: "price", says: /is required for action changeBid/ },
   { rule: "27.3 scheduled bid at most 32 $/hour", kind: "scheduledJob", inputs: { ...sched, action: "changeBid", price: 40 }, property: "price", says: /at most 32/ },
   { rule: "27.3 scheduled job action is reboot or changeBid", kind: "scheduledJob", inputs: { ...sched, action: "destroy" }, property: "action", says: /must be one of reboot, changeBid/ },
+  // Instance schedule (issue 27 item 5): office hours by scheduled bid changes.
+  { rule: "27.5 schedule only on an interruptible instance (no scheduled stop of an on-demand one is evidenced)", kind: "instance", inputs: { ...instance, schedule: { start: "08:00", end: "20:00" } }, property: "schedule", says: /applies only to an interruptible instance \(give bidPricePerHour\).*got a schedule/ },
+  { rule: "27.5 schedule hours are whole hours HH:00", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:30", end: "20:00" } }, property: "schedule.start", says: /must be a whole hour "HH:00"/ },
+  { rule: "27.5 schedule end differs from its start", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:00", end: "08:00" } }, property: "schedule.end", says: /must differ from schedule.start \(both 08:00\)/ },
+  { rule: "27.5 schedule days are sun..sat", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { days: ["monday"], start: "08:00", end: "20:00" } }, property: "schedule.days.0", says: /days of the week: sun, mon/ },
+  { rule: "27.5 schedule days name a day once", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { days: ["mon", "mon"], start: "08:00", end: "20:00" } }, property: "schedule.days", says: /must not name a day twice/ },
+  { rule: "27.5 schedule time zone a whole number of hours from UTC", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:00", end: "20:00", timeZone: "Asia/Kolkata" } }, property: "schedule.timeZone", says: /whole number of hours from UTC.*330 minutes/ },
+  { rule: "27.5 schedule until in the future", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:00", end: "20:00", until: "2020-01-01T00:00:00Z" } }, property: "schedule.until", says: /must be in the future/ },
+  { rule: "27.5 a scheduled bid at most 32 $/hour (the start job sets it through the bid endpoint)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40, schedule: { start: "08:00", end: "20:00" } }, property: "bidPricePerHour", says: /at most 32 with a schedule/ },
+  { rule: "27.5 Fleet takes no schedule (its members are on-demand)", kind: "fleet", inputs: { ...fleet, schedule: { start: "08:00", end: "20:00" } }, property: "schedule", says: /not offered for a Fleet: its members are rented on-demand/ },
 ];
 
 let rig: Rig;

@@ -73,6 +73,7 @@ const KIND: Record<string, ResourceKind> = {
   MachineListing: "machineListing", "MachineListing minbid": "machineListing", "MachineListing defjob": "machineListing",
   ClusterMember: "clusterMember", OverlayMember: "overlayMember",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
+  "Instance schedule": "instance",
 };
 
 let rig: Rig;

@@ -55,6 +55,15 @@ const fleetVolume = z
   });
 
 export const fleetSchema = z.strictObject({
+  // Office hours are carried out by scheduled bid changes (instance/schedule.ts): members are rented on-demand.
+  schedule: z
+    .never({
+      error:
+        "is not offered for a Fleet: its members are rented on-demand (a Fleet takes no bid), and the service stops and starts an instance " +
+        "on a schedule only by changing an interruptible instance's bid; no scheduled stop of an on-demand instance is evidenced. " +
+        "Declare interruptible Instances (bidPricePerHour) with schedule instead",
+    })
+    .optional(),
   count: wholeAtLeast(0).max(MAX_FLEET_SIZE, `must be at most ${MAX_FLEET_SIZE}`),
   offer: shape.offer.unwrap(),
   templateHashId: shape.templateHashId,
@@ -91,7 +100,7 @@ export type FleetInputs = Omit<z.infer<typeof fleetSchema>, "badHostMinutes" | "
 
 export const FLEET_DEFAULTS = { badHostMinutes: 60, runningTimeoutMinutes: 10, maxCreateAttempts: 3 } as const;
 
-export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape);
+export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape).filter((k) => k !== "schedule");
 
 /**
  * Inputs whose change rolls through the members: those of Instance's TEMPLATE_KEYS update a

@@ -19,6 +19,7 @@ import { z } from "zod";
 import type { Instance, Offer, VastClient } from "../../client";
 import { BID_PRICE_MAX, CREATE_BID_PRICE_MAX } from "../../client";
 import { Props, containsUnknown, deepEqual } from "../kit";
+import { bidLeftToSchedule, hasOffBid, scheduleOf } from "./schedule";
 import { normalizeStatus } from "./status";
 
 export type OutbidPolicy = "replace" | "rebid" | "keep";
@@ -111,6 +112,16 @@ export function outbidDiff(props: Props, instance: Instance): "outbid" | "update
 export async function applyBid(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
   const wanted = news.bidPricePerHour;
   if (typeof wanted !== "number") return false;
+  // With a schedule (schedule.ts): in its off-hours the bid is the start job's to send; in its
+  // on-hours, or once the schedule is removed, an instance still at the losing bid gets the declared one.
+  if (bidLeftToSchedule(news)) return false;
+  if (scheduleOf(news) || scheduleOf(olds)) {
+    const live = await client.instances.get(id);
+    if (live && hasOffBid(live)) {
+      await client.instanceActions.changeBid(id, wanted);
+      return true;
+    }
+  }
   let price = wanted;
   let restarts = false;
   if (policyOf(news) === "rebid") {

@@ -16,6 +16,7 @@ import { notReadyReason } from "./readiness";
 import { prepayOnCreate } from "./actions";
 import { OUTBID_AT_BOOT, onDemandInstead, outbidAtBoot } from "./bid";
 import { liveOutputs } from "./outputs";
+import { OFF_BID, ScheduleSyncError, bidLeftToSchedule, scheduleOf, scheduleState, syncSchedule } from "./schedule";
 import { applySshKeys } from "./ssh-keys";
 import { CreateLog, OffersTakenError, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
@@ -232,6 +233,35 @@ async function afterBoot(client: VastClient, rented: Rented, instance: Instance 
       String(rented.id),
       // State without prepayAmount: the next up sees it as a change and pays (once).
       { ...props, prepayAmount: undefined },
+      outs,
+    );
+  }
+  await writeSchedule(client, rented, props, outs);
+}
+
+/**
+ * The schedule's jobs (schedule.ts). Created in its off-hours, the instance is stopped at once
+ * by the losing bid, as the stop job would have done: it starts at the next start hour.
+ */
+async function writeSchedule(client: VastClient, rented: Rented, props: Props, outs: Props): Promise<void> {
+  if (!scheduleOf(props)) return;
+  try {
+    Object.assign(outs, await syncSchedule(client, rented.id, {}, props));
+    if (bidLeftToSchedule(props)) {
+      await client.instanceActions.changeBid(rented.id, OFF_BID);
+      const live = await readOnce(client, rented.id);
+      if (live) Object.assign(outs, liveOutputs(live));
+      outs.scheduledOff = live ? scheduleState(props, live) === "off" : true;
+    } else {
+      outs.scheduledOff = false;
+    }
+  } catch (error) {
+    if (error instanceof ScheduleSyncError) Object.assign(outs, error.record);
+    throw new PartialFailure(
+      `Instance ${rented.id} was created on offer ${rented.offerId} but writing its schedule failed: ${(error as Error).message}. ` +
+        "It stays in state without the schedule (the jobs written are recorded), so the next `pulumi up` writes it",
+      String(rented.id),
+      { ...props, schedule: undefined },
       outs,
     );
   }

@@ -10,7 +10,8 @@
  * When no input forces a replacement, the live status is consulted through the shared reader
  * (one list walk serves every instance diffed at once): an instance that is exited, unknown or
  * offline never runs again, and one that is gone cannot be updated, so both are replaced by the
- * next `pulumi up` without a separate refresh. A diff never writes.
+ * next `pulumi up` without a separate refresh; except an instance stopped by its own `schedule`
+ * in its off-hours (schedule.ts), which is left as it is. A diff never writes.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { Props, deepEqual } from "../kit";
@@ -19,6 +20,7 @@ import { bidKindChanged, outbidDiff } from "./bid";
 import { RECORDED_WHEN_IMPORTED, isImported } from "./adopt";
 import { TEMPLATE_KEYS, templateReplaces } from "./inplace";
 import { INPUT_KEYS } from "./inputs";
+import { hasOffBid, scheduleOf, scheduleState } from "./schedule";
 import { readStatus } from "./status";
 import { liveInstances } from "./live";
 
@@ -34,6 +36,8 @@ export const IN_PLACE_KEYS: readonly string[] = [
   "label", "targetState", "sshKeyIds", "waitForRunning", "runningTimeoutMinutes", "maxCreateAttempts",
   // bid.ts, actions.ts (a bid added or removed replaces: see diffOfInputs).
   "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
+  // schedule.ts: its jobs are written, changed and cancelled in place.
+  "schedule",
   // inplace.ts: recreated on the same machine by the update endpoint; the policy is recorded.
   ...TEMPLATE_KEYS, "updatePolicy",
   // adopt.ts: a later change of importId is recorded only.
@@ -77,10 +81,15 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
  * Why the live instance must be replaced, as the property to name; "update" when an outbid
  * instance is to be rebid in place (bid.ts); undefined when it is fine.
  */
-export async function liveReplacement(id: string, props: Props = {}): Promise<string | undefined> {
+export async function liveReplacement(id: string, props: Props = {}, olds: Props = {}): Promise<string | undefined> {
   if (!/^\d+$/.test(id)) return undefined;
   const instance = await liveInstances().get(id);
   if (!instance) return "instanceId";
+  // Stopped by its own schedule in its off-hours: neither dead nor outbid (schedule.ts). Still at
+  // the losing bid in its on-hours, or with its schedule removed: the update sends the declared bid.
+  const scheduled = scheduleState(props, instance) ?? (scheduleOf(olds) && !scheduleOf(props) && hasOffBid(instance) ? "late" : undefined);
+  if (scheduled === "off") return undefined;
+  if (scheduled === "late") return "update";
   if (readStatus(id, instance.actualStatus).kind === "dead") return "actualStatus";
   return outbidDiff(props, instance);
 }
@@ -90,7 +99,7 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
   if (result.replaces && result.replaces.length > 0) return result;
   let reason: string | undefined;
   try {
-    reason = await liveReplacement(id, news);
+    reason = await liveReplacement(id, news, olds);
   } catch (error) {
     throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
   }

@@ -156,6 +156,28 @@ export interface InstanceArgs {
    * Never ready within `timeoutMinutes`: destroyed and rented on another machine (counts toward maxCreateAttempts).
    */
   readiness?: pulumi.Input<InstanceReadiness>;
+  /**
+   * Office hours, kept by the service with nobody running `pulumi up`: outside them the
+   * instance is stopped by a losing bid, at their start the declared `bidPricePerHour` starts it
+   * again (the service's scheduled bid changes; interruptible instances only). Adding, changing
+   * and removing it writes or cancels the jobs in place; an `up` in the off-hours leaves the
+   * stopped instance as it is.
+   */
+  schedule?: pulumi.Input<InstanceSchedule>;
+}
+
+/** Office hours of an interruptible instance (`schedule`). */
+export interface InstanceSchedule {
+  /** The days whose on-hours begin at `start`: `sun`, `mon`, .. `sat`; default every day. */
+  days?: pulumi.Input<pulumi.Input<"sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat">[]>;
+  /** The hour the instance starts, `"HH:00"` in `timeZone` (the service runs jobs on whole hours). */
+  start: pulumi.Input<string>;
+  /** The hour it stops, `"HH:00"`; earlier than `start` for on-hours past midnight. */
+  end: pulumi.Input<string>;
+  /** IANA time zone of `start` and `end` (default `UTC`), a whole number of hours from UTC. */
+  timeZone?: pulumi.Input<string>;
+  /** ISO 8601: after this the service no longer runs the jobs (default: a year after they are first written). */
+  until?: pulumi.Input<string>;
 }
 
 /** What "ready" means for an instance, beyond actual_status running. */
@@ -174,6 +196,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   pricePerHour: undefined, sshCommand: undefined, sshDirectCommand: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
+  scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined,
 };
 
 /** A rented GPU instance: from an offer id or offer filters, a template or an image, with SSH keys, env and readiness checks; replaced when it dies. */
@@ -226,6 +249,14 @@ export class Instance extends VastResource {
   declare readonly lastUpdate: pulumi.Output<string | undefined>;
   /** True when taken over with importId. */
   declare readonly imported: pulumi.Output<boolean | undefined>;
+  /** With `schedule`: the service's ids of its jobs, by role (`stop`, `start` or `start-mon`..). */
+  declare readonly scheduleJobIds: pulumi.Output<Record<string, number> | undefined>;
+  /** With `schedule`: ISO 8601, the hour its jobs run from. */
+  declare readonly scheduleStartedAt: pulumi.Output<string | undefined>;
+  /** With `schedule`: ISO 8601, after which the service no longer runs its jobs. */
+  declare readonly scheduleUntil: pulumi.Output<string | undefined>;
+  /** With `schedule`: true while the instance is stopped by it (its off-hours). */
+  declare readonly scheduledOff: pulumi.Output<boolean | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
   /** The registry login (secret). */

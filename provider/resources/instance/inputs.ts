@@ -13,6 +13,7 @@ import { IMPORT_INPUTS } from "./import-input";
 import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
+import { SCHEDULE_INPUTS, scheduleFailures } from "./schedule";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
 export const MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -161,6 +162,8 @@ export const inputSchema = z.strictObject({
   ...SPOT_INPUTS,
   ...ACTION_INPUTS,
   ...READINESS_INPUTS,
+  // Office hours by the service's scheduled bid changes (schedule.ts).
+  ...SCHEDULE_INPUTS,
   // In-place updates of template, image, env, onstart, args (inplace.ts).
   ...INPLACE_INPUTS,
   // Private registry login, secret: never shown in errors (secretFields below), state or logs.
@@ -217,7 +220,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   }
   if (news.runtype === "args" && presence(news, "jupyter") === "present") fail("jupyter", "cannot be combined with runtype args (use onstart to start a server)");
   if (news.runtype === "args" && presence(news, "ssh") === "present") fail("ssh", "cannot be combined with runtype args");
-  failures.push(...spotFailures(news), ...readinessFailures(news));
+  failures.push(...spotFailures(news), ...readinessFailures(news), ...scheduleFailures(news));
   return failures;
 }
 

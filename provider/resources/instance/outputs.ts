@@ -2,6 +2,7 @@
 import { sshCommands, type Instance } from "../../client";
 import { Props } from "../kit";
 import { INPUT_KEYS } from "./inputs";
+import { SCHEDULE_OUTPUT_KEYS } from "./schedule";
 import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
 
 /** Outputs as Pulumi sees them (numbers and strings; null while the service has no value). */
@@ -56,13 +57,22 @@ export interface InstanceOutputs {
   lastUpdate?: string;
   /** True when the instance was taken over with `importId` rather than rented by the program. */
   imported?: boolean;
+  // With `schedule` (schedule.ts).
+  /** The service's ids of the schedule's jobs, by role: `stop`, and `start` (every day) or `start-mon`.. (one per day). */
+  scheduleJobIds?: Record<string, number>;
+  /** ISO 8601: the first hour the jobs run from (their first write). */
+  scheduleStartedAt?: string;
+  /** ISO 8601: after this the service no longer runs the jobs (`schedule.until`, or a year after `scheduleStartedAt`). */
+  scheduleUntil?: string;
+  /** True while the instance is stopped by its own schedule (its off-hours, at the losing bid). */
+  scheduledOff?: boolean;
 }
 
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
   "numGpus", "gpuRamGb", "pricePerHour", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
-  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported",
+  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS,
 ];
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);

@@ -1,7 +1,7 @@
 /** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
 import { scrub, type Instance, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, ProviderImpl, Props, deepEqual, jsonClean, release, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, currentTiming, deepEqual, jsonClean, release, userInputs } from "../kit";
 import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
@@ -12,6 +12,8 @@ import { InPlaceRefusedError, REFUSED_KEY, applyTemplateUpdate, reflectTemplate 
 import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
+import { ScheduleSyncError, bidLeftToSchedule, cancelSchedule, hasSchedule, reflectSchedule, scheduleOf, scheduleState, syncSchedule } from "./schedule";
+import { liveScheduledJobs } from "../kit/scheduled-calls";
 import { sweepLateCreates } from "./rent";
 import { applySshKeys } from "./ssh-keys";
 
@@ -28,7 +30,15 @@ function reflect(props: Props, instance: Instance): Props {
   // Only a label the program manages is compared; the service may label instances itself.
   if (typeof props.label === "string") outs.label = instance.label ?? "";
   if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") outs.targetState = instance.intendedStatus;
+  if (scheduleOf(props)) outs.scheduledOff = scheduleState(props, instance) === "off";
   return outs;
+}
+
+/** The schedule as its jobs show it (schedule.ts), for drift; a read with no schedule lists nothing. */
+async function reflectJobs(props: Props): Promise<Props> {
+  if (!scheduleOf(props)) return {};
+  const live = await liveScheduledJobs().list();
+  return { schedule: reflectSchedule(props, live, currentTiming().now()) };
 }
 
 async function applyInPlace(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
@@ -50,6 +60,8 @@ async function settle(client: VastClient, id: number, news: Props): Promise<Inst
   if (!(inputs.waitForRunning && inputs.targetState === "running")) return client.instances.get(id);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   // An outbid instance kept as it is (onOutbid "keep") is not waited for: it runs when its bid wins.
+  // Stopped by its schedule in its off-hours: the start job starts it (schedule.ts).
+  if (bidLeftToSchedule(news)) return client.instances.get(id);
   const keep = policyOf(news) === "keep";
   const outcome = await waitForRunning(client, id, timeoutMs, keep ? outbidAtBoot : undefined);
   if (outcome.kind === "running") return outcome.instance;
@@ -80,7 +92,7 @@ export const provider: ProviderImpl = {
     // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
     const known = props.image !== undefined || props.templateHashId !== undefined;
     const base = known ? props : { ...rebuiltInputs(instance), ...props };
-    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)) }) as Props;
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), ...(await reflectJobs(base)) }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
@@ -102,16 +114,32 @@ export const provider: ProviderImpl = {
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
     const restarted = (await applyActions(client, n, olds, news)) || rebid;
+    // The schedule's jobs, after the bid: they carry it (schedule.ts).
+    let schedule: Props = {};
+    if (hasSchedule(olds, news)) {
+      try {
+        schedule = { ...(await syncSchedule(client, n, olds, news)) };
+      } catch (error) {
+        const record = error instanceof ScheduleSyncError ? error.record : {};
+        throw new PartialFailure(
+          `Instance ${id}: ${(error as Error).message}. State records the jobs that exist; the next \`pulumi up\` writes the rest`,
+          id,
+          { ...news, schedule: olds.schedule },
+          { ...storedOutputs(olds), ...record },
+        );
+      }
+    }
     // Every change above is written: from here on a failure must not leave the old values in
     // state (the next up would write them again, recreating the container), so state records
     // what was sent, and the error says the read back failed.
-    const written = { ...storedOutputs(olds), ...userInputs(news), ...(recreated ? { lastUpdate: "in-place" } : {}) };
+    const written = { ...storedOutputs(olds), ...userInputs(news), ...(recreated ? { lastUpdate: "in-place" } : {}), ...schedule };
     try {
       const base = { ...written, ...(await balanceOutput(client, n, news)) };
       // A label change needs no read back; a state change (or a boot left unfinished) does.
       const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
       const instance = needsStatus ? await settle(client, n, news) : null;
-      return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
+      const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off" } : {};
+      return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance), ...off } : base) as Props };
     } catch (error) {
       throw new PartialFailure(
         `Instance ${id}: the update was applied, but what followed it failed: ${(error as Error).message.replace(/\.$/, "")}. ` +
@@ -125,6 +153,12 @@ export const provider: ProviderImpl = {
 
   async delete(id, props) {
     const client = getClient();
+    // The schedule's jobs first: none is left calling an instance that is gone.
+    try {
+      await cancelSchedule(client, props);
+    } catch (error) {
+      throw new Error(`Instance ${id}: cancelling its schedule's jobs failed: ${(error as Error).message}`, { cause: error });
+    }
     try {
       await client.instances.destroy(instanceNumber(id));
     } catch (error) {

@@ -5,16 +5,9 @@
  */
 import { toUtcSlot, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
 import type { Props } from "../kit";
+import { callOf, type Action } from "../kit/scheduled-calls";
 
-/** The actions a job may run: those the vendor's client schedules and the simulator serves. */
-export const ACTIONS = ["reboot", "changeBid"] as const;
-export type Action = (typeof ACTIONS)[number];
-
-/** The call of an action on instance `id`, as the vendor's client schedules it. */
-export function callOf(action: Action, instanceId: number, price: number | undefined): Pick<ScheduledJobInput, "apiEndpoint" | "requestMethod" | "requestBody"> {
-  if (action === "reboot") return { apiEndpoint: `/api/v0/instances/reboot/${instanceId}/`, requestMethod: "PUT", requestBody: { instance_id: instanceId } };
-  return { apiEndpoint: `/api/v0/instances/bid_price/${instanceId}/`, requestMethod: "PUT", requestBody: { client_id: "me", price, instance_id: instanceId } };
-}
+export { ACTIONS, callOf, matches, type Action } from "../kit/scheduled-calls";
 
 /** The job the inputs describe; `start` fills in when the inputs leave it out (the create's time). */
 export function planOf(inputs: Props, start: string): ScheduledJobInput {
@@ -34,23 +27,6 @@ export function planOf(inputs: Props, start: string): ScheduledJobInput {
     start: startAt,
     end: String(inputs.end),
   };
-}
-
-const sameTime = (a: string | number | undefined, b: string | number | undefined) => a !== undefined && b !== undefined && Math.floor(new Date(a).getTime() / 1000) === Math.floor(new Date(b).getTime() / 1000);
-
-/** Whether the listed job is what the plan asks for (body compared field by field). */
-export function matches(job: ScheduledJobInfo, plan: ScheduledJobInput): boolean {
-  return (
-    job.instanceId === plan.instanceId &&
-    job.apiEndpoint === plan.apiEndpoint &&
-    job.requestMethod === plan.requestMethod &&
-    job.frequency === plan.frequency &&
-    job.dayOfWeek === (plan.dayOfWeek ?? null) &&
-    job.hourUtc === (plan.hourUtc ?? null) &&
-    sameTime(job.start, plan.start) &&
-    sameTime(job.end, plan.end) &&
-    JSON.stringify(job.requestBody.price ?? null) === JSON.stringify(plan.requestBody.price ?? null)
-  );
 }
 
 /** The inputs a listed job stands for, in UTC (what a refresh shows when it differs from the declaration). */

@@ -6,10 +6,11 @@
  * declaration (`adopted`).
  */
 import { z } from "zod";
-import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, ResponseLostError, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput, type VastClient } from "../../client";
-import { ScheduledJobUnreadError, sameJob } from "../../client/areas/scheduled-jobs";
+import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
+import { ScheduledJobUnreadError } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, numericImport, type ImportableImpl, type Props } from "../kit";
+import { scheduleOnce } from "../kit/scheduled-calls";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
 
@@ -59,22 +60,6 @@ function outputsOf(job: { id: number; apiEndpoint: string; dayOfWeek: number | n
 /** The outputs of job `id` as `plan` sent it (a read-back failed); the minute is the service's, unknown. */
 function plannedOutputs(id: number, plan: ScheduledJobInput, startedAt: string): Props {
   return { jobId: id, apiEndpoint: plan.apiEndpoint, dayOfWeekUtc: plan.dayOfWeek, hourUtc: plan.hourUtc, minute: null, startedAt };
-}
-
-/**
- * Sends the create. A create whose answer was lost is not resent: the job it made (the same call
- * at the same slot) is looked for over the look-up window and taken, so no job is left running
- * that no state holds.
- */
-async function scheduleOnce(client: VastClient, plan: ScheduledJobInput): Promise<{ job: ScheduledJobInfo; existing: boolean }> {
-  try {
-    return await client.scheduledJobs.create(plan);
-  } catch (error) {
-    if (!(error instanceof ResponseLostError)) throw error;
-    const found = await lookUp(async () => (await client.scheduledJobs.list()).find((j) => sameJob(j, plan)));
-    if (!found) throw error;
-    return { job: found, existing: false };
-  }
 }
 
 export const provider: ImportableImpl = {

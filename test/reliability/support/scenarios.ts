@@ -774,6 +774,27 @@ const overlayMember: Scenario = {
   compare: () => [],
 };
 
+/**
+ * Instance schedule (issue 27 item 5): an interruptible instance whose office hours are two
+ * scheduled jobs; the rows are its jobs (the instance itself is the Instance row's), claimed by
+ * the job ids in state. The update moves the start hour (one job sent again).
+ */
+const instanceSchedule: Scenario = {
+  name: "Instance schedule",
+  provider: driven("instance"),
+  inputs: () => ({ offerId: SEED.offerIds[0], image: "alpine", label: "reliability-office", bidPricePerHour: 0.25, schedule: { start: "00:00", end: "23:00", timeZone: "UTC" } }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label", "bidPricePerHour"]), schedule: { start: "01:00", end: "23:00", timeZone: "UTC" } }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/commands/schedule_job" },
+    read: { method: "GET", path: "/api/v0/commands/schedule_job" },
+    update: { method: "PUT", path: "/api/v0/commands/schedule_job/*" },
+    delete: { method: "DELETE", path: "/api/v0/commands/schedule_job/*" },
+  },
+  live: (state) => (state.scheduledJobs ?? []).filter((j) => j.user_id === SEED.user.id).map((j) => ({ key: String(j.id), view: j })),
+  claims: (entry) => Object.values((entry.outs.scheduleJobIds ?? {}) as Record<string, unknown>).map(String),
+  compare: (live, entry) => differs("instance_id", live.view.instance_id, entry.id),
+};
+
 /** Fleet: one entry stands for its members; the update scales 1 -> 2 (one more rental). */
 const fleet: Scenario = {
   name: "Fleet",
@@ -791,7 +812,7 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */

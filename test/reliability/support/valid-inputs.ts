@@ -314,7 +314,7 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   template: ["name", "image", "tag", "env", "ports", "onstart", "runtype", "extraFilters", "recommendedDiskSpaceGb", "dockerLoginPass", "volumeInfo"],
   instance: [
     "offerId", "offer", "templateHashId", "templateId", "image", "env", "ports", "onstart", "volume", "label", "sshKeyIds", "vm", "targetState",
-    "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "prepayAmount", "readiness", "updatePolicy", "importId",
+    "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "prepayAmount", "readiness", "updatePolicy", "importId", "schedule",
   ],
   sshKey: ["publicKey"],
   maintenanceWindow: ["machineIds", "startTime", "durationHours", "category", "allowPartial"],
