@@ -1,7 +1,7 @@
 /** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
 import { scrub, type Instance, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { PartialFailure, ProviderImpl, Props, deepEqual, jsonClean, release, userInputs } from "../kit";
+import { PartialFailure, ProviderImpl, Props, currentTiming, deepEqual, jsonClean, release, userInputs } from "../kit";
 import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
 import { describeOutcome, waitForRunning } from "./boot";
@@ -13,6 +13,7 @@ import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
 import { sweepLateCreates } from "./rent";
+import { instanceKey, spentUsd, unixOf } from "../kit/costs";
 import { applySshKeys } from "./ssh-keys";
 
 function instanceNumber(id: string): number {
@@ -57,6 +58,11 @@ async function settle(client: VastClient, id: number, news: Props): Promise<Inst
   throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs)}; the next \`pulumi up\` replaces it if it is dead`);
 }
 
+/** `spentUsd` of instance `id` from the process's shared charges walk (kit/costs.ts); `previous` when they cannot be read. */
+export function instanceSpent(id: string, since: unknown, previous: unknown): Promise<number | undefined> {
+  return spentUsd(getClient(), `Instance ${id}`, [instanceKey(id)], unixOf(since), previous);
+}
+
 export const provider: ProviderImpl = {
   async check(_olds, news) {
     return checkInstanceInputs(news, OUTPUT_KEYS);
@@ -66,10 +72,13 @@ export const provider: ProviderImpl = {
     return diffInstance(id, olds, news);
   },
 
-  create(inputs) {
+  async create(inputs) {
     // importId: take over an existing instance through the update path (adopt.ts); no rental.
     if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
-    return createInstance(inputs);
+    const made = await createInstance(inputs);
+    const outs = (made.outs ?? {}) as Props;
+    const since = outs.spendSince ?? Math.floor(currentTiming().now() / 1000);
+    return { ...made, outs: { ...outs, spentUsd: await instanceSpent(made.id, since, undefined) } };
   },
 
   async read(id, props) {
@@ -80,7 +89,8 @@ export const provider: ProviderImpl = {
     // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
     const known = props.image !== undefined || props.templateHashId !== undefined;
     const base = known ? props : { ...rebuiltInputs(instance), ...props };
-    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)) }) as Props;
+    const spent = await instanceSpent(id, instance.startDate ?? props.spendSince, props.spentUsd);
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), spentUsd: spent }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
@@ -111,7 +121,8 @@ export const provider: ProviderImpl = {
       // A label change needs no read back; a state change (or a boot left unfinished) does.
       const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
       const instance = needsStatus ? await settle(client, n, news) : null;
-      return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance) } : base) as Props };
+      const outs: Props = instance ? { ...base, ...liveOutputs(instance) } : base;
+      return { outs: jsonClean({ ...outs, spentUsd: await instanceSpent(id, outs.spendSince, olds.spentUsd) }) as Props };
     } catch (error) {
       throw new PartialFailure(
         `Instance ${id}: the update was applied, but what followed it failed: ${(error as Error).message.replace(/\.$/, "")}. ` +
