@@ -9,10 +9,16 @@ import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type Va
 import { getClient } from "../../context";
 import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
+import { endpointKey, spentUsd, unixOf } from "../kit/costs";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
 
-export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey"] as const;
+export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey", "spentUsd"] as const;
+
+/** `spentUsd` of endpoint `id`: its workers' charges (rows naming it in `metadata.endpoint_id`) since its creation (kit/costs.ts). */
+function endpointSpent(id: number | string, createdAt: unknown, previous: unknown): Promise<number | undefined> {
+  return spentUsd(getClient(), `Endpoint ${id}`, [endpointKey(id)], unixOf(createdAt), previous);
+}
 
 /** Input name -> the settings field of the client (same names). */
 export const ENDPOINT_SETTINGS = [
@@ -175,7 +181,8 @@ export const provider: ImportableImpl = {
       throw new Error(`Endpoint "${settings.name}": creating the endpoint failed: ${(error as Error).message}`, { cause: error });
     }
     const { lost, ...endpoint } = live;
-    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), ...lost.outputs() }) as Props };
+    const spent = await endpointSpent(live.id, endpoint.createdAt, undefined);
+    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), spentUsd: spent, ...lost.outputs() }) as Props };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -184,7 +191,8 @@ export const provider: ImportableImpl = {
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
     const swept = await sweepLateEndpoints(getClient(), live, props);
-    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), ...swept }) as Props, inputs: jsonClean(inputs) as Props };
+    const spent = await endpointSpent(n, live.createdAt ?? props.createdAt, props.spentUsd);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), spentUsd: spent, ...swept }) as Props, inputs: jsonClean(inputs) as Props };
   },
 
   async update(id, olds, news) {
@@ -197,6 +205,7 @@ export const provider: ImportableImpl = {
     for (const k of ENDPOINT_OUTPUTS) kept[k] = olds[k];
     const own = lostCreatesOf(olds) ? (await client.endpointGroups.list()).find((e) => e.id === n) : undefined;
     const swept = own ? await sweepLateEndpoints(client, own, olds) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
+    kept.spentUsd = await endpointSpent(n, olds.createdAt, olds.spentUsd);
     return { outs: jsonClean({ ...news, ...kept, ...swept }) as Props };
   },
 
