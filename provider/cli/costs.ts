@@ -4,17 +4,18 @@
  * hour now and what it has cost to date, from the service's live figures.
  *
  * Reads: the instance list once, the volume list once and the account's charges once (every
- * page of the range), whatever the number of stacks and resources. The hourly cost is the live
+ * page of the range), whatever the number of stacks and resources; with endpoints, the worker
+ * groups' list once and one workers call per group of those endpoints. The hourly cost is the live
  * row's, by the rule the resources' `hourlyCost` output follows (resources/kit/costs.ts): an
  * instance's `dph_total` (its disk alone while stopped, nothing once dead or gone), a volume's
- * storage cost per hour, a fleet's members' sum (with their volumes); an endpoint's is not known
- * from the rows read here (null; the Endpoint resource sums its workers). Spend to date is the sum
+ * storage cost per hour, a fleet's members' sum (with their volumes), an endpoint's workers'
+ * sum. Spend to date is the sum
  * of the charges of the object (`instance-<id>`, `volume-<id>`; an endpoint's serverless
  * charges by `endpoint_id`; a fleet's members) since the range's start (`--since`, default 90
  * days back: the charges list needs a range).
  */
 import type { VastClient } from "../client";
-import { Spend, endpointKey, hourlyCostOf, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
+import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
 
 /** Type tokens of this package's resources in a state file. */
@@ -90,7 +91,8 @@ export function sinceOf(value: string | undefined, nowMs: number): number {
 }
 
 /**
- * The costs of the given stacks' resources: three list reads in all. Rows in file order. The
+ * The costs of the given stacks' resources: three list reads in all (with endpoints, their
+ * groups and workers too). Rows in file order. The
  * arithmetic is the resources' own (resources/kit/costs.ts), so a row shows what the
  * resource's `hourlyCost` and `spentUsd` outputs show.
  */
@@ -100,6 +102,11 @@ export async function findCosts(client: VastClient, held: readonly Held[], since
   const instanceById = new Map(instances.map((i) => [i.id, i]));
   const volumeById = new Map(volumes.map((v) => [v.id, v]));
   const spend = new Spend(charges);
+  // An endpoint costs what its workers do: the groups' list once, one workers call per group of a listed endpoint.
+  const endpoints = held.filter((h) => h.type === "Endpoint");
+  const groups = endpoints.length > 0 ? await client.workerGroups.list() : [];
+  const workersOf = new Map<string, number[]>();
+  for (const e of endpoints) if (positive(e.id) !== undefined) workersOf.set(e.id, await endpointWorkerIds(client, Number(e.id), groups));
   const instanceCost = (id: number, volumeId?: number) =>
     hourlyCostOf({ ...instanceCostParts(instanceById.get(id)), volumePerHour: volumeId === undefined ? 0 : volumeHourlyCost(volumeById.get(volumeId)) });
   return held.map((h): CostRow => {
@@ -111,7 +118,7 @@ export async function findCosts(client: VastClient, held: readonly Held[], since
       case "NetworkVolume":
         return { ...base, hourlyCost: round6(volumeHourlyCost(volumeById.get(Number(h.id)))), spentUsd: spend.of(volumeKey(h.id)) };
       case "Endpoint":
-        return { ...base, hourlyCost: null, spentUsd: spend.of(endpointKey(h.id)) };
+        return { ...base, hourlyCost: rowsHourlyCost((workersOf.get(h.id) ?? []).map((w) => instanceById.get(w))), spentUsd: spend.of(endpointKey(h.id)) };
       case "Fleet":
         return {
           ...base,

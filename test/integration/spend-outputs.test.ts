@@ -162,3 +162,38 @@ test("27.5 vastai:spendOutputs false reads no charges and keeps spentUsd as stat
   expect(await chargesCalls()).toBe(0);
   expect(after.map((m) => m.outs.spentUsd)).toEqual(known.map((m) => m.outs.spentUsd));
 }, 60_000);
+
+test("27.5 an Endpoint costs what its workers do: hourlyCost their price now, spentUsd the charges naming it, as the costs report prints", async () => {
+  const ep = await make("Endpoint", providers.endpoint as Driven, { name: "llm-spend" });
+  expect(ep.outs).toMatchObject({ hourlyCost: 0, spentUsd: 0 });
+  const group = await make("WorkerGroup", providers.workerGroup as Driven, { endpointId: ep.id, searchParams: "gpu_ram>=23 num_gpus=1", testWorkers: 2 });
+  expect(group.id).toMatch(/^\d+$/);
+  clock += 2 * HOUR_MS;
+  pointProviders(h, h.sim.apiKey, FAST_INSTANCE_SETTINGS);
+  const read = (await ep.p.read(ep.id, ep.outs)).props as Props;
+
+  const workers = (await h.client.workerGroups.workers(Number(group.id))) ?? [];
+  expect(workers).toHaveLength(2);
+  const live = await h.client.instances.listAll();
+  const price = live.filter((i) => workers.includes(i.id)).reduce((s, i) => s + (i.dphTotal ?? 0), 0);
+  expect(price).toBeGreaterThan(0);
+  expect(read.hourlyCost).toBeCloseTo(price, 6);
+  const charges = await h.client.billing.charges({ start: Math.floor(clock / 1000) - 40 * 24 * 3600 });
+  const charged = charges.filter((c) => workers.some((w) => c.source === `instance-${w}`));
+  expect(charged.every((c) => c.metadata.endpoint_id === Number(ep.id))).toBe(true);
+  expect(read.spentUsd as number).toBeGreaterThan(0);
+  expect(read.spentUsd).toBeCloseTo(charged.reduce((s, c) => s + c.amount, 0), 6);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spend-ep-"));
+  try {
+    const file = path.join(dir, "dev.json");
+    const resources = [{ urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/vastai:Endpoint::ep", custom: true, type: "pulumi-nodejs:dynamic/vastai:Endpoint", id: ep.id, outputs: read }];
+    fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources } }));
+    const out: string[] = [];
+    expect(await main(["costs", file, "--json"], { out: (t) => out.push(t), err: () => undefined, client: h.client })).toBe(0);
+    const [row] = (JSON.parse(out.join("\n")) as { resources: Array<{ hourlyCost: number; spentUsd: number }> }).resources;
+    expect(row).toMatchObject({ hourlyCost: read.hourlyCost, spentUsd: read.spentUsd });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -46,12 +46,14 @@ export class Endpoint extends VastResource {
    * the charges cannot be read.
    */
   declare readonly spentUsd: pulumi.Output<number | undefined>;
+  /** $/hour now of the endpoint's workers (the instances its worker groups run; 0 without any), 6 decimals. */
+  declare readonly hourlyCost: pulumi.Output<number | null | undefined>;
 
   /** True when the resource took over an existing object (`importId`) instead of creating one. */
   declare readonly imported: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, endpointId: undefined, state: undefined, createdAt: undefined, apiKey: undefined, spentUsd: undefined };
+    const props = { ...args, endpointId: undefined, state: undefined, createdAt: undefined, apiKey: undefined, spentUsd: undefined, hourlyCost: undefined };
     super("endpoint", "Endpoint", name, { ...props, imported: undefined }, opts, ["apiKey"]);
   }
 }

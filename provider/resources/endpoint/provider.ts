@@ -9,11 +9,27 @@ import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type Va
 import { getClient } from "../../context";
 import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
-import { endpointKey, spentUsd, unixOf } from "../kit/costs";
+import { endpointKey, endpointWorkerIds, rowsHourlyCost, spentUsd, unixOf } from "../kit/costs";
+import { liveInstances } from "../instance/live";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
 
-export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey", "spentUsd"] as const;
+export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey", "spentUsd", "hourlyCost"] as const;
+
+/**
+ * `hourlyCost` of endpoint `id`: its workers' (the instances its worker groups run, read
+ * through the shared readers: the groups' list, one workers call per group of the endpoint,
+ * the instances by id). When they cannot be read it is `previous`, with one warning.
+ */
+async function endpointHourly(client: VastClient, id: number, previous: unknown): Promise<number | null> {
+  try {
+    const workers = await endpointWorkerIds(client, id, await liveWorkerGroups(client).list());
+    return rowsHourlyCost(await Promise.all(workers.map((w) => liveInstances(client).get(String(w)))));
+  } catch (error) {
+    warnOnce(`endpoint-hourly-${id}`, `Endpoint ${id}: reading its workers for hourlyCost failed (${(error as Error).message.replace(/\.$/, "")}); hourlyCost keeps its last value.`);
+    return typeof previous === "number" ? previous : null;
+  }
+}
 
 /** `spentUsd` of endpoint `id`: its workers' charges (rows naming it in `metadata.endpoint_id`) since its creation (kit/costs.ts). */
 function endpointSpent(id: number | string, createdAt: unknown, previous: unknown): Promise<number | undefined> {
@@ -182,7 +198,8 @@ export const provider: ImportableImpl = {
     }
     const { lost, ...endpoint } = live;
     const spent = await endpointSpent(live.id, endpoint.createdAt, undefined);
-    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), spentUsd: spent, ...lost.outputs() }) as Props };
+    // A new endpoint has no worker group yet: no workers, nothing per hour.
+    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), spentUsd: spent, hourlyCost: 0, ...lost.outputs() }) as Props };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -191,8 +208,8 @@ export const provider: ImportableImpl = {
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
     const swept = await sweepLateEndpoints(getClient(), live, props);
-    const spent = await endpointSpent(n, live.createdAt ?? props.createdAt, props.spentUsd);
-    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), spentUsd: spent, ...swept }) as Props, inputs: jsonClean(inputs) as Props };
+    const [spent, hourlyCost] = await Promise.all([endpointSpent(n, live.createdAt ?? props.createdAt, props.spentUsd), endpointHourly(getClient(), n, props.hourlyCost)]);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), spentUsd: spent, hourlyCost, ...swept }) as Props, inputs: jsonClean(inputs) as Props };
   },
 
   async update(id, olds, news) {
@@ -206,6 +223,7 @@ export const provider: ImportableImpl = {
     const own = lostCreatesOf(olds) ? (await client.endpointGroups.list()).find((e) => e.id === n) : undefined;
     const swept = own ? await sweepLateEndpoints(client, own, olds) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
     kept.spentUsd = await endpointSpent(n, olds.createdAt, olds.spentUsd);
+    kept.hourlyCost = await endpointHourly(client, n, olds.hourlyCost);
     return { outs: jsonClean({ ...news, ...kept, ...swept }) as Props };
   },
 

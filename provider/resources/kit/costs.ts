@@ -40,7 +40,7 @@
  * `vastai:spendOutputs` (or `VASTAI_SPEND_OUTPUTS`) `false` turns the charges reads off: `spentUsd`
  * then keeps what state held and no charges call is made.
  */
-import type { Charge, Instance, VastClient, Volume } from "../../client";
+import type { Charge, Instance, VastClient, Volume, WorkerGroup } from "../../client";
 import { setting } from "../../context";
 import { numberSetting } from "./settings";
 import { warnOnce } from "./warn";
@@ -96,6 +96,21 @@ export function instanceCostParts(instance: Instance | null | undefined): CostPa
 /** $/hour of a live volume row; 0 when it is gone. */
 export function volumeHourlyCost(volume: Volume | null | undefined): number {
   return volume?.storageTotalCostPerHour ?? 0;
+}
+
+/**
+ * The worker instances of serverless endpoint `endpointId`: those its worker groups (from
+ * `groups`, the account's list) run, one `get_workergroup_workers` call per group of the
+ * endpoint. An endpoint's hourly cost is its workers' ({@link hourlyCostOf} of each row).
+ */
+export async function endpointWorkerIds(client: VastClient, endpointId: number, groups: readonly WorkerGroup[]): Promise<number[]> {
+  const own = groups.filter((g) => g.endpointId === endpointId);
+  return (await Promise.all(own.map((g) => client.workerGroups.workers(g.id)))).flatMap((ids) => ids ?? []);
+}
+
+/** $/hour of instance rows (a worker gone is null: nothing), summed and rounded. */
+export function rowsHourlyCost(rows: readonly (Instance | null | undefined)[]): number {
+  return round6(rows.reduce((sum, row) => sum + hourlyCostOf(instanceCostParts(row)), 0));
 }
 
 /** Spend to date by charges key, from the account's charges. */
