@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../provider/cli/main";
-import { getClient } from "../../provider/context";
+import { getClient, setProviderSettings } from "../../provider/context";
 import { providers } from "../../provider/providers";
 import { resetClaims } from "../../provider/resources/fleet/claims";
 import { setWarningSink } from "../../provider/resources/kit";
@@ -156,11 +156,16 @@ test("27.5 vastai:spendOutputs false reads no charges and keeps spentUsd as stat
   pointProviders(h, h.sim.apiKey, FAST_INSTANCE_SETTINGS);
   const known = await refresh(made);
   pointProviders(h, h.sim.apiKey, { ...FAST_INSTANCE_SETTINGS, spendOutputs: "false" });
-  clock += HOUR_MS;
-  await h.clearRequests();
-  const after = await refresh(known);
-  expect(await chargesCalls()).toBe(0);
-  expect(after.map((m) => m.outs.spentUsd)).toEqual(known.map((m) => m.outs.spentUsd));
+  try {
+    clock += HOUR_MS;
+    await h.clearRequests();
+    const after = await refresh(known);
+    expect(await chargesCalls()).toBe(0);
+    expect(after.map((m) => m.outs.spentUsd)).toEqual(known.map((m) => m.outs.spentUsd));
+  } finally {
+    // Settings are merged: the switch is taken off again for the tests after this one.
+    setProviderSettings({ spendOutputs: undefined });
+  }
 }, 60_000);
 
 test("27.5 an Endpoint costs what its workers do: hourlyCost their price now, spentUsd the charges naming it, as the costs report prints", async () => {
