@@ -4,14 +4,18 @@
  * hour now and what it has cost to date, from the service's live figures.
  *
  * Reads: the instance list once, the volume list once and the account's charges once (every
- * page of the range), whatever the number of stacks and resources. The hourly cost is the live
- * row's: an instance's `dph_total`, a volume's storage cost per hour, a fleet's members' sum
- * (with their volumes); an endpoint's is not known from its row (null). Spend to date is the sum
+ * page of the range), whatever the number of stacks and resources; with endpoints, the worker
+ * groups' list once and one workers call per group of those endpoints. The hourly cost is the live
+ * row's, by the rule the resources' `hourlyCost` output follows (resources/kit/costs.ts): an
+ * instance's `dph_total` (its disk alone while stopped, nothing once dead or gone), a volume's
+ * storage cost per hour, a fleet's members' sum (with their volumes), an endpoint's workers'
+ * sum. Spend to date is the sum
  * of the charges of the object (`instance-<id>`, `volume-<id>`; an endpoint's serverless
  * charges by `endpoint_id`; a fleet's members) since the range's start (`--since`, default 90
  * days back: the charges list needs a range).
  */
 import type { VastClient } from "../client";
+import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
 
 /** Type tokens of this package's resources in a state file. */
@@ -86,44 +90,41 @@ export function sinceOf(value: string | undefined, nowMs: number): number {
   return unix;
 }
 
-/** The costs of the given stacks' resources: three list reads in all. Rows in file order. */
+/**
+ * The costs of the given stacks' resources: three list reads in all (with endpoints, their
+ * groups and workers too). Rows in file order. The
+ * arithmetic is the resources' own (resources/kit/costs.ts), so a row shows what the
+ * resource's `hourlyCost` and `spentUsd` outputs show.
+ */
 export async function findCosts(client: VastClient, held: readonly Held[], since: number): Promise<CostRow[]> {
   if (held.length === 0) return [];
   const [instances, volumes, charges] = await Promise.all([client.instances.listAll(), client.volumes.list(), client.billing.charges({ start: since })]);
-  const instanceCost = new Map(instances.map((i) => [i.id, i.dphTotal ?? 0]));
-  const volumeCost = new Map(volumes.map((v) => [v.id, v.storageTotalCostPerHour ?? 0]));
-  const spentBy = new Map<string, number>();
-  for (const c of charges) {
-    const keys = [c.source];
-    const endpointId = c.metadata.endpoint_id;
-    if (endpointId !== undefined && endpointId !== null) keys.push(`endpoint-${String(endpointId)}`);
-    for (const k of keys) if (k) spentBy.set(k, (spentBy.get(k) ?? 0) + c.amount);
-  }
-  const spent = (key: string) => spentBy.get(key) ?? 0;
-  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  const instanceById = new Map(instances.map((i) => [i.id, i]));
+  const volumeById = new Map(volumes.map((v) => [v.id, v]));
+  const spend = new Spend(charges);
+  // An endpoint costs what its workers do: the groups' list once, one workers call per group of a listed endpoint.
+  const endpoints = held.filter((h) => h.type === "Endpoint");
+  const groups = endpoints.length > 0 ? await client.workerGroups.list() : [];
+  const workersOf = new Map<string, number[]>();
+  for (const e of endpoints) if (positive(e.id) !== undefined) workersOf.set(e.id, await endpointWorkerIds(client, Number(e.id), groups));
+  const instanceCost = (id: number, volumeId?: number) =>
+    hourlyCostOf({ ...instanceCostParts(instanceById.get(id)), volumePerHour: volumeId === undefined ? 0 : volumeHourlyCost(volumeById.get(volumeId)) });
   return held.map((h): CostRow => {
     const base = { stack: h.stack, project: h.project, name: h.name, type: h.type, id: h.id };
     switch (h.type) {
       case "Instance":
-        return { ...base, hourlyCost: round(instanceCost.get(Number(h.id)) ?? 0), spentUsd: round(spent(`instance-${h.id}`)) };
+        return { ...base, hourlyCost: round6(instanceCost(Number(h.id))), spentUsd: spend.of(instanceKey(h.id)) };
       case "Volume":
       case "NetworkVolume":
-        return { ...base, hourlyCost: round(volumeCost.get(Number(h.id)) ?? 0), spentUsd: round(spent(`volume-${h.id}`)) };
+        return { ...base, hourlyCost: round6(volumeHourlyCost(volumeById.get(Number(h.id)))), spentUsd: spend.of(volumeKey(h.id)) };
       case "Endpoint":
-        return { ...base, hourlyCost: null, spentUsd: round(spent(`endpoint-${h.id}`)) };
-      case "Fleet": {
-        let hourly = 0;
-        let total = 0;
-        for (const m of h.members) {
-          hourly += instanceCost.get(m.id) ?? 0;
-          total += spent(`instance-${m.id}`);
-          if (m.volumeId !== undefined) {
-            hourly += volumeCost.get(m.volumeId) ?? 0;
-            total += spent(`volume-${m.volumeId}`);
-          }
-        }
-        return { ...base, hourlyCost: round(hourly), spentUsd: round(total) };
-      }
+        return { ...base, hourlyCost: rowsHourlyCost((workersOf.get(h.id) ?? []).map((w) => instanceById.get(w))), spentUsd: spend.of(endpointKey(h.id)) };
+      case "Fleet":
+        return {
+          ...base,
+          hourlyCost: round6(h.members.reduce((sum, m) => sum + instanceCost(m.id, m.volumeId), 0)),
+          spentUsd: spend.of(...h.members.flatMap((m) => [instanceKey(m.id), ...(m.volumeId === undefined ? [] : [volumeKey(m.volumeId)])])),
+        };
     }
   });
 }

@@ -16,6 +16,7 @@ import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
+import { round6 } from "../resources/kit/costs";
 import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
@@ -184,8 +185,8 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
   const since = sinceOf(options.since, Date.now());
   const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
   const rows = await findCosts(client, held, since);
-  const hourlyCost = Math.round(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0) * 1e6) / 1e6;
-  const spentUsd = Math.round(rows.reduce((s, r) => s + r.spentUsd, 0) * 1e6) / 1e6;
+  const hourlyCost = round6(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0));
+  const spentUsd = round6(rows.reduce((s, r) => s + r.spentUsd, 0));
   if (options.json) {
     io.out(JSON.stringify({ since, resources: rows, total: { hourlyCost, spentUsd } }, null, 2));
     return 0;

@@ -1,7 +1,9 @@
 /**
  * The account's billing history, derived so that it agrees with its instances: every instance
  * (running, or destroyed and recorded in `endedContracts`) is one charge contract priced from its
- * offer (GPU at the offer's base price, disk at the storage price, per hour of life), and the
+ * offer (GPU at the offer's base price, disk at the storage price, per hour of life), every
+ * volume (live, or deleted and recorded in `endedVolumes`) one contract of its storage; a
+ * serverless worker's rows name its endpoint and group in their metadata. The
  * default account has a seeded past: contracts of instances that ran before the simulator
  * started and the card top-ups that paid for them. Times are Unix seconds of the simulator clock.
  */
@@ -9,16 +11,21 @@ import { offerSeed, STORAGE_COST_PER_GB_MONTH } from "./offers";
 import type { SimContext } from "../context";
 import { OFFER_SEEDS } from "../seed/offers";
 import { SEED } from "../seed/seed";
-import type { EndedContractRecord, InstanceRecord } from "../store/types";
+import type { EndedContractRecord, EndedVolumeRecord, InstanceRecord } from "../store/types";
+import type { VolumeRecord } from "../store/volume-types";
+import { volumeOfferSeed } from "./volumes";
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 const HOURS_PER_MONTH = 730;
+/** Volumes are priced per month of 30 days (domain/volumes.ts, as their `storage_total_cost` shows). */
+const VOLUME_HOURS_PER_MONTH = 30 * 24;
 
 export interface ChargeRow {
   start: number;
   end: number;
-  type: "instance";
+  /** `instance` (serverless workers too, their endpoint in `metadata`) or `volume`, as the table format gives them. */
+  type: "instance" | "volume";
   source: string;
   description: string;
   amount: number;
@@ -39,8 +46,9 @@ export interface InvoiceRow {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-/** One contract: an ended one as the store keeps it, without its owner. */
-type Contract = Omit<EndedContractRecord, "userId">;
+/** One contract: an ended one as the store keeps it, without its owner; a worker's names its endpoint and group. */
+type Contract = Omit<EndedContractRecord, "userId"> & { endpointId?: number; workerGroupId?: number };
+type VolumeContract = Omit<EndedVolumeRecord, "userId">;
 
 function chargeOf(contract: Contract): ChargeRow {
   // The document gives whole seconds.
@@ -54,6 +62,8 @@ function chargeOf(contract: Contract): ChargeRow {
   const metadata: Record<string, unknown> = {};
   if (c.templateId !== null) metadata.template_id = c.templateId;
   if (c.label) metadata.label = c.label;
+  if (c.endpointId !== undefined) metadata.endpoint_id = c.endpointId;
+  if (c.workerGroupId !== undefined) metadata.workergroup_id = c.workerGroupId;
   return {
     start: c.start,
     end: c.end,
@@ -66,6 +76,25 @@ function chargeOf(contract: Contract): ChargeRow {
       { start: c.start, end: c.end, type: "gpu", source: null, description: `${hours.toFixed(3)} hours at $${gpuPerHour.toFixed(3)}/hour`, amount: gpu, metadata: {} },
       { start: c.start, end: c.end, type: "disk", source: null, description: `${c.diskGb} GB for ${hours.toFixed(3)} hours`, amount: disk, metadata: {} },
     ],
+  };
+}
+
+/** A volume's contract: its storage at the offer's price per GB and month, per hour of life (one `disk` item). */
+function volumeChargeOf(contract: VolumeContract): ChargeRow {
+  const c = { ...contract, start: Math.floor(contract.start), end: Math.floor(contract.end) };
+  const offer = volumeOfferSeed(c.offerId);
+  const hours = Math.max(0, c.end - c.start) / HOUR;
+  const perHour = offer ? (offer.storageCost * c.sizeGb) / VOLUME_HOURS_PER_MONTH : 0;
+  const disk = round3(hours * perHour);
+  return {
+    start: c.start,
+    end: c.end,
+    type: "volume",
+    source: `volume-${c.volumeId}`,
+    description: `Volume ${c.volumeId} Charges - ${hours.toFixed(1)} hours`,
+    amount: disk,
+    metadata: {},
+    items: [{ start: c.start, end: c.end, type: "disk", source: null, description: `${c.sizeGb} GB for ${hours.toFixed(3)} hours`, amount: disk, metadata: {} }],
   };
 }
 
@@ -84,6 +113,15 @@ function liveContract(inst: InstanceRecord, nowS: number): Contract {
   return { instanceId: inst.id, offerId: inst.offerId, label: inst.label, templateId: inst.templateId, diskGb: inst.diskSpace, start: inst.createdAt / 1000, end: nowS };
 }
 
+function liveVolumeContract(v: VolumeRecord, nowS: number): VolumeContract {
+  return { volumeId: v.id, offerId: v.offerId, sizeGb: v.sizeGb, start: v.createdAt / 1000, end: nowS };
+}
+
+/** What a deleted volume leaves for the billing history. */
+export function endedVolume(ctx: SimContext, v: VolumeRecord): EndedVolumeRecord {
+  return { ...liveVolumeContract(v, ctx.now() / 1000), userId: v.userId };
+}
+
 /** What a destroyed instance leaves for the billing history. */
 export function endedContract(ctx: SimContext, inst: InstanceRecord): EndedContractRecord {
   return { ...liveContract(inst, ctx.now() / 1000), userId: inst.userId };
@@ -92,12 +130,23 @@ export function endedContract(ctx: SimContext, inst: InstanceRecord): EndedContr
 /** Every charge contract of the account, newest start first. */
 export function chargesOf(ctx: SimContext, userId: number): ChargeRow[] {
   const nowS = ctx.now() / 1000;
+  // A serverless worker's rows name its endpoint and worker group (vendor document: metadata).
+  const groupOf = new Map<number, { endpointId: number; id: number }>();
+  for (const g of ctx.store.data.serverless.workerGroups) for (const w of g.workerIds) groupOf.set(w, { endpointId: g.endpointId, id: g.id });
+  const live = (i: InstanceRecord): Contract => {
+    const g = groupOf.get(i.id);
+    return { ...liveContract(i, nowS), ...(g ? { endpointId: g.endpointId, workerGroupId: g.id } : {}) };
+  };
   const contracts: Contract[] = [
     ...(userId === SEED.user.id ? pastContracts(nowS) : []),
     ...ctx.store.data.endedContracts.filter((c) => c.userId === userId),
-    ...ctx.store.data.instances.filter((i) => i.userId === userId).map((i) => liveContract(i, nowS)),
+    ...ctx.store.data.instances.filter((i) => i.userId === userId).map(live),
   ];
-  return contracts.map(chargeOf).sort((a, b) => b.start - a.start);
+  const volumes: VolumeContract[] = [
+    ...(ctx.store.data.endedVolumes ?? []).filter((v) => v.userId === userId),
+    ...ctx.store.data.volumes.items.filter((v) => v.userId === userId).map((v) => liveVolumeContract(v, nowS)),
+  ];
+  return [...contracts.map(chargeOf), ...volumes.map(volumeChargeOf)].sort((a, b) => b.start - a.start);
 }
 
 /** The default account's card top-ups: $150 every 15 days over the last 90, enough for its past. */

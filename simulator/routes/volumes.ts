@@ -12,6 +12,7 @@ import type { SimContext } from "../context";
 import { FilterError, matches, type FieldReader } from "../domain/filters";
 import { countryCode } from "../domain/offers";
 import { listedOffers } from "../domain/volume-listings";
+import { endedVolume } from "../domain/billing";
 import { checkVolumeSpace, instancesUsing, rentVolume, volumeOfferGone, volumeOfferSeed, volumeOfferView, volumeView } from "../domain/volumes";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
@@ -108,6 +109,7 @@ function remove(ctx: SimContext, request: FastifyRequest) {
     throw apiError(400, "invalid_args", `Volume ${v.id} is in use by instance(s) ${users.map((i) => i.id).join(", ")}; destroy them before deleting the volume.`);
   }
   ctx.store.data.volumes.items = ctx.store.data.volumes.items.filter((x) => x !== v);
+  ctx.store.data.endedVolumes.push(endedVolume(ctx, v));
   ctx.store.changed();
   return { success: true };
 }

@@ -91,6 +91,7 @@ export function initialState(ownerKey: string): SimData {
     webhooks: [],
     networks: emptyNetworkData(),
     endedContracts: [],
+    endedVolumes: [],
     teams: emptyTeamData(),
   };
 }

@@ -170,6 +170,7 @@ export const simDataSchema = z.object({
   endedContracts: z
     .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
     .default([]),
+  endedVolumes: z.array(z.object({ userId: id, volumeId: id, offerId: id, sizeGb: z.number(), start: time, end: time })).default([]),
   teams: teamDataSchema,
 });
 

@@ -167,6 +167,16 @@ export interface EndedContractRecord {
   end: number;
 }
 
+/** A deleted volume, kept for the billing history (its charge). Times in Unix seconds. */
+export interface EndedVolumeRecord {
+  userId: number;
+  volumeId: number;
+  offerId: number;
+  sizeGb: number;
+  start: number;
+  end: number;
+}
+
 export type OfferState = "available" | "unavailable" | "gone";
 
 /** A host's listing of one machine (`PUT create_asks`), wire names; defjob is its default job. */
@@ -222,6 +232,8 @@ export interface SimData {
   scheduledJobs?: { nextId: number; jobs: ScheduledJobRecord[] };
   /** Destroyed instances, for the charges (state files written before they existed have none). */
   endedContracts: EndedContractRecord[];
+  /** Deleted volumes, for the charges (state files written before they existed have none). */
+  endedVolumes: EndedVolumeRecord[];
   /** Teams, their roles, invitations and members, and the audit log (team-types.ts). */
   teams: import("./team-types").TeamData;
 }

@@ -102,6 +102,8 @@ it("refreshes the whole stack with one list call per kind of resource (instances
     apiKeyLists: 1,
     templateSearches: 1,
     windowLists: Math.ceil((COUNTS.maintenanceWindow * MACHINES_PER_WINDOW) / 100),
+    // The instances' spentUsd (issue 27 item 5): one walk of the account's charges for them all.
+    chargesWalks: 1,
   };
   expect({
     instancePages: calls(log, "GET", "/api/v1/instances"),
@@ -110,6 +112,7 @@ it("refreshes the whole stack with one list call per kind of resource (instances
     apiKeyLists: calls(log, "GET", "/api/v0/auth/apikeys"),
     templateSearches: calls(log, "GET", "/api/v0/template"),
     windowLists: calls(log, "GET", "/api/v0/machines/maintenances"),
+    chargesWalks: calls(log, "GET", "/api/v0/charges"),
   }).toEqual(expected);
   expect(log).toHaveLength(Object.values(expected).reduce((a, b) => a + b, 0));
 });

@@ -39,12 +39,21 @@ export class Endpoint extends VastResource {
   declare readonly createdAt: pulumi.Output<string | undefined>;
   /** The endpoint's API key as the service lists it: a secret output. */
   declare readonly apiKey: pulumi.Output<string | undefined>;
+  /**
+   * $ charged to date for the endpoint's workers (the account's charges whose metadata names
+   * this endpoint, `endpoint_id`) since its creation, 6 decimals; read on refresh and after
+   * create and update through one shared walk per process; kept as it was (with a warning) when
+   * the charges cannot be read.
+   */
+  declare readonly spentUsd: pulumi.Output<number | undefined>;
+  /** $/hour now of the endpoint's workers (the instances its worker groups run; 0 without any), 6 decimals. */
+  declare readonly hourlyCost: pulumi.Output<number | null | undefined>;
 
   /** True when the resource took over an existing object (`importId`) instead of creating one. */
   declare readonly imported: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, endpointId: undefined, state: undefined, createdAt: undefined, apiKey: undefined };
+    const props = { ...args, endpointId: undefined, state: undefined, createdAt: undefined, apiKey: undefined, spentUsd: undefined, hourlyCost: undefined };
     super("endpoint", "Endpoint", name, { ...props, imported: undefined }, opts, ["apiKey"]);
   }
 }

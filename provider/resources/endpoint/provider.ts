@@ -9,10 +9,32 @@ import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type Va
 import { getClient } from "../../context";
 import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
 import { liveEndpoints, liveWorkerGroups } from "./live";
+import { endpointKey, endpointWorkerIds, rowsHourlyCost, spentUsd, unixOf } from "../kit/costs";
+import { liveInstances } from "../instance/live";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
 
-export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey"] as const;
+export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey", "spentUsd", "hourlyCost"] as const;
+
+/**
+ * `hourlyCost` of endpoint `id`: its workers' (the instances its worker groups run, read
+ * through the shared readers: the groups' list, one workers call per group of the endpoint,
+ * the instances by id). When they cannot be read it is `previous`, with one warning.
+ */
+async function endpointHourly(client: VastClient, id: number, previous: unknown): Promise<number | null> {
+  try {
+    const workers = await endpointWorkerIds(client, id, await liveWorkerGroups(client).list());
+    return rowsHourlyCost(await Promise.all(workers.map((w) => liveInstances(client).get(String(w)))));
+  } catch (error) {
+    warnOnce(`endpoint-hourly-${id}`, `Endpoint ${id}: reading its workers for hourlyCost failed (${(error as Error).message.replace(/\.$/, "")}); hourlyCost keeps its last value.`);
+    return typeof previous === "number" ? previous : null;
+  }
+}
+
+/** `spentUsd` of endpoint `id`: its workers' charges (rows naming it in `metadata.endpoint_id`) since its creation (kit/costs.ts). */
+function endpointSpent(id: number | string, createdAt: unknown, previous: unknown): Promise<number | undefined> {
+  return spentUsd(getClient(), `Endpoint ${id}`, [endpointKey(id)], unixOf(createdAt), previous);
+}
 
 /** Input name -> the settings field of the client (same names). */
 export const ENDPOINT_SETTINGS = [
@@ -175,7 +197,9 @@ export const provider: ImportableImpl = {
       throw new Error(`Endpoint "${settings.name}": creating the endpoint failed: ${(error as Error).message}`, { cause: error });
     }
     const { lost, ...endpoint } = live;
-    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), ...lost.outputs() }) as Props };
+    const spent = await endpointSpent(live.id, endpoint.createdAt, undefined);
+    // A new endpoint has no worker group yet: no workers, nothing per hour.
+    return { id: String(live.id), outs: jsonClean({ ...inputs, ...outputs(endpoint), spentUsd: spent, hourlyCost: 0, ...lost.outputs() }) as Props };
   },
 
   async read(id, props): Promise<pulumi.dynamic.ReadResult> {
@@ -184,7 +208,8 @@ export const provider: ImportableImpl = {
     if (!live) return { id: "" };
     const inputs = liveInputs(props, live);
     const swept = await sweepLateEndpoints(getClient(), live, props);
-    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), ...swept }) as Props, inputs: jsonClean(inputs) as Props };
+    const [spent, hourlyCost] = await Promise.all([endpointSpent(n, live.createdAt ?? props.createdAt, props.spentUsd), endpointHourly(getClient(), n, props.hourlyCost)]);
+    return { id, props: jsonClean({ ...props, ...inputs, ...outputs(live), spentUsd: spent, hourlyCost, ...swept }) as Props, inputs: jsonClean(inputs) as Props };
   },
 
   async update(id, olds, news) {
@@ -197,6 +222,8 @@ export const provider: ImportableImpl = {
     for (const k of ENDPOINT_OUTPUTS) kept[k] = olds[k];
     const own = lostCreatesOf(olds) ? (await client.endpointGroups.list()).find((e) => e.id === n) : undefined;
     const swept = own ? await sweepLateEndpoints(client, own, olds) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
+    kept.spentUsd = await endpointSpent(n, olds.createdAt, olds.spentUsd);
+    kept.hourlyCost = await endpointHourly(client, n, olds.hourlyCost);
     return { outs: jsonClean({ ...news, ...kept, ...swept }) as Props };
   },
 

@@ -142,7 +142,7 @@ export interface FleetMember {
   spec: string;
 }
 
-const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, healthy: undefined, badHosts: undefined, specKey: undefined };
+const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, healthy: undefined, badHosts: undefined, specKey: undefined };
 
 /** A fleet of identical instances declared once: rented from offer filters, spread over machines, kept at `count` healthy members by each `pulumi up`, under a per-member and a whole-fleet price cap. */
 export class Fleet extends VastResource {
@@ -151,6 +151,14 @@ export class Fleet extends VastResource {
   declare readonly members: pulumi.Output<FleetMember[]>;
   /** $/hour of the members now (stopped ones: their disk), their volumes' storage included. */
   declare readonly hourlyCost: pulumi.Output<number>;
+  /**
+   * $ charged to date for the current members and their volumes (the account's charges of
+   * `instance-<id>` and `volume-<id>`, 6 decimals), read on refresh and after each update;
+   * members the fleet replaced no longer count. Kept as it was when the charges cannot be read.
+   */
+  declare readonly spentUsd: pulumi.Output<number | undefined>;
+  /** Unix seconds from which `spentUsd` counts charges: the fleet's creation (or its oldest member's start). */
+  declare readonly spendSince: pulumi.Output<number | undefined>;
   /** Members running (and ready, with `readiness`). */
   declare readonly healthy: pulumi.Output<number>;
   /** Machine id -> until when (ms since the epoch) it is avoided. */

@@ -1,26 +1,22 @@
 /** Outputs of the Fleet resource: the members, what they cost, how many are healthy, the machines avoided. */
 import { Props } from "../kit";
+import { hourlyCostOf, round6 } from "../kit/costs";
 import { isHealthy } from "./health";
 import type { Member } from "./members";
 import { volumeCostOf } from "./volumes";
 
-export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "healthy", "badHosts", "specKey"];
+export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "spentUsd", "spendSince", "healthy", "badHosts", "specKey"];
 
 /**
- * A member's $/hour now: its disk alone while stopped, nothing once dead, its price otherwise;
- * plus its volume's storage in every state (a volume bills until the fleet deletes it).
+ * A member's $/hour now, by the rule every cost output and the cost report share
+ * (kit/costs.ts): its disk alone while stopped, nothing once dead, its price otherwise; plus its
+ * volume's storage in every state (a volume bills until the fleet deletes it).
  */
 export function memberCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour"> & Partial<Pick<Member, "volumePerHour">>): number {
-  return instanceCost(m) + volumeCostOf(m);
+  return hourlyCostOf({ status: m.status, pricePerHour: m.pricePerHour, storagePerHour: m.storagePerHour, volumePerHour: volumeCostOf(m) });
 }
 
-function instanceCost(m: Pick<Member, "status" | "pricePerHour" | "storagePerHour">): number {
-  if (m.status === "stopped") return m.storagePerHour;
-  if (m.status === "exited" || m.status === "unknown" || m.status === "offline" || m.status === "gone") return 0;
-  return m.pricePerHour;
-}
-
-export const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+export { round6 };
 
 /** Machines still avoided at `now` (expired entries dropped). */
 export function liveBadHosts(stored: unknown, now: number): Record<string, number> {

@@ -11,13 +11,18 @@ import { ownKeyLabel, readMembers, sweep, sweptLabels } from "./listing";
 import { reconcile } from "./reconcile";
 import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
+import { instanceKey, spentUsd, unixOf, volumeKey } from "../kit/costs";
 
 /**
  * Members as the shared reader sees them (by id, listing.ts), each probed once
  * with readiness (health.ts); gone ones are dropped, except those whose volume the fleet still
  * has to delete (kept, status gone).
  */
-async function liveMembers(members: Member[], inputs: FleetInputs, ownLabel?: string): Promise<{ members: Member[]; dead: number; gone: number; unready: number }> {
+async function liveMembers(
+  members: Member[],
+  inputs: FleetInputs,
+  ownLabel?: string,
+): Promise<{ members: Member[]; dead: number; gone: number; unready: number; since: number | undefined }> {
   const client = getClient();
   const byId = await readMembers(client, members.map((m) => m.id), ownLabel);
   let dead = 0;
@@ -35,13 +40,29 @@ async function liveMembers(members: Member[], inputs: FleetInputs, ownLabel?: st
   }
   const probed = await probeMembers(out, byId, inputs);
   const unready = probed.filter((m) => m.status === "running" && m.ready === false).length;
-  return { members: probed, dead, gone, unready };
+  const starts = [...byId.values()].map((i) => i.startDate).filter((s): s is number => typeof s === "number" && s > 0);
+  return { members: probed, dead, gone, unready, since: starts.length > 0 ? Math.min(...starts) : undefined };
 }
 
 function storedInputs(props: Props): Props {
   const out: Props = {};
   for (const key of FLEET_INPUT_KEYS) if (props[key] !== undefined) out[key] = props[key];
   return out;
+}
+
+/**
+ * `spentUsd` of the fleet: its members' and their volumes' charges (kit/costs.ts), counted
+ * from `spendSince` (the fleet's creation, or its oldest member's start when state has none);
+ * returns both outputs.
+ */
+async function fleetSpend(id: string, members: readonly Member[], since: number | undefined, previous: Props): Promise<Props> {
+  const keys = members.flatMap((m) => {
+    const volume = volumeIdOf(m);
+    return [instanceKey(m.id), ...(volume === null ? [] : [volumeKey(volume)])];
+  });
+  const stored = unixOf(previous.spendSince);
+  const from = stored !== undefined && since !== undefined ? Math.min(stored, since) : (stored ?? since);
+  return { spentUsd: await spentUsd(getClient(), `Fleet ${id}`, keys, from, previous.spentUsd), spendSince: from };
 }
 
 /** Members join the fleet's overlay once they run; a failed join keeps the members in state (the next up joins). */
@@ -83,17 +104,19 @@ export const provider: ProviderImpl = {
 
   async create(given) {
     const fleetKey = fleetKeyOf(given);
+    const createdAt = Math.floor(currentTiming().now() / 1000);
     const inputs = { ...given, [SPEC_KEY]: newSpecKey() };
     await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), fleetKey, inputs);
     await joinOrKeep(fleetKey, inputs, outs);
-    return { id: fleetKey, outs: jsonClean({ ...userInputs(inputs), ...inputs, ...outs }) as Props };
+    const spend = await fleetSpend(fleetKey, storedMembers(outs), createdAt, {});
+    return { id: fleetKey, outs: jsonClean({ ...userInputs(inputs), ...inputs, ...outs, ...spend }) as Props };
   },
 
   async read(id, props) {
-    const { members } = await liveMembers(storedMembers(props), typedFleetInputs(props), ownKeyLabel(props, id));
+    const { members, since } = await liveMembers(storedMembers(props), typedFleetInputs(props), ownKeyLabel(props, id));
     const outs = fleetOutputs(id, members, liveBadHosts(props.badHosts, currentTiming().now()));
-    const all = jsonClean({ ...props, ...outs }) as Props;
+    const all = jsonClean({ ...props, ...outs, ...(await fleetSpend(id, members, since, props)) }) as Props;
     return { id, props: all, inputs: storedInputs(all) };
   },
 
@@ -104,7 +127,7 @@ export const provider: ProviderImpl = {
     await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), id, news, olds);
     await joinOrKeep(id, news, outs);
-    return { outs: jsonClean({ ...news, ...outs }) as Props };
+    return { outs: jsonClean({ ...news, ...outs, ...(await fleetSpend(id, storedMembers(outs), undefined, olds)) }) as Props };
   },
 
   async delete(id, props) {

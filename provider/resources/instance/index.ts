@@ -193,7 +193,7 @@ export interface InstanceReadiness {
 const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, undefined> = {
   instanceId: undefined, actualStatus: undefined, intendedStatus: undefined, statusMsg: undefined, sshHost: undefined,
   sshPort: undefined, publicIp: undefined, gpuName: undefined, numGpus: undefined, gpuRamGb: undefined,
-  pricePerHour: undefined, sshCommand: undefined, sshDirectCommand: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
+  pricePerHour: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, sshCommand: undefined, sshDirectCommand: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
   scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined,
@@ -215,8 +215,18 @@ export class Instance extends VastResource {
   declare readonly numGpus: pulumi.Output<number | null>;
   /** GB per GPU. */
   declare readonly gpuRamGb: pulumi.Output<number | null>;
-  /** $/hour. */
+  /** $/hour while it runs (the service's `dph_total`). */
   declare readonly pricePerHour: pulumi.Output<number | null>;
+  /** $/hour now: `pricePerHour` while running or booting, its disk alone while stopped, 0 once dead (6 decimals). */
+  declare readonly hourlyCost: pulumi.Output<number | null>;
+  /**
+   * $ charged to date: the account's charges of this instance since `spendSince` (6 decimals),
+   * read on refresh and after create and update through one shared walk per process; kept as
+   * it was (with a warning) when the charges cannot be read.
+   */
+  declare readonly spentUsd: pulumi.Output<number | undefined>;
+  /** Unix seconds from which `spentUsd` counts: the instance's start. */
+  declare readonly spendSince: pulumi.Output<number | null | undefined>;
   declare readonly machineId: pulumi.Output<number | null>;
   /** `ssh -p <port> root@<host>` through the vendor's gateway (sshHost/sshPort). */
   declare readonly sshCommand: pulumi.Output<string | null>;

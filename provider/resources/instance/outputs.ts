@@ -1,6 +1,7 @@
 /** Outputs of the Instance resource, from a live instance record and what create recorded. */
 import { sshCommands, type Instance } from "../../client";
 import { Props } from "../kit";
+import { hourlyCostOf, instanceCostParts, round6 } from "../kit/costs";
 import { INPUT_KEYS } from "./inputs";
 import { SCHEDULE_OUTPUT_KEYS } from "./schedule";
 import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
@@ -21,8 +22,14 @@ export interface InstanceOutputs {
   numGpus: number | null;
   /** GB per GPU (the API's MB / 1000, one decimal). */
   gpuRamGb: number | null;
-  /** $/hour. */
+  /** $/hour while it runs (the service's `dph_total`). */
   pricePerHour: number | null;
+  /** $/hour now: `pricePerHour` while running or booting, its disk alone while stopped, 0 once dead (6 decimals; kit/costs.ts). */
+  hourlyCost: number | null;
+  /** $ charged to date: the account's charges of `instance-<id>` since `spendSince` (6 decimals); kept as it was when the charges cannot be read. */
+  spentUsd?: number;
+  /** Unix seconds from which `spentUsd` counts: the instance's start (`start_date`). */
+  spendSince?: number | null;
   /** Paste to connect through the vendor's gateway: `ssh -p <sshPort> root@<sshHost>` (works where direct access times out). */
   sshCommand: string | null;
   /** Paste to connect directly: `ssh -p <host port of 22/tcp> root@<publicIp>`; null while 22/tcp is not published. */
@@ -71,7 +78,7 @@ export interface InstanceOutputs {
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
-  "numGpus", "gpuRamGb", "pricePerHour", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
+  "numGpus", "gpuRamGb", "pricePerHour", "hourlyCost", "spentUsd", "spendSince", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
   ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS,
 ];
 
@@ -91,6 +98,8 @@ export function liveOutputs(instance: Instance): Props {
     numGpus: orNull(instance.numGpus),
     gpuRamGb: orNull(instance.gpuRamGb),
     pricePerHour: orNull(instance.dphTotal),
+    hourlyCost: round6(hourlyCostOf(instanceCostParts(instance))),
+    spendSince: orNull(instance.startDate),
     sshCommand: sshCommands(instance).proxy,
     sshDirectCommand: sshCommands(instance).direct,
     machineId: orNull(instance.machineId),

@@ -15,6 +15,7 @@ import { liveInstances } from "./live";
 import { ScheduleSyncError, bidLeftToSchedule, cancelSchedule, hasSchedule, reflectSchedule, scheduleOf, scheduleState, syncSchedule } from "./schedule";
 import { liveScheduledJobs } from "../kit/scheduled-calls";
 import { sweepLateCreates } from "./rent";
+import { instanceKey, spentUsd, unixOf } from "../kit/costs";
 import { applySshKeys } from "./ssh-keys";
 
 function instanceNumber(id: string): number {
@@ -69,6 +70,11 @@ async function settle(client: VastClient, id: number, news: Props): Promise<Inst
   throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs)}; the next \`pulumi up\` replaces it if it is dead`);
 }
 
+/** `spentUsd` of instance `id` from the process's shared charges walk (kit/costs.ts); `previous` when they cannot be read. */
+export function instanceSpent(id: string, since: unknown, previous: unknown): Promise<number | undefined> {
+  return spentUsd(getClient(), `Instance ${id}`, [instanceKey(id)], unixOf(since), previous);
+}
+
 export const provider: ProviderImpl = {
   async check(_olds, news) {
     return checkInstanceInputs(news, OUTPUT_KEYS);
@@ -78,10 +84,13 @@ export const provider: ProviderImpl = {
     return diffInstance(id, olds, news);
   },
 
-  create(inputs) {
+  async create(inputs) {
     // importId: take over an existing instance through the update path (adopt.ts); no rental.
     if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
-    return createInstance(inputs);
+    const made = await createInstance(inputs);
+    const outs = (made.outs ?? {}) as Props;
+    const since = outs.spendSince ?? Math.floor(currentTiming().now() / 1000);
+    return { ...made, outs: { ...outs, spentUsd: await instanceSpent(made.id, since, undefined) } };
   },
 
   async read(id, props) {
@@ -92,7 +101,8 @@ export const provider: ProviderImpl = {
     // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
     const known = props.image !== undefined || props.templateHashId !== undefined;
     const base = known ? props : { ...rebuiltInputs(instance), ...props };
-    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), ...(await reflectJobs(base)) }) as Props;
+    const spent = await instanceSpent(id, instance.startDate ?? props.spendSince, props.spentUsd);
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), ...(await reflectJobs(base)), spentUsd: spent }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
@@ -139,7 +149,8 @@ export const provider: ProviderImpl = {
       const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
       const instance = needsStatus ? await settle(client, n, news) : null;
       const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off" } : {};
-      return { outs: jsonClean(instance ? { ...base, ...liveOutputs(instance), ...off } : base) as Props };
+      const outs: Props = instance ? { ...base, ...liveOutputs(instance), ...off } : base;
+      return { outs: jsonClean({ ...outs, spentUsd: await instanceSpent(id, outs.spendSince, olds.spentUsd) }) as Props };
     } catch (error) {
       throw new PartialFailure(
         `Instance ${id}: the update was applied, but what followed it failed: ${(error as Error).message.replace(/\.$/, "")}. ` +

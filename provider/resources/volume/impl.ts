@@ -11,13 +11,14 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, GoneError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, PartialFailure, Props, createAtMostOnce, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
+import { ImportableImpl, PartialFailure, Props, createAtMostOnce, currentTiming, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
 import { DEFAULT_SIZE_GB, INPUT_KEYS, checkVolumeInputs, type VolumeOfferFiltersInput } from "./inputs";
 import { liveVolumes } from "./live";
+import { round6, spentUsd, unixOf, volumeHourlyCost, volumeKey } from "../kit/costs";
 
 export const VOLUME_OUTPUTS = [
   "volumeId", "serviceName", "nameMarker", "rentedOfferId", "machineId", "clusterId", "status", "attachedInstanceIds",
-  "pricePerGbMonth", "geolocation", "createdAt",
+  "pricePerGbMonth", "geolocation", "createdAt", "hourlyCost", "spentUsd",
 ] as const;
 
 /** Offers tried, cheapest first, when filters are used and offers are gone. */
@@ -112,7 +113,14 @@ function outputsOf(live: Volume | null, props: Props, rented?: Rented): Props {
     pricePerGbMonth: rented?.offer?.storageCostPerGbMonth ?? props.pricePerGbMonth ?? null,
     geolocation: live?.geolocation ?? rented?.offer?.geolocation ?? props.geolocation ?? null,
     createdAt: (live?.startDate !== null && live?.startDate !== undefined ? isoOfEpochSeconds(live.startDate) : undefined) ?? props.createdAt ?? null,
+    hourlyCost: live ? round6(volumeHourlyCost(live)) : (props.hourlyCost ?? null),
   };
+}
+
+/** `spentUsd` of volume `id` since its start, from the process's shared charges walk (kit/costs.ts). */
+function volumeSpent(type: string, id: number | string, outs: Props, previous: unknown): Promise<number | undefined> {
+  const since = unixOf(outs.createdAt) ?? Math.floor(currentTiming().now() / 1000);
+  return spentUsd(getClient(), `${type} ${id}`, [volumeKey(id)], since, previous);
 }
 
 /** Inputs as written, with what a refresh saw of size and name (a change made elsewhere shows as drift). */
@@ -190,7 +198,8 @@ export function volumeProvider(kind: VolumeKind, type: string): ImportableImpl {
           outputsOf(null, { ...outs, serviceName: name }, rented),
         );
       }
-      return { id: String(rented.id), outs: jsonClean({ ...outs, ...outputsOf(live, outs, rented) }) as Props };
+      const made = outputsOf(live, outs, rented);
+      return { id: String(rented.id), outs: jsonClean({ ...outs, ...made, spentUsd: await volumeSpent(type, rented.id, made, undefined) }) as Props };
     },
 
     // One list call serves every volume read at about the same time (a refresh).
@@ -205,7 +214,8 @@ export function volumeProvider(kind: VolumeKind, type: string): ImportableImpl {
         for (const stray of strays) await getClient().volumes.delete(stray.id);
       }
       const inputs = liveInputs(props, live);
-      return { id, props: jsonClean({ ...props, ...inputs, ...outputsOf(live, props) }) as Props, inputs };
+      const outs = outputsOf(live, props);
+      return { id, props: jsonClean({ ...props, ...inputs, ...outs, spentUsd: await volumeSpent(type, n, outs, props.spentUsd) }) as Props, inputs };
     },
 
     // Reached only when nothing but the provider code changed (diff replaces otherwise).

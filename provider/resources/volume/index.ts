@@ -61,6 +61,14 @@ export abstract class VolumeBase extends VastResource {
   declare readonly geolocation: pulumi.Output<string | null>;
   /** ISO 8601. */
   declare readonly createdAt: pulumi.Output<string | null>;
+  /** $/hour of the volume's storage now, whatever the state of the instances using it (6 decimals). */
+  declare readonly hourlyCost: pulumi.Output<number | null>;
+  /**
+   * $ charged to date: the account's charges of `volume-<id>` since `createdAt` (6 decimals),
+   * read on refresh and after create through one shared walk per process; kept as it was (with
+   * a warning) when the charges cannot be read.
+   */
+  declare readonly spentUsd: pulumi.Output<number | undefined>;
   /** True when the resource took over an existing object (`importId`) instead of creating one. */
   declare readonly imported: pulumi.Output<boolean | undefined>;
 }
@@ -68,7 +76,7 @@ export abstract class VolumeBase extends VastResource {
 export const VOLUME_OUTPUT_PROPS = {
   volumeId: undefined, serviceName: undefined, nameMarker: undefined, rentedOfferId: undefined, machineId: undefined,
   clusterId: undefined, status: undefined, attachedInstanceIds: undefined, pricePerGbMonth: undefined, geolocation: undefined,
-  createdAt: undefined, imported: undefined,
+  createdAt: undefined, hourlyCost: undefined, spentUsd: undefined, imported: undefined,
 };
 
 /**
