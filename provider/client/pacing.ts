@@ -444,11 +444,20 @@ export class Pacer {
     // Only once a few writes were seen (a process's first ones meet cold code and connections),
     // and never more than the tolerance: the next write then stays at least the limit away even
     // if it leaves at once.
-    const interval = this.intervalFor(endpointKey);
-    const usual = lane.writes >= WARM_ANSWERS ? Math.min(lane.minWriteMs, tolerance(interval, lane.factor)) : 0;
-    const sentAs = at - usual;
+    const sentAs = at - this.usualWrite(lane, this.intervalFor(endpointKey));
     lane.lastSend = Math.max(lane.lastSend, sentAs);
     lane.nextSlot = Math.max(lane.nextSlot, sentAs + this.spacingFor(endpointKey));
+  }
+
+  /**
+   * The shortest delay seen from a dispatch to its write, ms: every call of the lane takes at
+   * least as long to leave, so the next send may be dispatched that much before its spacing from
+   * the last write. Only once a few writes were seen (a process's first ones meet cold code and
+   * connections), and never more than the tolerance, so a next write that leaves at once still
+   * keeps the limit.
+   */
+  private usualWrite(lane: Lane, interval: number): number {
+    return lane.writes >= WARM_ANSWERS ? Math.min(lane.minWriteMs, tolerance(interval, lane.factor)) : 0;
   }
 
   /**
@@ -476,11 +485,12 @@ export class Pacer {
   }
 
   /**
-   * Called when the answer to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
-   * a refused call does not count). The call was counted at the latest one fastest round trip
-   * (of any endpoint of this service and key) before the answer, or, for the endpoint's first
-   * call, at the answer itself. When that is later than its send by more than the tolerance,
-   * no later send of the endpoint goes out within an interval of it.
+   * Called when the answer to a call sent (dispatched) at `sentAt` arrived at `receivedAt` (not
+   * for a 429: a refused call does not count). The call was counted at the latest one fastest
+   * round trip (of any endpoint of this service and key) before the answer, or, for the
+   * endpoint's first call, at the answer itself. When that is later than its send plus the usual
+   * write delay by more than the tolerance, no later send of the endpoint is dispatched within
+   * the spacing (less that write delay) of it.
    */
   settled(endpointKey: string, sentAt: number, receivedAt: number): void {
     const interval = this.intervalFor(endpointKey);
@@ -498,10 +508,12 @@ export class Pacer {
     lane.factor = Math.max(1, lane.factor - NARROW);
     const first = lane.gate !== "open";
     const latestCount = receivedAt - (first ? 0 : (best ?? 0));
-    if (latestCount - sentAt <= tolerance(interval, factor)) return;
+    // The next call, like this one, is counted at least the usual write delay after its dispatch.
+    const usual = this.usualWrite(lane, interval);
+    if (latestCount - usual - sentAt <= tolerance(interval, factor)) return;
     // The estimate itself is off by a millisecond or so: keep the spacing (half the margin over
     // the limit) from it.
-    lane.floor = Math.max(lane.floor, latestCount + spacing(interval, factor));
+    lane.floor = Math.max(lane.floor, latestCount - usual + spacing(interval, factor));
     lane.nextSlot = Math.max(lane.nextSlot, lane.floor);
   }
 }
