@@ -300,7 +300,10 @@ export class Pacer {
     let stuck = false;
     for (;;) {
       const before = this.now();
-      const more = this.dispatch(endpointKey, slot + waited, stuck);
+      // A moving clock is believed over the time slept: a timer may fire before the clock (whole
+      // ms) shows its time, and a send recorded at the time it should have been would then go
+      // out up to a ms closer to the one before than recorded.
+      const more = this.dispatch(endpointKey, stuck ? slot + waited : Math.min(slot + waited, before), stuck);
       if (more <= 0) return waited;
       await this.sleep(more);
       waited += more;
