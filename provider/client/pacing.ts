@@ -225,7 +225,9 @@ export class Pacer {
     if (wait > 0) await this.sleep(wait);
     await this.firstAnswer(endpointKey);
     await this.enter();
-    const late = await this.untilSendable(endpointKey, reservedAt + wait);
+    // A clock that stood still over the slot's wait (tests) is not believed over later waits.
+    const frozen = wait > 0 && this.now() === reservedAt;
+    const late = await this.untilSendable(endpointKey, reservedAt + wait, frozen);
     const dispatchedAt = this.now();
     // From here until `sent`, this call holds the next send of its lane (dispatch).
     let unsent = this.intervalFor(endpointKey) > 0;
@@ -295,7 +297,7 @@ export class Pacer {
    * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
    * A clock that does not move while sleeping (tests) sends after one extra wait.
    */
-  private async untilSendable(endpointKey: string, slot: number): Promise<number> {
+  private async untilSendable(endpointKey: string, slot: number, frozen: boolean): Promise<number> {
     let waited = 0;
     let stuck = false;
     for (;;) {
@@ -303,7 +305,7 @@ export class Pacer {
       // A moving clock is believed over the time slept: a timer may fire before the clock (whole
       // ms) shows its time, and a send recorded at the time it should have been would then go
       // out up to a ms closer to the one before than recorded.
-      const more = this.dispatch(endpointKey, stuck ? slot + waited : Math.min(slot + waited, before), stuck);
+      const more = this.dispatch(endpointKey, stuck || frozen ? slot + waited : Math.min(slot + waited, before), stuck);
       if (more <= 0) return waited;
       await this.sleep(more);
       waited += more;
