@@ -10,17 +10,22 @@
  * concurrent callers queue one interval apart instead of all waking at once. The same registry
  * counts the requests in flight, capped by `maxConcurrentRequests`.
  *
- * A slot only says when a caller may wake. The service counts a call somewhere between its send
- * and its answer, not at the send, so three rules keep the calls as it counts them an interval
- * apart. Each stays because the burst under the service's realistic limits at a cold start
- * (test/integration/perf-burst.test.ts, intervals 1.1x the limit) is refused without it:
- * - `dispatch`, just before sending: never closer than the interval to the previous send. The
+ * Slots are reserved one interval apart: the interval (the limit plus PACING_MARGIN) is the
+ * lane's pace, and a caller that wakes late does not push the slots behind it, so the lane
+ * catches up on what late timers lost instead of adding it to every call. The service only
+ * needs two calls it counts at least its limit apart; it counts a call somewhere between its
+ * send and its answer, not at the send, so three rules keep the calls as it counts them at
+ * least the lane's spacing apart (the limit plus half the margin, `spacing`). Each stays
+ * because the burst under the service's realistic limits at a cold start
+ * (test/integration/perf-burst.test.ts) is refused without it:
+ * - `dispatch`, just before sending: never closer than the spacing to the previous send. The
  *   slot alone is not enough: a timer that fires late (a busy event loop) would let the next
- *   caller, woken on time, go out less than an interval after it.
+ *   caller, woken on time, go out right after it.
  * - `settled`, on each answer: an answer slower than the fastest one seen from the service (a
- *   stall on either side) may mean the call was counted late; beyond a small tolerance, the
- *   next send keeps its interval from that latest moment, callers already waiting included.
- *   The 10% margin absorbs the usual spread of round trips, not a stall of tens of ms.
+ *   stall on either side) may mean the call was counted late; beyond a small tolerance (the
+ *   other half of the margin), the next send keeps the spacing from that latest moment,
+ *   callers already waiting included. Round trips count from the call's dispatch: the write a
+ *   busy event loop reports late would make them look shorter than the service's own time.
  * - `gate`: the first call of each endpoint in a process goes alone, the next waits for its
  *   answer (and keeps an interval from it, by `settled`). A process's first calls meet code
  *   still loading and cold connections, which can hold a call between its send and the wire
@@ -28,8 +33,10 @@
  *   seen yet to judge the delay by, so the answer itself is the only safe bound.
  *
  * Every send is paced by the time it actually left (`sent`, reported by the transport once the
- * request was handed to the network), not by the time its caller woke: a call still waiting to be
- * written holds the next one, so a busy event loop that delays writes cannot bunch them up.
+ * request was handed to the network), less the shortest delay seen between a dispatch and its
+ * write (the next call takes as long to be written), not by the time its caller woke: a call
+ * still waiting to be written holds the next one, so a busy event loop that delays writes cannot
+ * bunch them up.
  *
  * The pace is learned from the service (all per lane, so shared by every caller and client of
  * the process): a refused call (429) widens the lane's interval at once (x1.25, at most x4; the
@@ -70,7 +77,7 @@ export interface PacingSlot {
   readonly waitedMs: number;
   /**
    * Report that the request was handed to the network at `at` (epoch ms): the lane's next send
-   * keeps its interval from then. Without it the send counts from the moment `acquire` returned.
+   * keeps its spacing from then. Without it the send counts from the moment `acquire` returned.
    */
   sent(at: number): void;
   /**
@@ -94,7 +101,10 @@ export interface Refusal {
  * refusal widens its lane at once (see the module's note).
  */
 export const PACING_MARGIN = 0.03;
-/** Answers of a service and key seen before the fastest of them is trusted (`settled`). */
+/**
+ * Answers of a service and key seen before the fastest of them is trusted (`settled`), and
+ * writes of a lane seen before the shortest delay to a write is (`sent`).
+ */
 const WARM_ANSWERS = 4;
 /** A refusal multiplies the lane's interval by this... */
 const WIDEN = 1.25;
@@ -112,11 +122,27 @@ function tolerance(interval: number, factor: number): number {
   return (interval * (1 - 1 / ((1 + PACING_MARGIN) * factor))) / 2;
 }
 
+/**
+ * The least gap between two sends of a lane: halfway between the service's limit (the interval
+ * less its margin and widening) and the interval. Calls are reserved one interval apart (the
+ * pace); a call that leaves late does not push the next reservations, so the lane catches up on
+ * the time a late timer lost, never closer than this to the send before.
+ */
+function spacing(interval: number, factor: number): number {
+  return interval - tolerance(interval, factor);
+}
+
 interface Lane {
   /** The earliest time the next reservation may start. */
   nextSlot: number;
-  /** When the last call was sent. */
+  /**
+   * When the last call was sent, as a dispatch time: its write less the shortest delay seen from
+   * a dispatch to its write (`minWriteMs`), so the usual delay of writing is not paid twice.
+   */
   lastSend: number;
+  /** The shortest time seen from a call's dispatch to its write, ms, and over how many writes. */
+  minWriteMs: number;
+  writes: number;
   /** The earliest next send that the answers seen so far allow. */
   floor: number;
   /** The first call's answer still awaited (and how to open it), or open. */
@@ -189,7 +215,7 @@ export class Pacer {
   /**
    * The one call a request makes before sending: waits for the endpoint's slot, for the answer
    * of the endpoint's first call, for room under the cap of requests in flight, and until the
-   * send keeps its interval; then records the send. Returns null, reserving nothing, when the
+   * send keeps its spacing; then records the send. Returns null, reserving nothing, when the
    * slot lies beyond `maxWaitMs` (what is left of the caller's deadline).
    */
   async acquire(endpointKey: string, maxWaitMs = Infinity): Promise<PacingSlot | null> {
@@ -199,7 +225,10 @@ export class Pacer {
     if (wait > 0) await this.sleep(wait);
     await this.firstAnswer(endpointKey);
     await this.enter();
-    const late = await this.untilSendable(endpointKey, reservedAt + wait);
+    // A clock that stood still over the slot's wait (tests) is not believed over later waits.
+    const frozen = wait > 0 && this.now() === reservedAt;
+    const late = await this.untilSendable(endpointKey, reservedAt + wait, frozen);
+    const dispatchedAt = this.now();
     // From here until `sent`, this call holds the next send of its lane (dispatch).
     let unsent = this.intervalFor(endpointKey) > 0;
     if (unsent) this.lane(endpointKey).unsent++;
@@ -207,7 +236,7 @@ export class Pacer {
     const sent = (at: number) => {
       if (!unsent) return;
       unsent = false;
-      this.sent(endpointKey, at);
+      this.sent(endpointKey, at, dispatchedAt);
     };
     return {
       // The wait for room under the cap counts too; a clock that stands still while sleeping
@@ -221,7 +250,9 @@ export class Pacer {
         this.leave();
         // A refused call does not count, and a failed one tells nothing of when it was counted.
         if (status === 429) this.refused(endpointKey, sentAt, endedAt, refusal);
-        else if (status !== undefined) this.settled(endpointKey, sentAt, endedAt);
+        // Judged from the dispatch, not the reported write: a busy event loop reports a write
+        // late, which would make its round trip look shorter than the service's own time.
+        else if (status !== undefined) this.settled(endpointKey, Math.min(dispatchedAt, sentAt), endedAt);
         this.answered(endpointKey);
       },
     };
@@ -266,12 +297,15 @@ export class Pacer {
    * before it, or an answer showing it was counted late, moves this one); returns the extra ms.
    * A clock that does not move while sleeping (tests) sends after one extra wait.
    */
-  private async untilSendable(endpointKey: string, slot: number): Promise<number> {
+  private async untilSendable(endpointKey: string, slot: number, frozen: boolean): Promise<number> {
     let waited = 0;
     let stuck = false;
     for (;;) {
       const before = this.now();
-      const more = this.dispatch(endpointKey, slot + waited, stuck);
+      // A moving clock is believed over the time slept: a timer may fire before the clock (whole
+      // ms) shows its time, and a send recorded at the time it should have been would then go
+      // out up to a ms closer to the one before than recorded.
+      const more = this.dispatch(endpointKey, stuck || frozen ? slot + waited : Math.min(slot + waited, before), stuck);
       if (more <= 0) return waited;
       await this.sleep(more);
       waited += more;
@@ -298,12 +332,30 @@ export class Pacer {
     return Math.max(configured, lane.learnedMs * (1 + PACING_MARGIN)) * lane.factor;
   }
 
+  /** The least gap between two sends of an endpoint key now, ms (see `spacing`; 0 when pacing is off). */
+  spacingFor(endpointKey: string): number {
+    const interval = this.intervalFor(endpointKey);
+    if (interval === 0) return 0;
+    return spacing(interval, registry().lanes.get(`${this.scope}|${endpointKey}`)?.factor ?? 1);
+  }
+
   private lane(endpointKey: string): Lane {
     const lanes = registry().lanes;
     const key = `${this.scope}|${endpointKey}`;
     let lane = lanes.get(key);
     if (!lane) {
-      lane = { nextSlot: -Infinity, lastSend: -Infinity, floor: -Infinity, gate: undefined, factor: 1, learnedMs: 0, unsent: 0, widenedAt: -Infinity };
+      lane = {
+        nextSlot: -Infinity,
+        lastSend: -Infinity,
+        minWriteMs: Infinity,
+        writes: 0,
+        floor: -Infinity,
+        gate: undefined,
+        factor: 1,
+        learnedMs: 0,
+        unsent: 0,
+        widenedAt: -Infinity,
+      };
       lanes.set(key, lane);
     }
     return lane;
@@ -356,37 +408,61 @@ export class Pacer {
   /**
    * Called just before sending, with the time the caller has waited until (`slot`, epoch ms):
    * 0 when it may go now (its send is recorded), else how much longer to wait before calling
-   * again. A call goes out at least one interval after the previous send of its endpoint, and
-   * not before the floor the answers set; waiting callers see sends recorded meanwhile.
-   * `force` records the send and returns 0 whatever the wait (a caller that waited enough rounds).
+   * again. A call goes out at least the lane's spacing after the previous send of its endpoint
+   * (its interval less half the margin: a caller that woke at its slot after a late one catches
+   * up, as reservations are an interval apart), and not before the floor the answers set;
+   * waiting callers see sends recorded meanwhile. `force` records the send and returns 0
+   * whatever the wait (a caller that waited enough rounds).
    */
   dispatch(endpointKey: string, slot: number, force = false): number {
-    const interval = this.intervalFor(endpointKey);
-    if (interval === 0) return 0;
+    const gap = this.spacingFor(endpointKey);
+    if (gap === 0) return 0;
     const lane = this.lane(endpointKey);
     // A caller never counts as earlier than its slot: with a clock that does not move while
     // sleeping (tests), it still is at its slot once its wait is over.
     const t = Math.max(this.now(), slot);
-    const at = Math.max(t, lane.lastSend + interval, lane.floor);
-    if (at > t && !force) return at - t;
+    const at = Math.max(t, lane.lastSend + gap, lane.floor);
+    // Below a microsecond the difference is the rounding of fractional intervals, not a wait.
+    if (at - t > 1e-3 && !force) return at - t;
     // A call let go but not yet written holds the next: it leaves at an unknown moment, and the
-    // next keeps its interval from then (`sent`). Look again shortly.
-    if (lane.unsent > 0 && !force) return Math.max(1, Math.ceil(interval / 20));
+    // next keeps its spacing from then (`sent`). Look again shortly.
+    if (lane.unsent > 0 && !force) return Math.max(1, Math.ceil(gap / 100));
     lane.lastSend = t;
-    lane.nextSlot = Math.max(lane.nextSlot, t + interval);
+    lane.nextSlot = Math.max(lane.nextSlot, t + gap);
     return 0;
   }
 
   /**
-   * Called when a call that `dispatch` let go was handed to the network at `at`: the next send
-   * of the endpoint keeps its interval from then.
+   * Called when a call that `dispatch` let go (at `dispatchedAt`) was handed to the network at
+   * `at`: the next send of the endpoint keeps its spacing from then, less the shortest delay
+   * seen between a dispatch and its write (the next call takes at least as long to be written).
+   * A write held up (a busy event loop) thus holds the next send by as much.
    */
-  sent(endpointKey: string, at: number): void {
+  sent(endpointKey: string, at: number, dispatchedAt?: number): void {
     const lane = registry().lanes.get(`${this.scope}|${endpointKey}`);
     if (!lane) return;
     lane.unsent = Math.max(0, lane.unsent - 1);
-    lane.lastSend = Math.max(lane.lastSend, at);
-    lane.nextSlot = Math.max(lane.nextSlot, at + this.intervalFor(endpointKey));
+    if (dispatchedAt !== undefined && at >= dispatchedAt) {
+      lane.minWriteMs = Math.min(lane.minWriteMs, at - dispatchedAt);
+      lane.writes++;
+    }
+    // Only once a few writes were seen (a process's first ones meet cold code and connections),
+    // and never more than the tolerance: the next write then stays at least the limit away even
+    // if it leaves at once.
+    const sentAs = at - this.usualWrite(lane, this.intervalFor(endpointKey));
+    lane.lastSend = Math.max(lane.lastSend, sentAs);
+    lane.nextSlot = Math.max(lane.nextSlot, sentAs + this.spacingFor(endpointKey));
+  }
+
+  /**
+   * The shortest delay seen from a dispatch to its write, ms: every call of the lane takes at
+   * least as long to leave, so the next send may be dispatched that much before its spacing from
+   * the last write. Only once a few writes were seen (a process's first ones meet cold code and
+   * connections), and never more than the tolerance, so a next write that leaves at once still
+   * keeps the limit.
+   */
+  private usualWrite(lane: Lane, interval: number): number {
+    return lane.writes >= WARM_ANSWERS ? Math.min(lane.minWriteMs, tolerance(interval, lane.factor)) : 0;
   }
 
   /**
@@ -414,11 +490,12 @@ export class Pacer {
   }
 
   /**
-   * Called when the answer to a call sent at `sentAt` arrived at `receivedAt` (not for a 429:
-   * a refused call does not count). The call was counted at the latest one fastest round trip
-   * (of any endpoint of this service and key) before the answer, or, for the endpoint's first
-   * call, at the answer itself. When that is later than its send by more than the tolerance,
-   * no later send of the endpoint goes out within an interval of it.
+   * Called when the answer to a call sent (dispatched) at `sentAt` arrived at `receivedAt` (not
+   * for a 429: a refused call does not count). The call was counted at the latest one fastest
+   * round trip (of any endpoint of this service and key) before the answer, or, for the
+   * endpoint's first call, at the answer itself. When that is later than its send plus the usual
+   * write delay by more than the tolerance, no later send of the endpoint is dispatched within
+   * the spacing (less that write delay) of it.
    */
   settled(endpointKey: string, sentAt: number, receivedAt: number): void {
     const interval = this.intervalFor(endpointKey);
@@ -436,9 +513,12 @@ export class Pacer {
     lane.factor = Math.max(1, lane.factor - NARROW);
     const first = lane.gate !== "open";
     const latestCount = receivedAt - (first ? 0 : (best ?? 0));
-    if (latestCount - sentAt <= tolerance(interval, factor)) return;
-    // The estimate itself is off by a millisecond or two: keep the whole interval from it.
-    lane.floor = Math.max(lane.floor, latestCount + interval);
+    // The next call, like this one, is counted at least the usual write delay after its dispatch.
+    const usual = this.usualWrite(lane, interval);
+    if (latestCount - usual - sentAt <= tolerance(interval, factor)) return;
+    // The estimate itself is off by a millisecond or so: keep the spacing (half the margin over
+    // the limit) from it.
+    lane.floor = Math.max(lane.floor, latestCount - usual + spacing(interval, factor));
     lane.nextSlot = Math.max(lane.nextSlot, lane.floor);
   }
 }

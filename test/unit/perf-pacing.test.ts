@@ -1,11 +1,12 @@
 /**
- * Pacing to the limit: the default intervals sit just above the service's limits, and no two
- * sends of one endpoint go out closer than its interval, even when timers fire late.
+ * Pacing to the limit: the default intervals sit just above the service's limits; calls are
+ * reserved one interval apart, and no two sends of one endpoint go out closer than its spacing
+ * (the limit plus half the margin), even when timers fire late.
  */
 import { REALISTIC_RATE_LIMITS } from "pulumi-vastai/simulator";
 import { createClient } from "../../provider/client";
 import { DEFAULT_INTERVALS_MS, ENDPOINTS, endpointKey } from "../../provider/client/endpoints";
-import { Pacer } from "../../provider/client/pacing";
+import { PACING_MARGIN, Pacer } from "../../provider/client/pacing";
 
 const KEY = "perf-pacing-key-123";
 const EP = "PUT /api/v0/asks/{id}/";
@@ -47,7 +48,13 @@ describe("dispatch spacing", () => {
     expect(p.dispatch(EP, t0 + 100)).toBe(0);
   });
 
-  it("sends the next call one interval after a caller that woke late, not at its own slot", () => {
+  it("spaces the interval less half the margin (98.5 ms of 100) from the 97.1 ms limit", () => {
+    const p = new Pacer(url(), KEY, defaults, {}, Date.now);
+    const limit = 100 / (1 + PACING_MARGIN);
+    expect(p.spacingFor(EP)).toBeCloseTo(limit + (100 - limit) / 2, 9);
+  });
+
+  it("sends the next call the spacing after a caller that woke late, not at its own slot", () => {
     const c = clock();
     const p = new Pacer(url(), KEY, defaults, {}, c.now);
     const t0 = c.now();
@@ -56,23 +63,47 @@ describe("dispatch spacing", () => {
     c.set(t0 + 30); // the first caller's timer fired 30 ms late
     expect(p.dispatch(EP, t0)).toBe(0);
     c.set(t0 + 100);
-    expect(p.dispatch(EP, t0 + 100)).toBe(30);
+    expect(p.dispatch(EP, t0 + 100)).toBeCloseTo(t0 + 30 + p.spacingFor(EP) - (t0 + 100), 9);
   });
 
-  it("spreads callers released together by a stalled event loop one interval apart", () => {
+  it("28.5 catches up after a late caller: the calls behind it go back to their slots, never closer than the spacing", () => {
     const c = clock();
     const p = new Pacer(url(), KEY, defaults, {}, c.now);
     const t0 = c.now();
+    const slots = Array.from({ length: 40 }, () => t0 + p.reserve(EP)!);
+    const sends: number[] = [];
+    for (const [i, slot] of slots.entries()) {
+      // The first caller's timer fires 30 ms late; every other caller wakes at its slot.
+      let t = Math.max(slot + (i === 0 ? 30 : 0), c.now());
+      c.set(t);
+      for (let more = p.dispatch(EP, t); more > 0; more = p.dispatch(EP, t)) c.set((t += more));
+      sends.push(t);
+    }
+    const gaps = sends.slice(1).map((s, i) => s - sends[i]);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(p.spacingFor(EP) - 1e-9);
+    // The 30 ms are made up 1.5 ms a call: the last calls go at their own slots again.
+    expect(sends[sends.length - 1]).toBe(slots[slots.length - 1]);
+  });
+
+  it("spreads callers released together by a stalled event loop the spacing apart", () => {
+    const c = clock();
+    const p = new Pacer(url(), KEY, defaults, {}, c.now);
+    const gap = p.spacingFor(EP);
+    const t0 = c.now();
     const slots = [0, 1, 2].map(() => t0 + p.reserve(EP)!);
     c.set(t0 + 400);
-    // The first goes; the others wait, and each goes an interval after the one before.
-    expect(slots.map((s) => p.dispatch(EP, s))).toEqual([0, 100, 100]);
-    c.set(t0 + 500);
-    expect([p.dispatch(EP, t0 + 500), p.dispatch(EP, t0 + 500)]).toEqual([0, 100]);
-    c.set(t0 + 600);
-    expect(p.dispatch(EP, t0 + 600)).toBe(0);
+    // The first goes; the others wait, and each goes the spacing after the one before.
+    const waits = slots.map((s) => p.dispatch(EP, s));
+    expect(waits[0]).toBe(0);
+    expect(waits[1]).toBeCloseTo(gap, 6);
+    expect(waits[2]).toBeCloseTo(gap, 6);
+    c.set(t0 + 400 + gap);
+    expect(p.dispatch(EP, t0 + 400 + gap)).toBe(0);
+    expect(p.dispatch(EP, t0 + 400 + gap)).toBeCloseTo(gap, 6);
+    c.set(t0 + 400 + 2 * gap);
+    expect(p.dispatch(EP, t0 + 400 + 2 * gap)).toBe(0);
     // A newcomer queues behind them instead of going out at once.
-    expect(p.reserve(EP)).toBe(100);
+    expect(p.reserve(EP)).toBeCloseTo(gap, 9);
   });
 
   it("adds nothing when pacing is off", () => {
@@ -81,7 +112,7 @@ describe("dispatch spacing", () => {
     expect([p.dispatch(EP, c.now()), p.dispatch(EP, c.now())]).toEqual([0, 0]);
   });
 
-  it("keeps the client's sends an interval apart when a timer fires late", async () => {
+  it("keeps the client's sends the spacing apart when a timer fires late", async () => {
     const time = virtualTime(5_000_000, 60);
     const sentAt: number[] = [];
     const client = createClient({
@@ -98,7 +129,8 @@ describe("dispatch spacing", () => {
     await time.run(Promise.all([1, 2, 3].map((n) => client.instances.setLabel(1, `l${n}`))));
     const gaps = sentAt.slice(1).map((s, i) => s - sentAt[i]);
     expect(sentAt).toHaveLength(3);
-    expect(gaps.every((g) => g >= 100)).toBe(true);
+    // The 100 ms interval is the 97.1 ms limit plus the margin: sends keep the limit plus half of it.
+    expect(gaps.every((g) => g >= 100 - (100 - 100 / (1 + PACING_MARGIN)) / 2)).toBe(true);
   });
 });
 
@@ -197,15 +229,15 @@ describe("the first call of an endpoint", () => {
     expect(p.gate(EP)).toBeUndefined();
   });
 
-  it("counts as admitted when it answered: the next send keeps an interval from the answer", () => {
+  it("counts as admitted when it answered: the next send keeps the spacing from the answer", () => {
     const { c, p } = paced110();
     const t0 = c.now();
     p.reserve(EP);
     call(p, EP, t0, t0 + 80); // a cold first call, answered 80 ms on
     c.set(t0 + 110);
-    // Its slot would be now; it waits until an interval after t0 + 80.
+    // Its slot would be now; it waits until the spacing after t0 + 80.
     const wait = p.reserve(EP)!;
-    expect(wait).toBe(80);
+    expect(wait).toBeCloseTo(80 - (110 - p.spacingFor(EP)), 9);
     expect(p.dispatch(EP, c.now() + wait)).toBe(0);
   });
 
@@ -237,7 +269,8 @@ describe("spacing from later responses", () => {
     p.dispatch(EP, t + 110);
     p.settled(EP, t + 110, t + 110 + 65); // 60 ms slower than the fastest
     c.set(t + 220);
-    expect(p.dispatch(EP, t + 220)).toBe(60);
+    // Counted up to 60 ms late: the next keeps the spacing from then.
+    expect(p.dispatch(EP, t + 220)).toBeCloseTo(t + 110 + 60 + p.spacingFor(EP) - (t + 220), 9);
   });
 
   it("judges a response by the fastest round trip of any endpoint of the service", () => {
@@ -250,7 +283,7 @@ describe("spacing from later responses", () => {
     p.dispatch(EP, t + 200);
     p.settled(EP, t + 200, t + 200 + 45); // judged against 25 ms, not against its own 40
     c.set(t + 310);
-    expect(p.reserve(EP)).toBe(45 - 25);
+    expect(p.reserve(EP)).toBeCloseTo(t + 200 + (45 - 25) + p.spacingFor(EP) - (t + 310), 9);
   });
 });
 
@@ -268,8 +301,10 @@ describe("a caller already waiting", () => {
     const slot = t + p.reserve(EP)!;
     c.set(slot);
     p.settled(EP, t, t + 5 + 40); // the answer to the one at t shows it counted up to 40 ms late
-    expect(p.dispatch(EP, slot)).toBe(40); // so the next one, due at t + 110, waits 40 ms more
-    c.set(slot + 40);
-    expect(p.dispatch(EP, slot + 40)).toBe(0);
+    // So the next one, due at t + 110, waits until the spacing after t + 40.
+    const more = p.dispatch(EP, slot);
+    expect(more).toBeCloseTo(t + 40 + p.spacingFor(EP) - slot, 9);
+    c.set(slot + more);
+    expect(p.dispatch(EP, slot + more)).toBe(0);
   });
 });
