@@ -164,16 +164,18 @@ export const provider: ProviderImpl = {
 
   async delete(id, props) {
     const client = getClient();
-    // The schedule's jobs first: none is left calling an instance that is gone.
-    try {
-      await cancelSchedule(client, props);
-    } catch (error) {
-      throw new Error(`Instance ${id}: cancelling its schedule's jobs failed: ${(error as Error).message}`, { cause: error });
-    }
+    // The instance first: a destroy that fails leaves it with its office hours, as state says.
+    // Jobs whose cancel fails after it only call an instance that is gone (their bid changes do
+    // nothing), and the delete fails, so the next destroy (the instance already gone) cancels them.
     try {
       await client.instances.destroy(instanceNumber(id));
     } catch (error) {
       throw new Error(`Instance ${id}: destroying it failed: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      await cancelSchedule(client, props);
+    } catch (error) {
+      throw new Error(`Instance ${id} is destroyed, but cancelling its schedule's jobs failed: ${(error as Error).message}. Run the destroy again to cancel them`, { cause: error });
     }
     // Its offer is free again for the creates of this process (kit/claims.ts).
     if (typeof props.offerId === "number") release(client, props.offerId);
