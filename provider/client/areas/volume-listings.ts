@@ -24,6 +24,15 @@ const GONE = /listing does not exist/i;
 const ACTIVE = /unable to delete active volume listing/i;
 
 /** The service refuses to unlist a listing renters still hold volumes on. */
+
+/** The service took a listing's terms (it answered the list call) but finding the listing again failed. */
+export class VolumeListingUnreadError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`the service took the listing's terms, but finding the listing again failed: ${cause.message}`);
+    this.name = "VolumeListingUnreadError";
+  }
+}
+
 export class VolumeListingActiveError extends VastError {
   constructor(
     readonly listingId: number,
@@ -92,14 +101,23 @@ export class VolumeListingsApi {
   async listOnMachine(machineId: number, terms: VolumeListingTerms): Promise<{ listing: VolumeListing | null; message: string | null }> {
     const body = { ...checkTerms(terms), machine: positiveWhole("machineId", machineId) };
     const { message } = await this.core.request({ endpoint: ENDPOINTS.volumeListingCreate, body, schema: volumeListingAnswer });
-    return { listing: await this.find("local", { machineId }), message };
+    return { listing: await this.readBack("local", { machineId }), message };
   }
 
   /** List space on a network disk as a network volume offer (or change its terms), then find the listing. */
   async listOnNetworkDisk(diskId: number, terms: VolumeListingTerms): Promise<{ listing: VolumeListing | null; message: string | null }> {
     const body = { disk_id: positiveWhole("diskId", diskId), ...checkTerms(terms) };
     const { message } = await this.core.request({ endpoint: ENDPOINTS.networkVolumeListingCreate, body, schema: volumeListingAnswer });
-    return { listing: await this.find("network", { diskId }), message };
+    return { listing: await this.readBack("network", { diskId }), message };
+  }
+
+  /** The listing just written, found again; a failed look-up says the terms were written. */
+  private async readBack(kind: VolumeKind, key: VolumeListingKey): Promise<VolumeListing | null> {
+    try {
+      return await this.find(kind, key);
+    } catch (error) {
+      throw new VolumeListingUnreadError(error as Error);
+    }
   }
 
   /**

@@ -26,8 +26,9 @@
  *   the delete fails saying so.
  */
 import type { VolumeListing } from "../../client/types-volume-listings";
+import { VolumeListingUnreadError } from "../../client/areas/volume-listings";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, createAtMostOnce, currentTiming, identityMarker, jsonClean, lookUp, userInputs } from "../kit";
+import { ImportableImpl, PartialFailure, Props, createAtMostOnce, currentTiming, identityMarker, jsonClean, lookUp, userInputs } from "../kit";
 import { toUnixSeconds } from "../maintenanceWindow/inputs";
 import { END_DATE_TOLERANCE_S, LOCAL, changedInputs, checkListing, diffListing, planOf, type ListingKind, type ListingPlan } from "./inputs";
 
@@ -57,6 +58,20 @@ function notFoundAfterList(k: ListingKind, place: number, message: string | null
     `${k.type}: the service accepted the listing of ${k.placeNoun} ${place}${message ? ` ("${message}")` : ""} but the volume offer search does not show it; ` +
       "run `pulumi refresh` later, or check the listing in the console",
   );
+}
+
+/**
+ * The answer of a list call; when the service took the terms but the listing could not be
+ * found again, a partial failure that records the terms as written (state never keeps the
+ * terms it replaced).
+ */
+async function written<T>(call: Promise<T>, id: string, inputs: Props, outs: Props): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof VolumeListingUnreadError) throw new PartialFailure(error.message, id, inputs, outs);
+    throw error;
+  }
 }
 
 /** The provider of one of the two kinds. */
@@ -113,7 +128,7 @@ export function listingProvider(k: ListingKind): ImportableImpl {
             "the declared terms then replace the current ones, and destroying the resource unlists it.",
         );
       }
-      const { listing, message } = await list(plan.place, plan);
+      const { listing, message } = await written(list(plan.place, plan), String(plan.place), inputs, { ...inputs, listed: true });
       if (!listing) throw notFoundAfterList(k, plan.place, message);
       return { id: String(plan.place), outs: jsonClean({ ...inputs, ...outputsOf(listing) }) as Props };
     },
@@ -135,7 +150,7 @@ export function listingProvider(k: ListingKind): ImportableImpl {
       const plan = planOf(k, news);
       let listing: VolumeListing | null = null;
       if (changedInputs(k, olds, news).length > 0 || olds.listed !== true) {
-        const answer = await list(plan.place, plan);
+        const answer = await written(list(plan.place, plan), _id, news, { ...olds, ...userInputs(news), listed: true });
         if (!answer.listing) throw notFoundAfterList(k, plan.place, answer.message);
         listing = answer.listing;
       }
