@@ -23,8 +23,6 @@ const GONE = /listing does not exist/i;
 /** The service's answer when renters still hold volumes on it (vendor document: unlist volume, 400). */
 const ACTIVE = /unable to delete active volume listing/i;
 
-/** The service refuses to unlist a listing renters still hold volumes on. */
-
 /** The service took a listing's terms (it answered the list call) but finding the listing again failed. */
 export class VolumeListingUnreadError extends Error {
   constructor(override readonly cause: Error) {
@@ -33,6 +31,7 @@ export class VolumeListingUnreadError extends Error {
   }
 }
 
+/** The service refuses to unlist a listing renters still hold volumes on. */
 export class VolumeListingActiveError extends VastError {
   constructor(
     readonly listingId: number,
