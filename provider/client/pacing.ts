@@ -21,7 +21,7 @@
  * - `dispatch`, just before sending: never closer than the spacing to the previous send. The
  *   slot alone is not enough: a timer that fires late (a busy event loop) would let the next
  *   caller, woken on time, go out right after it.
- * - `settled`, on each answer: an answer slower than the fastest one seen from the service (a
+ * - `settled`, on each answer: an answer slower than the fastest one seen from the endpoint (a
  *   stall on either side) may mean the call was counted late; beyond a small tolerance (the
  *   other half of the margin), the next send keeps the spacing from that latest moment,
  *   callers already waiting included. Round trips count from the call's dispatch: the write a
@@ -155,6 +155,9 @@ interface Lane {
   unsent: number;
   /** When a refusal last widened the lane. */
   widenedAt: number;
+  /** The fastest round trip of this endpoint seen, ms, and how many answers it was taken from. */
+  fastestMs: number;
+  answers: number;
 }
 
 interface Registry {
@@ -355,6 +358,8 @@ export class Pacer {
         learnedMs: 0,
         unsent: 0,
         widenedAt: -Infinity,
+        fastestMs: Infinity,
+        answers: 0,
       };
       lanes.set(key, lane);
     }
@@ -492,8 +497,9 @@ export class Pacer {
   /**
    * Called when the answer to a call sent (dispatched) at `sentAt` arrived at `receivedAt` (not
    * for a 429: a refused call does not count). The call was counted at the latest one fastest
-   * round trip (of any endpoint of this service and key) before the answer, or, for the
-   * endpoint's first call, at the answer itself. When that is later than its send plus the usual
+   * round trip before the answer: the fastest of this endpoint once it has a few answers (its
+   * own work after it is counted is part of every one of them), until then of any endpoint of
+   * this service and key, and for the endpoint's first call, at the answer itself. When that is later than its send plus the usual
    * write delay by more than the tolerance, no later send of the endpoint is dispatched within
    * the spacing (less that write delay) of it.
    */
@@ -503,11 +509,15 @@ export class Pacer {
     const { fastest, answers } = registry();
     const seen = answers.get(this.scope) ?? 0;
     answers.set(this.scope, seen + 1);
+    const lane = this.lane(endpointKey);
     // The first answers of a process are slow (code still loading, cold connections): until a
     // few were seen, their fastest says little of the service's own time, so none is taken off.
-    const best = seen >= WARM_ANSWERS ? fastest.get(this.scope) : 0;
+    // Each endpoint is judged by its own answers once it has a few: a create does more work
+    // than a read after it is counted, so it answers later every time without being counted late.
+    const best = lane.answers >= WARM_ANSWERS ? lane.fastestMs : seen >= WARM_ANSWERS ? (fastest.get(this.scope) ?? 0) : 0;
     fastest.set(this.scope, Math.min(fastest.get(this.scope) ?? Infinity, receivedAt - sentAt));
-    const lane = this.lane(endpointKey);
+    lane.fastestMs = Math.min(lane.fastestMs, receivedAt - sentAt);
+    lane.answers++;
     const factor = lane.factor;
     // An answered call takes back part of the widening that refusals set.
     lane.factor = Math.max(1, lane.factor - NARROW);
