@@ -10,9 +10,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test/e2e"],
   testMatch: ["**/*.test.ts"],
-  transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
-  },
+  // The same TypeScript transform as the main suite (@swc/jest).
+  transform: require("../../jest.config.js").transform,
   moduleNameMapper: {
     "^pulumi-vastai$": "<rootDir>/dist/provider/index.js",
     "^pulumi-vastai/client$": "<rootDir>/dist/provider/client/index.js",

@@ -18,8 +18,15 @@ import {
   VastValidationError,
   createClient,
 } from "../../provider/client";
-import * as errorsModule from "../../provider/client/errors";
+import { apiErrorFor } from "../../provider/client/errors";
 import { TransportFailure } from "../../provider/client/transport";
+
+// The request core's error builder, counted: a spy that calls the real one (module exports are
+// read-only bindings, so it is swapped in when the module loads).
+jest.mock("../../provider/client/errors", () => {
+  const actual = jest.requireActual("../../provider/client/errors");
+  return { ...actual, apiErrorFor: jest.fn(actual.apiErrorFor) };
+});
 
 type Step = ExchangeResult | TransportFailure | ((e: Exchange) => ExchangeResult);
 
@@ -104,7 +111,8 @@ describe("request core", () => {
   });
 
   it("gives up on a 429 with the error of the last response itself: built once, attempts=N, naming the setting to change", async () => {
-    const built = jest.spyOn(errorsModule, "apiErrorFor");
+    const built = jest.mocked(apiErrorFor);
+    built.mockClear();
     try {
       const { client, sent } = setup([json(429, "too frequent"), json(429, "too frequent"), json(429, "API requests too frequent")], { maxAttempts: 3, rateLimitScale: 2 });
       const error = await client.instances.list().catch((e) => e);
@@ -119,7 +127,7 @@ describe("request core", () => {
           "The service limits how often this endpoint may be called; slow the requests down: raise vastai:rateLimitScale (now 2) or lower vastai:maxConcurrentRequests, or try again later.",
       );
     } finally {
-      built.mockRestore();
+      built.mockClear();
     }
   });
 

@@ -1,22 +1,27 @@
 import * as context from "../../provider/context";
 import { UNKNOWN, setTiming, type Timing } from "../../provider/resources/kit";
 import { provider } from "../../provider/resources/maintenanceWindow/provider";
+import type { Transport } from "../../provider/client/transport";
 
 const NOW_MS = Date.parse("2030-01-01T00:00:00Z");
 const NOW = NOW_MS / 1000;
 const DAY = 24 * 3600;
 
-// A fixed clock, and a client that fails the test if check or diff ever reach for it.
+// A fixed clock, and a client whose every call fails the test: check and diff never call the API.
 let previousTiming: Timing;
+const calls: string[] = [];
+const noCalls: Transport = async (exchange) => {
+  calls.push(`${exchange.method} ${exchange.url}`);
+  throw new Error("check and diff must not call the API");
+};
 beforeAll(() => {
   previousTiming = setTiming({ now: () => NOW_MS });
-  jest.spyOn(context, "getClient").mockImplementation(() => {
-    throw new Error("check and diff must not call the API");
-  });
+  context.setClientOptions({ apiKey: "maintenance-window-unit-key", apiUrl: "http://127.0.0.1:9", transport: noCalls, maxAttempts: 1 });
 });
+afterEach(() => expect(calls).toEqual([]));
 afterAll(() => {
   setTiming(previousTiming);
-  jest.restoreAllMocks();
+  context.resetRuntime();
 });
 
 const ids = (n: number, first = 50001) => Array.from({ length: n }, (_, i) => first + i);
