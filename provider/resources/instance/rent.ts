@@ -14,6 +14,7 @@ import { GoneError, NotFoundError, VastError, vendorRuntype, type CreateInstance
 import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { offerTaken } from "./offer-window";
+import { instancesThatMayCarry } from "./earlier-runs";
 import { liveInstances } from "./live";
 
 export interface Rented {
@@ -196,14 +197,17 @@ async function findByMarker(client: VastClient, marker: string, destroyed: reado
 
 /**
  * Before renting: the instance an earlier run of this create left behind (its plugin killed
- * while the request was on its way), found by the marker. Instances of any status are taken:
- * a dead one fails the boot wait and is replaced the usual way, so it does not leak either.
+ * while the request was on its way), found by the marker among the instances with its label.
+ * Instances of any status are taken: a dead one fails the boot wait and is replaced the usual
+ * way, so it does not leak either.
  */
 export async function leftByEarlierRun(client: VastClient, log: CreateLog, inputs: Props): Promise<Instance | undefined> {
   // Without an identity (an older program) the marker is random: no earlier run can have used it.
   if (identityMarker(inputs) === undefined) return undefined;
-  const all = await liveInstances(client).list({ fresh: true });
-  return all.find((instance) => hasMarker(instance, log.marker) && !log.destroyed.includes(instance.id));
+  // Only instances with this create's label, shared with the creates beside it (earlier-runs.ts).
+  const label = typeof inputs.label === "string" ? inputs.label : undefined;
+  const candidates = await instancesThatMayCarry(client, label);
+  return candidates.find((instance) => hasMarker(instance, log.marker) && !log.destroyed.includes(instance.id));
 }
 
 /**
