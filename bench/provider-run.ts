@@ -31,8 +31,21 @@ export function instanceArgs(i: number): Props {
   return { offerId: MARKET_FIRST_OFFER_ID + i, image: "pytorch/pytorch", label: `bench-${i}` };
 }
 
+/** The stack nonce of the benchmark stack (resources/stackIdentity makes one per stack). */
+const BENCH_NONCE = "be4c0de5eed5a1eabe4c0de5eed5a1ea";
+let resources = 0;
+
+/**
+ * The inputs as the Instance class passes them: with an identity (a resource name of its own)
+ * and generation, so each create looks for what a killed earlier run left, as in every program.
+ */
+function asTheClassSends(news: Props): Props {
+  if (news.__identity !== undefined) return news;
+  return { ...news, __identity: `stack:${BENCH_NONCE}/Instance/gpu-${++resources}`, __generation: 1 };
+}
+
 async function checked(news: Props): Promise<Props> {
-  const { inputs, failures } = await provider.check({}, { __provider: "bench", ...news });
+  const { inputs, failures } = await provider.check({}, { __provider: "bench", ...asTheClassSends(news) });
   if (failures && failures.length > 0) throw new Error(`check failed: ${failures.map((f) => f.reason).join("; ")}`);
   return inputs as Props;
 }
