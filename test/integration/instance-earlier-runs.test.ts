@@ -73,3 +73,15 @@ it("28 the instance a killed earlier run of a labeled create left is found throu
   // No second rental.
   expect((await h.requests()).filter((r) => r.method === "PUT" && CREATE_PATH.test(r.path))).toEqual([]);
 });
+
+it("28 Instances checked first and created one at a time (as the engine runs a program) look for earlier runs with one list call for all their labels", async () => {
+  pointProviders(h, h.sim.apiKey, FAST_INSTANCE_SETTINGS);
+  const inputs: Props[] = [];
+  for (let i = 0; i < 6; i++) inputs.push(await checked(identified(`serial-${i}`, { label: `serial-${i}` })));
+  await h.clearRequests();
+  for (const i of inputs) await instance.create(i);
+  const lists = (await h.requests()).filter((r) => r.method === "GET" && PAGE_PATH.test(r.path));
+  // Without the labels announced by check, each create made a look-up of its own: 6 calls.
+  expect(lists.filter((r) => typeof r.query.select_filters === "string" && r.query.select_filters.includes('"label"'))).toHaveLength(1);
+  expect(lists.filter((r) => isWholeListing(r.query))).toEqual([]);
+});

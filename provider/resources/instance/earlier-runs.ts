@@ -10,7 +10,13 @@
  *   (the service filters the paged list by label): ceil(matches/25) calls, usually one. An
  *   earlier run sent the same label unless the program changed it in between; an instance so
  *   left still carries the stack's marker, and `npx pulumi-vastai orphans` reports it;
- * - a create without a label keeps the whole listing, shared by the creates beside it.
+ * - a create without a label keeps the whole listing, shared by the creates beside it;
+ * - check announces the label of each resource about to be created (the engine checks every
+ *   resource a program registers before most of their creates run), and each look-up call fills
+ *   up with announced labels (LABELS_PER_CALL in all), so one call serves many creates and the
+ *   later ones make none.
+ *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
+ *   run left was there before this process started, so a listing made since shows it.
  */
 import type { Instance, VastClient } from "../../client";
 import { INSTANCE_PAGE_SIZE } from "./live";
@@ -19,6 +25,16 @@ import { INSTANCE_PAGE_SIZE } from "./live";
 const LABELS_PER_CALL = 20;
 /** How long the first ask of a look-up waits for others, ms. */
 const GATHER_MS = 5;
+/** How long a listing of this process serves later creates with the same labels, ms. */
+const LISTING_TTL_MS = 10 * 60_000;
+
+/** Labels of resources about to be created (announced by check), not yet listed. */
+const announced = new Set<string>();
+
+/** Check of a resource about to be created: its label joins the next look-up. */
+export function announceCreate(label: unknown): void {
+  if (typeof label === "string" && label !== "") announced.add(label);
+}
 
 interface Ask {
   label: string | undefined;
@@ -28,6 +44,8 @@ interface Ask {
 
 class EarlierRuns {
   private waiting: Ask[] = [];
+  /** The instances of each label a listing of this process found, and when it began. */
+  private readonly listed = new Map<string, { at: number; instances: Instance[] }>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -35,6 +53,8 @@ class EarlierRuns {
 
   /** Every instance with `label`, or all of them without one, from a listing that starts after this call. */
   candidates(label: string | undefined): Promise<Instance[]> {
+    const seen = label ? this.listed.get(label) : undefined;
+    if (seen && Date.now() - seen.at <= LISTING_TTL_MS) return Promise.resolve(seen.instances);
     return new Promise<Instance[]>((resolve, reject) => {
       this.waiting.push({ label: label === "" ? undefined : label, resolve, reject });
       if (!this.running && !this.timer) this.timer = setTimeout(() => this.start(), GATHER_MS);
@@ -55,22 +75,38 @@ class EarlierRuns {
 
   private async serve(batch: Ask[]): Promise<void> {
     try {
-      const found = await this.list(batch);
-      for (const ask of batch) ask.resolve(found);
+      const whole = await this.list(batch);
+      for (const ask of batch) ask.resolve(ask.label === undefined ? (whole ?? []) : (this.listed.get(ask.label)?.instances ?? []));
     } catch (error) {
       for (const ask of batch) ask.reject(error);
     }
   }
 
-  private async list(batch: Ask[]): Promise<Instance[]> {
+  /** Lists what the batch needs: the whole account (returned) when an ask has no label, else the labels not listed lately. */
+  private async list(batch: Ask[]): Promise<Instance[] | undefined> {
+    const at = Date.now();
     if (batch.some((ask) => ask.label === undefined)) return this.client.instances.listAll(INSTANCE_PAGE_SIZE);
-    const labels = [...new Set(batch.map((ask) => ask.label as string))];
-    const found: Instance[] = [];
-    for (let i = 0; i < labels.length; i += LABELS_PER_CALL) {
-      const some = labels.slice(i, i + LABELS_PER_CALL);
-      found.push(...(await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } })));
+    // The labels asked for, each call filled up with labels announced by check: the asks wait for
+    // no more calls than their own labels need, and later creates find theirs listed already.
+    const asked = [...new Set(batch.map((ask) => ask.label as string))].filter((l) => !this.fresh(l));
+    while (asked.length > 0) {
+      const some = asked.splice(0, LABELS_PER_CALL);
+      for (const label of announced) {
+        if (some.length >= LABELS_PER_CALL) break;
+        if (!some.includes(label) && !this.fresh(label)) some.push(label);
+      }
+      const page = await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } });
+      for (const label of some) {
+        announced.delete(label);
+        this.listed.set(label, { at, instances: page.filter((instance) => instance.label === label) });
+      }
     }
-    return found;
+    return undefined;
+  }
+
+  private fresh(label: string): boolean {
+    const seen = this.listed.get(label);
+    return seen !== undefined && Date.now() - seen.at <= LISTING_TTL_MS;
   }
 }
 

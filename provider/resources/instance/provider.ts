@@ -9,6 +9,7 @@ import { createInstance } from "./create";
 import { importInstance, rebuiltInputs } from "./adopt";
 import { diffInstance } from "./diff";
 import { InPlaceRefusedError, REFUSED_KEY, applyTemplateUpdate, reflectTemplate } from "./inplace";
+import { announceCreate } from "./earlier-runs";
 import { MARKER_ENV, checkInstanceInputs, typedInputs } from "./inputs";
 import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs";
 import { liveInstances } from "./live";
@@ -76,8 +77,13 @@ export function instanceSpent(id: string, since: unknown, previous: unknown): Pr
 }
 
 export const provider: ProviderImpl = {
-  async check(_olds, news) {
-    return checkInstanceInputs(news, OUTPUT_KEYS);
+  async check(olds, news) {
+    const checked = await checkInstanceInputs(news, OUTPUT_KEYS);
+    // A resource about to be created: its create's look-up for a killed run's leftover is
+    // made together with the others' (earlier-runs.ts).
+    const creating = Object.keys(olds).every((k) => k === "__provider");
+    if (creating && (checked.failures ?? []).length === 0) announceCreate(checked.inputs?.label);
+    return checked;
   },
 
   diff(id, olds, news) {
