@@ -44,8 +44,9 @@ function asTheClassSends(news: Props): Props {
   return { ...news, __identity: `stack:${BENCH_NONCE}/Instance/gpu-${++resources}`, __generation: 1 };
 }
 
-async function checked(news: Props): Promise<Props> {
-  const { inputs, failures } = await provider.check({}, { __provider: "bench", ...asTheClassSends(news) });
+/** check as the engine calls it: `olds` are the inputs in state (none for a resource to create). */
+async function checked(news: Props, olds: Props = {}): Promise<Props> {
+  const { inputs, failures } = await provider.check(olds, { __provider: "bench", ...asTheClassSends(news) });
   if (failures && failures.length > 0) throw new Error(`check failed: ${failures.map((f) => f.reason).join("; ")}`);
   return inputs as Props;
 }
@@ -100,13 +101,14 @@ export class ProviderRun {
 
   async create(n: number): Promise<{ cost: Cost; states: InstanceState[] }> {
     const states: InstanceState[] = [];
-    const cost = await this.run("create", () =>
-      pool(Array.from({ length: n }, (_, i) => i), this.settings.parallel, async (i) => {
-        const inputs = await checked(instanceArgs(i));
+    // The engine checks each resource as the program registers it, before its create runs.
+    const cost = await this.run("create", async () => {
+      const checks = await Promise.all(Array.from({ length: n }, (_, i) => checked(instanceArgs(i))));
+      return pool(checks, this.settings.parallel, async (inputs) => {
         const { id, outs } = await provider.create(inputs);
         states.push({ id, inputs, outs: outs as Props });
-      }),
-    );
+      });
+    });
     return { cost, states };
   }
 
@@ -122,7 +124,7 @@ export class ProviderRun {
   diff(states: readonly InstanceState[]): Promise<Cost> {
     return this.run("diff", () =>
       pool(states, this.settings.parallel, async (s) => {
-        const diff = await provider.diff(s.id, s.outs, await checked(s.inputs));
+        const diff = await provider.diff(s.id, s.outs, await checked(s.inputs, s.inputs));
         if (diff.changes !== false) throw new Error(`instance ${s.id} shows changes: ${JSON.stringify(diff)}`);
       }),
     );
@@ -133,7 +135,8 @@ export class ProviderRun {
    * scenario), as the provider would hold them after creating them with `args`.
    */
   async existingStates(ids: readonly number[], args: Props): Promise<InstanceState[]> {
-    const inputs = await checked({ offerId: 700001, ...args });
+    // Checked as resources already in state (their inputs as olds), as the engine does.
+    const inputs = await checked({ offerId: 700001, ...args }, { offerId: 700001, ...args });
     return ids.map((id) => ({ id: String(id), inputs, outs: { ...inputs, instanceId: id, actualStatus: "running", marker: `existing-${id}` } }));
   }
 
@@ -143,22 +146,27 @@ export class ProviderRun {
    * interleaved, `parallel` operations at once, in one plugin process.
    */
   mixedUp(existing: readonly InstanceState[], created: number): Promise<Cost> {
-    const steps: Array<() => Promise<void>> = [];
-    for (let i = 0; i < Math.max(existing.length, created); i++) {
-      const s = existing[i];
-      if (s) {
-        steps.push(async () => {
-          const diff = await provider.diff(s.id, s.outs, await checked(s.inputs));
-          if (diff.changes !== false) throw new Error(`instance ${s.id} shows changes: ${JSON.stringify(diff)}`);
-        });
+    return this.run("create", async () => {
+      // Every resource is checked as the program registers it; the diffs and creates follow.
+      const steps: Array<() => Promise<void>> = [];
+      for (let i = 0; i < Math.max(existing.length, created); i++) {
+        const s = existing[i];
+        if (s) {
+          const news = await checked(s.inputs, s.inputs);
+          steps.push(async () => {
+            const diff = await provider.diff(s.id, s.outs, news);
+            if (diff.changes !== false) throw new Error(`instance ${s.id} shows changes: ${JSON.stringify(diff)}`);
+          });
+        }
+        if (i < created) {
+          const news = await checked(instanceArgs(i));
+          steps.push(async () => {
+            await provider.create(news);
+          });
+        }
       }
-      if (i < created) {
-        steps.push(async () => {
-          await provider.create(await checked(instanceArgs(i)));
-        });
-      }
-    }
-    return this.run("create", () => pool(steps, this.settings.parallel, (step) => step()));
+      return pool(steps, this.settings.parallel, (step) => step());
+    });
   }
 
   destroy(states: readonly InstanceState[]): Promise<Cost> {
