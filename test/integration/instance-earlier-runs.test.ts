@@ -85,3 +85,16 @@ it("28 Instances checked first and created one at a time (as the engine runs a p
   expect(lists.filter((r) => typeof r.query.select_filters === "string" && r.query.select_filters.includes('"label"'))).toHaveLength(1);
   expect(lists.filter((r) => isWholeListing(r.query))).toEqual([]);
 });
+
+it("28 long labels are split over look-up calls so that no call carries more than 2000 characters of labels", async () => {
+  const long = (i: number) => `${String(i).repeat(900)}`;
+  const { outs, byLabel } = await createTogether([1, 2, 3, 4].map((i) => identified(`long-${i}`, { label: long(i) })));
+  expect(outs).toHaveLength(4);
+  // 900 characters each: two labels a call.
+  expect(byLabel).toBe(2);
+  const calls = (await h.requests()).filter((r) => r.method === "GET" && typeof r.query.select_filters === "string" && r.query.select_filters.includes('"label"'));
+  for (const call of calls) {
+    const labels = (JSON.parse(call.query.select_filters as string) as { label: { in: string[] } }).label.in;
+    expect(labels.join("").length).toBeLessThanOrEqual(2000);
+  }
+});

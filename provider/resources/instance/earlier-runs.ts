@@ -13,16 +13,18 @@
  * - a create without a label keeps the whole listing, shared by the creates beside it;
  * - check announces the label of each resource about to be created (the engine checks every
  *   resource a program registers before most of their creates run), and each look-up call fills
- *   up with announced labels (LABELS_PER_CALL in all), so one call serves many creates and the
- *   later ones make none.
+ *   up with announced labels (up to LABELS_PER_CALL, and LABEL_CHARS_PER_CALL characters), so
+ *   one call serves many creates and the later ones make none.
  *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
  *   run left was there before this process started, so a listing made since shows it.
  */
 import type { Instance, VastClient } from "../../client";
 import { INSTANCE_PAGE_SIZE } from "./live";
 
-/** Labels per filtered list call (each up to 1024 characters, in the query string). */
-const LABELS_PER_CALL = 20;
+/** Labels per filtered list call at most... */
+const LABELS_PER_CALL = 100;
+/** ...and characters of labels per call (they go in the query string; a label may have 1024). */
+const LABEL_CHARS_PER_CALL = 2000;
 /** How long the first ask of a look-up waits for others, ms. */
 const GATHER_MS = 5;
 /** How long a listing of this process serves later creates with the same labels, ms. */
@@ -90,10 +92,21 @@ class EarlierRuns {
     // no more calls than their own labels need, and later creates find theirs listed already.
     const asked = [...new Set(batch.map((ask) => ask.label as string))].filter((l) => !this.fresh(l));
     while (asked.length > 0) {
-      const some = asked.splice(0, LABELS_PER_CALL);
+      const some = [asked.shift() as string];
+      let chars = some[0].length;
+      const fits = (label: string) => some.length < LABELS_PER_CALL && chars + label.length <= LABEL_CHARS_PER_CALL;
+      while (asked.length > 0 && fits(asked[0])) {
+        const label = asked.shift() as string;
+        some.push(label);
+        chars += label.length;
+      }
       for (const label of announced) {
         if (some.length >= LABELS_PER_CALL) break;
-        if (!some.includes(label) && !this.fresh(label)) some.push(label);
+        if (this.fresh(label)) announced.delete(label);
+        else if (fits(label) && !some.includes(label)) {
+          some.push(label);
+          chars += label.length;
+        }
       }
       const page = await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } });
       for (const label of some) {
