@@ -95,7 +95,8 @@ export class ProviderRun {
 
   private async run(op: Operation, work: () => Promise<{ failures: number; firstError?: string }>): Promise<Cost> {
     this.freshProcess();
-    await idle(this.settings, op === "refresh" || op === "diff");
+    // Every operation but destroy calls the paged list (a create looks for a killed run's leftover).
+    await idle(this.settings, op !== "destroy");
     return measure(this.sim, work);
   }
 
