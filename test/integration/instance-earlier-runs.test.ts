@@ -98,3 +98,13 @@ it("28 long labels are split over look-up calls so that no call carries more tha
     expect(labels.join("").length).toBeLessThanOrEqual(2000);
   }
 });
+
+it("28 a labeled create that starts beside an unlabeled one still finds what its killed earlier run left (the shared whole listing serves both)", async () => {
+  const news = identified("beside", { label: "train-beside" });
+  const marker = identityMarker(news) as string;
+  pointProviders(h, h.sim.apiKey, FAST_INSTANCE_SETTINGS);
+  const left = await getClient().instances.create(Number(news.offerId), { image: "pytorch/pytorch", label: "train-beside", env: { [MARKER_ENV]: marker } });
+  const { outs } = await createTogether([news, identified("beside-plain")]);
+  expect(outs[0].instanceId).toBe(left.id);
+  expect((await h.requests()).filter((r) => r.method === "PUT" && CREATE_PATH.test(r.path))).toHaveLength(1);
+});

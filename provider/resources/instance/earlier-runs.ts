@@ -19,6 +19,7 @@
  *   run left was there before this process started, so a listing made since shows it.
  */
 import type { Instance, VastClient } from "../../client";
+import { currentTiming } from "../kit";
 import { INSTANCE_PAGE_SIZE } from "./live";
 
 /** Labels per filtered list call at most... */
@@ -55,8 +56,7 @@ class EarlierRuns {
 
   /** Every instance with `label`, or all of them without one, from a listing that starts after this call. */
   candidates(label: string | undefined): Promise<Instance[]> {
-    const seen = label ? this.listed.get(label) : undefined;
-    if (seen && Date.now() - seen.at <= LISTING_TTL_MS) return Promise.resolve(seen.instances);
+    if (label && this.fresh(label)) return Promise.resolve(this.listed.get(label)!.instances);
     return new Promise<Instance[]>((resolve, reject) => {
       this.waiting.push({ label: label === "" ? undefined : label, resolve, reject });
       if (!this.running && !this.timer) this.timer = setTimeout(() => this.start(), GATHER_MS);
@@ -78,7 +78,11 @@ class EarlierRuns {
   private async serve(batch: Ask[]): Promise<void> {
     try {
       const whole = await this.list(batch);
-      for (const ask of batch) ask.resolve(ask.label === undefined ? (whole ?? []) : (this.listed.get(ask.label)?.instances ?? []));
+      for (const ask of batch) {
+        // A whole listing (an ask without a label was in the batch) serves the labeled asks too.
+        if (whole) ask.resolve(ask.label === undefined ? whole : whole.filter((instance) => instance.label === ask.label));
+        else ask.resolve(this.listed.get(ask.label as string)?.instances ?? []);
+      }
     } catch (error) {
       for (const ask of batch) ask.reject(error);
     }
@@ -86,7 +90,7 @@ class EarlierRuns {
 
   /** Lists what the batch needs: the whole account (returned) when an ask has no label, else the labels not listed lately. */
   private async list(batch: Ask[]): Promise<Instance[] | undefined> {
-    const at = Date.now();
+    const at = currentTiming().now();
     if (batch.some((ask) => ask.label === undefined)) return this.client.instances.listAll(INSTANCE_PAGE_SIZE);
     // The labels asked for, each call filled up with labels announced by check: the asks wait for
     // no more calls than their own labels need, and later creates find theirs listed already.
@@ -119,7 +123,7 @@ class EarlierRuns {
 
   private fresh(label: string): boolean {
     const seen = this.listed.get(label);
-    return seen !== undefined && Date.now() - seen.at <= LISTING_TTL_MS;
+    return seen !== undefined && currentTiming().now() - seen.at <= LISTING_TTL_MS;
   }
 }
 
