@@ -135,3 +135,18 @@ test("34.4 a budget that is not a positive number is refused naming the setting 
   await expect(create(await up("ten"), "a", 700013)).rejects.toThrow(/vastai:maxHourlyCost \(or VASTAI_MAX_HOURLY_COST\) must be a number of dollars per hour greater than 0.*got "ten"/);
   expect(await rentals()).toBe(0);
 });
+
+test("34.4 a Volume whose storage would take the stack over the budget is not rented; within it, it is, and counts for the next rental", async () => {
+  const urn = dynamicUrn("dev", "proj", "Volume", "data");
+  const news = { __provider: fx.serialized.volume, [IDENTITY_KEY]: stackIdentityOf(NONCE.mine, "Volume", "data"), [GENERATION_KEY]: 1, offerId: 900002, sizeGb: 500, name: "data" };
+  const [offer] = await client.volumes.searchOffers("local", { filters: { id: { eq: 900002 } }, limit: 1, allocatedStorageGb: 500 });
+  const perHour = offer.storageTotalCostPerHour!;
+  expect(perHour).toBeGreaterThan(0);
+  const tight = await up(String(perHour / 2));
+  const checked = await tight.check(urn, {}, news);
+  await expect(tight.create(urn, checked.inputs)).rejects.toThrow(/volume on offer 900002 \(500 GB\) .* over vastai:maxHourlyCost/);
+  expect(await client.volumes.list()).toEqual([]);
+  const roomy = await up(String(perHour + (await priceOf(700015)) / 2));
+  await roomy.create(urn, (await roomy.check(urn, {}, news)).inputs);
+  await expect(create(roomy, "after", 700015)).rejects.toThrow(/stack runs [0-9.]+ \$\/hour now \(volume \d+ /);
+});
