@@ -5,11 +5,15 @@
  * `VAST_API_KEY` or the vendor client's key file; `VAST_URL` or `--api-url` for the endpoint.
  *
  * Safe by default: the report is scoped to the stacks whose exports are given; `--delete`
- * deletes only their orphans, is refused without a state file that scopes it, lists what it
- * will delete first, and goes ahead only with `--yes` or a "y" typed at a terminal.
+ * deletes only their orphans (objects made before the export's checkpoint that no export
+ * holds), is refused without a state file that scopes it or when the given identities conflict,
+ * prints what it will delete and why each is the stack's first (also with `--yes`), and goes
+ * ahead only with `--yes` or a "y" typed at a terminal. A delete counts only when a fresh
+ * listing no longer shows the object.
  *
- * Exit codes: 0 done (orphans or not), 1 a delete failed, 2 bad arguments, unreadable state, a
- * refused or unconfirmed delete, or a failed request.
+ * Exit codes: 0 done (orphans or not), 1 a delete failed or an object is still there after it,
+ * 2 bad arguments, an unreadable state file or field (an encrypted secret), a refused or
+ * unconfirmed delete, or a failed request.
  */
 import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
@@ -114,7 +118,9 @@ function leftoverText(leftovers: readonly Leftover[]): string | undefined {
 }
 
 function describeStacks(holdings: StackHoldings): string {
-  return holdings.stacks.map((s) => `${s.file} (${s.tag ? `stack ${s.tag}` : "no stack identity: last updated by an earlier release"})`).join(", ");
+  return holdings.stacks
+    .map((s) => `${s.file} (${s.tag ? `stack ${s.tag}${s.ownStack ? ` of ${s.ownStack}` : ""}; checkpoint ${s.checkpoint}` : "no stack identity: last updated by an earlier release"})`)
+    .join(", ");
 }
 
 /** Listed objects of the given stacks that are not orphans of their exports, under their own headings. */

@@ -26,7 +26,13 @@
  * An object is held by a given stack when its id is the id of a resource of the same kind in
  * one of the files, or, for an instance, the id of a member of a Fleet (`outputs.members[].id`).
  * A marker alone does not make an object held: a create that landed twice leaves a second
- * object with the same marker, and that one is an orphan.
+ * object with the same marker, and that one is an orphan. Every field read for this is read or
+ * refused (export-read.ts): an encrypted secret never reads as "holds nothing".
+ *
+ * An export holds what its stack held at its checkpoint (`deployment.manifest.time`): an
+ * object created later (by the service's `start_date`, less CLOCK_MARGIN_MS for the two
+ * clocks) may be held by the stack's newer state, and one whose creation time the service does
+ * not give cannot be proved older; both are listed apart and never deleted.
  *
  * Templates carry none (the service adopts a template by its content) and the service has no
  * list of one's own templates, so they cannot be reported; they cost nothing per hour. Clusters

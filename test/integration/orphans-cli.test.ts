@@ -183,7 +183,7 @@ describe("pulumi-vastai orphans", () => {
     ], null);
     const { code, out } = await run(["orphans", heldBy(made), b]);
     expect(code).toBe(0);
-    expect(out).toContain(`(stack ${stackTagOf(NONCE.a)})`);
+    expect(out).toContain(`(stack ${stackTagOf(NONCE.a)}; checkpoint `);
     expect(out).toContain("other-package.json (no stack identity");
     expect(out).toMatch(/^2 orphan\(s\) of the given stacks, in none of 2 state file\(s\), costing \$\d+\.\d{3}\/h in all:/m);
     const marker = markerOf("a", "Instance", "lost");
