@@ -123,8 +123,9 @@ export interface StackHoldings {
   volumes: Set<number>;
   scheduledJobs: Set<number>;
   /**
-   * Why the given stacks' tags cannot be trusted to name one stack each: two files holding one
-   * nonce, or an identity made for another stack than the export's own. `--delete` is refused.
+   * Why the given exports cannot scope a delete: two files holding one nonce, an identity made
+   * for another stack than the export's own, or an operation of this package's pending at the
+   * checkpoint (an update was running, or was killed). `--delete` is refused.
    */
   conflicts: string[];
 }
@@ -211,6 +212,27 @@ export function readExport(file: string): ExportedResource[] {
   return resourcesOf(file, readText(file));
 }
 
+/**
+ * The operations of this package's resources an export records as in progress at its
+ * checkpoint (`deployment.pending_operations`, which the Pulumi CLI writes only when there are
+ * some), as `"<type>" <urn>`. A list it cannot read is refused.
+ */
+function pendingOperationsOf(file: string, deployment: Record<string, unknown>): string[] {
+  const site: FieldSite = { file, resource: "the checkpoint" };
+  const ops = openField(site, "deployment.pending_operations", deployment.pending_operations);
+  if (ops === undefined || ops === null) return [];
+  if (!Array.isArray(ops)) throw new UnreadableFieldError(file, site.resource, "deployment.pending_operations", `is ${JSON.stringify(ops)}, not a list`);
+  const ours: string[] = [];
+  ops.forEach((op, i) => {
+    const resource = isObject(op) && isObject(op.resource) ? op.resource : undefined;
+    if (!isObject(op) || !resource || typeof op.type !== "string") {
+      throw new UnreadableFieldError(file, site.resource, `deployment.pending_operations[${i}]`, "is not an operation (`type` and `resource`)");
+    }
+    if (typeof resource.type === "string" && resource.type.startsWith(TYPE_PREFIX)) ours.push(`"${op.type}" ${typeof resource.urn === "string" ? resource.urn : resource.type}`);
+  });
+  return ours;
+}
+
 /** A positive whole id read through openField, or a refusal naming the field. */
 function heldId(site: FieldSite, field: string, value: unknown): number {
   const opened = openField(site, field, value);
@@ -269,6 +291,13 @@ export function readStackHoldings(files: readonly string[], now: number = Date.n
         type === "Instance" ? holdings.instances : type === "Volume" || type === "NetworkVolume" ? holdings.volumes : type === "ScheduledJob" ? holdings.scheduledJobs : undefined;
       if (held) held.add(heldId(site, "id", r.id));
     });
+    const pending = pendingOperationsOf(file, deployment);
+    if (pending.length > 0) {
+      holdings.conflicts.push(
+        `${file} records operations of this package in progress at its checkpoint (${pending.join(", ")}): an update was running, or was killed, and what it makes may exist without the export holding it, however old it is. ` +
+          "When no update runs, let `pulumi up` finish the job or run `pulumi refresh --clear-pending-creates`, then export again",
+      );
+    }
     const own = ownStackOf(resources);
     if (own) given.ownStack = `${own.project}/${own.stack}`;
     if (given.tag !== undefined) {

@@ -96,6 +96,8 @@ interface ExportOptions {
   ownStack?: string;
   /** Outputs added to its StackIdentity's. */
   identity?: Record<string, unknown>;
+  /** `deployment.pending_operations` (the Pulumi CLI writes it only when there are some). */
+  pending?: unknown;
 }
 
 function stateFile(name: string, resources: StateResource[], stack: keyof typeof NONCE | null = "a", options: ExportOptions = {}): string {
@@ -107,7 +109,8 @@ function stateFile(name: string, resources: StateResource[], stack: keyof typeof
   const all = [...own, ...identity, ...resources];
   const time = options.time === undefined ? new Date().toISOString() : options.time;
   const manifest = time === null ? {} : { time, magic: "m", version: "v3.248.0" };
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest, resources: all.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r })) } }));
+  const resourcesOut = all.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r }));
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest, resources: resourcesOut, ...(options.pending === undefined ? {} : { pending_operations: options.pending }) } }));
   return file;
 }
 
@@ -633,6 +636,33 @@ describe("pulumi-vastai orphans", () => {
       expect(alone.code).toBe(0);
       expect((await liveIds()).instances).toContain(copysInstance);
       expect((await liveIds()).instances).not.toContain(made.orphan.instance);
+    });
+
+    it("33.1 an export written while an update ran (an operation of this package in progress) refuses --delete: what it makes may be older than the checkpoint", async () => {
+      const made = await makeObjects();
+      const held = [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+      ];
+      // The orphan pair is an instance still booting (created an hour ago) while other steps wrote checkpoints.
+      const creating = { type: "creating", resource: { urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::lost", custom: true, type: "pulumi-nodejs:dynamic/vastai:Instance", inputs: {} } };
+      const running = stateFile("running.json", held, "a", { pending: [creating] });
+      await h.clearRequests();
+      const refused = await run(["orphans", running, "--delete", "--yes"]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(`${running} records operations of this package in progress at its checkpoint ("creating" urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::lost)`);
+      expect(refused.err).toContain("`pulumi refresh --clear-pending-creates`, then export again");
+      expect(await h.requests()).toEqual([]);
+      const listed = await run(["orphans", running]);
+      expect(listed.code).toBe(0);
+      expect(listed.out).toContain(`Warning: ${running} records operations of this package in progress`);
+      expect(await deletes()).toEqual([]);
+      // Another package's pending operation says nothing of this package's objects; a list that is not one is refused.
+      const other = stateFile("other-pending.json", held, "a", { pending: [{ ...creating, resource: { ...creating.resource, type: "aws:s3/bucket:Bucket" } }] });
+      expect((await run(["orphans", other, "--delete", "--yes"])).code).toBe(0);
+      const broken = await run(["orphans", stateFile("broken-pending.json", held, "a", { pending: { creating: 1 } })]);
+      expect(broken.code).toBe(2);
+      expect(broken.err).toContain("`deployment.pending_operations` is {\"creating\":1}, not a list");
     });
   });
 });
