@@ -295,7 +295,7 @@ export function readStackHoldings(files: readonly string[], now: number = Date.n
     if (pending.length > 0) {
       holdings.conflicts.push(
         `${file} records operations of this package in progress at its checkpoint (${pending.join(", ")}): an update was running, or was killed, and what it makes may exist without the export holding it, however old it is. ` +
-          "When no update runs, let `pulumi up` finish the job or run `pulumi refresh --clear-pending-creates`, then export again",
+          "When no update runs, resolve them (`pulumi refresh --clear-pending-creates`, or `pulumi refresh` at a terminal, which asks; a later `pulumi up` keeps a pending create), then export again",
       );
     }
     const own = ownStackOf(resources);

@@ -651,7 +651,7 @@ describe("pulumi-vastai orphans", () => {
       const refused = await run(["orphans", running, "--delete", "--yes"]);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain(`${running} records operations of this package in progress at its checkpoint ("creating" urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::lost)`);
-      expect(refused.err).toContain("`pulumi refresh --clear-pending-creates`, then export again");
+      expect(refused.err).toContain("resolve them (`pulumi refresh --clear-pending-creates`, or `pulumi refresh` at a terminal, which asks; a later `pulumi up` keeps a pending create), then export again");
       expect(await h.requests()).toEqual([]);
       const listed = await run(["orphans", running]);
       expect(listed.code).toBe(0);
