@@ -97,11 +97,11 @@ function provenance(o: Orphan, holdings: StackHoldings): string {
   const of = given ? `${given.file}${given.ownStack ? ` (stack ${given.ownStack})` : ""}` : "a given export";
   const checkpoint = given?.checkpoint ?? "(unknown)";
   if (o.kind === "scheduledJob") {
-    return `acts on instance ${o.instanceId}, an orphan of ${of} deleted first; no resource of the given exports holds job ${o.id}; deleted only once that instance is seen gone`;
+    return `acts on instance ${o.instanceId}, an orphan of ${of} listed here; no resource of the given exports holds job ${o.id}; deleted only once that instance is seen gone`;
   }
   return (
     `the tag ${o.stack} of its marker ${o.marker} is that of ${of}; no resource of the given exports holds ${o.kind} ${o.id}; ` +
-    `created ${o.createdAt}, more than ${MARGIN_MIN} min before the export's checkpoint ${checkpoint}`
+    `created ${o.createdAt}, at least ${MARGIN_MIN} min before the export's checkpoint ${checkpoint}`
   );
 }
 

@@ -558,7 +558,7 @@ describe("pulumi-vastai orphans", () => {
         expect(plan).toContain(`${json ? "err" : "out"} These 2 orphan(s) of the given stacks will be deleted, each provably theirs:`);
         for (const [kind, id] of [["instance", made.orphan.instance], ["volume", made.orphan.volume]] as const) {
           expect(plan).toMatch(new RegExp(
-            `^- ${kind} ${id}: the tag ${tag} of its marker ${marker} is that of ${state.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}; no resource of the given exports holds ${kind} ${id}; created \\S+Z, more than 10 min before the export's checkpoint ${checkpoint}$`,
+            `^- ${kind} ${id}: the tag ${tag} of its marker ${marker} is that of ${state.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}; no resource of the given exports holds ${kind} ${id}; created \\S+Z, at least 10 min before the export's checkpoint ${checkpoint}$`,
             "m",
           ));
         }
