@@ -5,11 +5,15 @@
  * `VAST_API_KEY` or the vendor client's key file; `VAST_URL` or `--api-url` for the endpoint.
  *
  * Safe by default: the report is scoped to the stacks whose exports are given; `--delete`
- * deletes only their orphans, is refused without a state file that scopes it, lists what it
- * will delete first, and goes ahead only with `--yes` or a "y" typed at a terminal.
+ * deletes only their orphans (objects made before the export's checkpoint that no export
+ * holds), is refused without a state file that scopes it or when the given identities conflict,
+ * prints what it will delete and why each is the stack's first (also with `--yes`), and goes
+ * ahead only with `--yes` or a "y" typed at a terminal. A delete counts only when a fresh
+ * listing no longer shows the object.
  *
- * Exit codes: 0 done (orphans or not), 1 a delete failed, 2 bad arguments, unreadable state, a
- * refused or unconfirmed delete, or a failed request.
+ * Exit codes: 0 done (orphans or not), 1 a delete failed or an object is still there after it,
+ * 2 bad arguments, an unreadable state file or field (an encrypted secret), a refused or
+ * unconfirmed delete, or a failed request.
  */
 import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
@@ -17,7 +21,7 @@ import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
 import { round6 } from "../resources/kit/costs";
-import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
+import { CLOCK_MARGIN_MS, deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
   out: (text: string) => void;
@@ -30,6 +34,10 @@ export interface CliIo {
    * asks at the terminal when standard input and output are one.
    */
   confirm?: ((question: string) => Promise<boolean>) | undefined;
+  /** Tests: this machine's clock in epoch ms (default Date.now). */
+  now?: () => number;
+  /** Tests: waits between the reads that see deleted objects gone (default a real wait). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 interface OrphanOptions {
@@ -46,8 +54,8 @@ const money = (n: number) => `$${n.toFixed(3)}/h`;
 
 function table(orphans: readonly Orphan[]): string {
   const rows = [
-    ["kind", "id", "name", "status", "cost", "stack", "marker"],
-    ...orphans.map((o) => [o.kind, String(o.id), o.name ?? "", o.status ?? "", money(o.costPerHour), o.stack ?? "(earlier release)", o.marker]),
+    ["kind", "id", "name", "status", "cost", "stack", "marker", "created"],
+    ...orphans.map((o) => [o.kind, String(o.id), o.name ?? "", o.status ?? "", money(o.costPerHour), o.stack ?? "(earlier release)", o.marker, o.createdAt ?? "(not given)"]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd()).join("\n");
@@ -78,6 +86,27 @@ function checkDeleteScope(holdings: StackHoldings | undefined): void {
       `--delete: none of the given state files holds a stack identity (their stacks were last updated by an earlier release; run \`pulumi up\` once), so no object can be attributed to them. Nothing was deleted.`,
     );
   }
+  if (holdings.conflicts.length > 0) throw new Refusal(`--delete: ${holdings.conflicts.join("; ")}. Nothing was deleted.`);
+}
+
+const MARGIN_MIN = CLOCK_MARGIN_MS / 60_000;
+
+/** Why `o` is provably a given stack's orphan: its marker's tag, no holder, its age. */
+function provenance(o: Orphan, holdings: StackHoldings): string {
+  const given = holdings.stacks.find((s) => s.tag === o.stack);
+  const of = given ? `${given.file}${given.ownStack ? ` (stack ${given.ownStack})` : ""}` : "a given export";
+  const checkpoint = given?.checkpoint ?? "(unknown)";
+  if (o.kind === "scheduledJob") {
+    return `acts on instance ${o.instanceId}, an orphan of ${of} listed here; no resource of the given exports holds job ${o.id}; deleted only once that instance is seen gone`;
+  }
+  return (
+    `the tag ${o.stack} of its marker ${o.marker} is that of ${of}; no resource of the given exports holds ${o.kind} ${o.id}; ` +
+    `created ${o.createdAt}, at least ${MARGIN_MIN} min before the export's checkpoint ${checkpoint}`
+  );
+}
+
+function planText(orphans: readonly Orphan[], holdings: StackHoldings): string {
+  return orphans.map((o) => `- ${o.kind} ${o.id}: ${provenance(o, holdings)}`).join("\n");
 }
 
 /** The leftovers (orphans.ts) as a closing section: reported, never deleted. */
@@ -89,11 +118,33 @@ function leftoverText(leftovers: readonly Leftover[]): string | undefined {
 }
 
 function describeStacks(holdings: StackHoldings): string {
-  return holdings.stacks.map((s) => `${s.file} (${s.tag ? `stack ${s.tag}` : "no stack identity: last updated by an earlier release"})`).join(", ");
+  return holdings.stacks
+    .map((s) => `${s.file} (${s.tag ? `stack ${s.tag}${s.ownStack ? ` of ${s.ownStack}` : ""}; checkpoint ${s.checkpoint}` : "no stack identity: last updated by an earlier release"})`)
+    .join(", ");
+}
+
+/** Listed objects of the given stacks that are not orphans of their exports, under their own headings. */
+function notProvenText(listed: readonly Orphan[]): string[] {
+  const sections: string[] = [];
+  const newer = listed.filter((o) => o.attribution === "newer");
+  if (newer.length > 0) {
+    sections.push(
+      `${newer.length} object(s) of the given stacks that no given export holds but that were created after its checkpoint, or less than ${MARGIN_MIN} min before it (the margin for the two clocks): ` +
+        `not orphans of that export (a later \`pulumi up\` may hold them), never deleted. Export again after \`pulumi refresh\` to report on them:\n\n${table(newer)}\n`,
+    );
+  }
+  const unknown = listed.filter((o) => o.attribution === "unknownAge");
+  if (unknown.length > 0) {
+    sections.push(
+      `${unknown.length} object(s) of the given stacks that no given export holds but whose creation time the service does not give: ` +
+        `they cannot be proved older than the export, so they are never deleted; check them by hand:\n\n${table(unknown)}\n`,
+    );
+  }
+  return sections;
 }
 
 async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo): Promise<number> {
-  const holdings = files.length > 0 ? readStackHoldings(files) : undefined;
+  const holdings = files.length > 0 ? readStackHoldings(files, (io.now ?? Date.now)()) : undefined;
   if (options.delete) checkDeleteScope(holdings);
   const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
   const { listed, otherStacks } = await findOrphans(client, holdings);
@@ -104,29 +155,40 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   const more = leftoverText(leftovers);
 
   let confirmed = false;
-  if (options.delete && orphans.length > 0) {
+  if (options.delete && holdings && orphans.length > 0) {
+    const plan = `These ${orphans.length} orphan(s) of the given stacks will be deleted, each provably theirs:\n\n${table(orphans)}\n\n${planText(orphans, holdings)}\n`;
     if (!options.yes) {
       // JSON is for scripts: they confirm with --yes, never at a prompt mixed into the JSON.
       const confirm = options.json ? undefined : "confirm" in io ? io.confirm : terminalConfirm();
       if (!confirm) {
-        if (!options.json) io.out(`These ${orphans.length} orphan(s) of the given stacks would be deleted:\n\n${table(orphans)}\n`);
+        if (!options.json) io.out(plan.replace("will be deleted", "would be deleted"));
         throw new Refusal(`--delete: confirm with --yes to delete the ${orphans.length} orphan(s) listed (no terminal to ask). Nothing was deleted.`);
       }
-      io.out(`These ${orphans.length} orphan(s) of the given stacks will be deleted:\n\n${table(orphans)}\n`);
+      io.out(plan);
       if (!(await confirm(`Delete these ${orphans.length}? [y/N] `))) {
         io.out("Nothing was deleted.");
         return 2;
       }
+    } else if (options.json) {
+      // Printed before any delete, also with --yes; standard output keeps only the JSON.
+      io.err(plan);
+    } else {
+      io.out(plan);
     }
     confirmed = true;
   }
-  const outcomes = confirmed ? await deleteOrphans(client, orphans) : [];
+  const outcomes = confirmed ? await deleteOrphans(client, orphans, { sleep: io.sleep }) : [];
   const failed = outcomes.filter((o) => !o.ok).length;
   if (options.json) {
     io.out(JSON.stringify({
       stateFiles: files,
       stacks: holdings?.stacks ?? [],
-      orphans: listed.map((o) => ({ ...o, ...(confirmed && o.attribution === "orphan" ? { deleted: outcomes.find((d) => d.orphan === o)?.result } : {}) })),
+      conflicts: holdings?.conflicts ?? [],
+      orphans: listed.map((o) => ({
+        ...o,
+        ...(o.attribution === "orphan" && holdings ? { why: provenance(o, holdings) } : {}),
+        ...(confirmed && o.attribution === "orphan" ? { deleted: outcomes.find((d) => d.orphan === o)?.result, seenGone: outcomes.find((d) => d.orphan === o)?.ok ?? false } : {}),
+      })),
       otherStacks,
       costPerHour: Number(total.toFixed(6)),
       deleted: confirmed,
@@ -147,6 +209,7 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
     return 0;
   }
   io.out(`Stacks: ${describeStacks(holdings)}.`);
+  for (const c of holdings.conflicts) io.out(`Warning: ${c}. --delete is refused until then.`);
   if (listed.length === 0) {
     io.out(`No orphans: every instance and volume of the given stacks is held by one of them.${others}`);
     if (more) io.out(more);
@@ -155,6 +218,7 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   if (orphans.length > 0 && !confirmed) {
     io.out(`${orphans.length} orphan(s) of the given stacks, in none of ${files.length} state file(s), costing ${money(orphans.reduce((s, o) => s + o.costPerHour, 0))} in all:\n\n${table(orphans)}\n`);
   }
+  for (const section of notProvenText(listed)) io.out(section);
   if (unattributable.length > 0) {
     io.out(
       `${unattributable.length} object(s) marked by an earlier release that no given stack holds, costing ${money(unattributable.reduce((s, o) => s + o.costPerHour, 0))} (their marker names no stack, so they may be another stack's; never deleted here):\n\n${table(unattributable)}\n`,
@@ -167,7 +231,12 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
     return 0;
   }
   for (const o of outcomes) io.out(`${o.orphan.kind} ${o.orphan.id}: ${o.result}`);
-  io.out(failed > 0 ? `${failed} of ${outcomes.length} could not be deleted.` : `Deleted ${outcomes.length}.`);
+  const gone = outcomes.length - failed;
+  io.out(
+    failed > 0
+      ? `${gone} of ${outcomes.length} seen gone; ${failed} not deleted or still present (named above).`
+      : `Deleted ${outcomes.length}. Each is gone from a fresh listing.`,
+  );
   if (more) io.out(more);
   return failed > 0 ? 1 : 0;
 }

@@ -26,7 +26,13 @@
  * An object is held by a given stack when its id is the id of a resource of the same kind in
  * one of the files, or, for an instance, the id of a member of a Fleet (`outputs.members[].id`).
  * A marker alone does not make an object held: a create that landed twice leaves a second
- * object with the same marker, and that one is an orphan.
+ * object with the same marker, and that one is an orphan. Every field read for this is read or
+ * refused (export-read.ts): an encrypted secret never reads as "holds nothing".
+ *
+ * An export holds what its stack held at its checkpoint (`deployment.manifest.time`): an
+ * object created later (by the service's `start_date`, less CLOCK_MARGIN_MS for the two
+ * clocks) may be held by the stack's newer state, and one whose creation time the service does
+ * not give cannot be proved older; both are listed apart and never deleted.
  *
  * Templates carry none (the service adopts a template by its content) and the service has no
  * list of one's own templates, so they cannot be reported; they cost nothing per hour. Clusters
@@ -36,6 +42,7 @@
 import * as fs from "node:fs";
 import type { VastClient } from "../client";
 import { LEGACY_MARKER, STACK_TAG_LENGTH, stackTagOf } from "../resources/kit/create-once";
+import { type FieldSite, RECORDED_STACK_OUTPUTS, UnreadableFieldError, openField, ownStackOf, recordedNameMatches, resourceLabel, rfc3339Ms } from "./export-read";
 
 /** The environment variable every instance this package rents carries. */
 export const INSTANCE_MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -51,11 +58,15 @@ export const EXPORT_VERSION = 3;
 export type OrphanKind = "instance" | "volume" | "scheduledJob";
 
 /**
- * Why an object is listed: `orphan`, a given stack's and held by none (`--delete` deletes it);
- * `unattributable`, a marker of an earlier release held by no given stack (never deleted);
- * `unscoped`, listed without state files (never deleted).
+ * Why an object is listed: `orphan`, a given stack's, held by none of them and created before
+ * its export's checkpoint (`--delete` deletes it); `newer`, a given stack's and held by none,
+ * but created after its export's checkpoint less the clock margin (a later `up` may hold it:
+ * never deleted); `unknownAge`, a given stack's and held by none, but the service gives no
+ * creation time (it cannot be proved older than the export: never deleted); `unattributable`,
+ * a marker of an earlier release held by no given stack (never deleted); `unscoped`, listed
+ * without state files (never deleted).
  */
-export type Attribution = "orphan" | "unattributable" | "unscoped";
+export type Attribution = "orphan" | "newer" | "unknownAge" | "unattributable" | "unscoped";
 
 export interface Orphan {
   kind: OrphanKind;
@@ -69,12 +80,36 @@ export interface Orphan {
   status: string | null;
   /** $ per hour the object costs now (an instance's total, a volume's storage). */
   costPerHour: number;
+  /**
+   * When the service says it was created (ISO 8601; an instance's or a volume's `start_date`);
+   * a scheduled job has none of its own and takes its instance's. Null when not given.
+   */
+  createdAt: string | null;
+  /** A scheduled job's instance (it is deleted only once that instance is seen gone). */
+  instanceId?: number;
 }
+
+/**
+ * An object counts as older than an export's checkpoint only when the service's creation time
+ * is at least this much before the checkpoint's time: the two times come from two clocks (the
+ * service's, and that of the machine that ran `pulumi`), and a machine whose clock runs ahead
+ * would otherwise make an object created just after the checkpoint look older. NTP keeps clocks
+ * within a second; ten minutes also covers an unsynchronised CI runner or laptop. The cost: an
+ * orphan younger than this at the checkpoint waits for a later export (a `pulumi refresh`
+ * writes one).
+ */
+export const CLOCK_MARGIN_MS = 10 * 60_000;
 
 /** One given state file: the tag of its stack (undefined: no StackIdentity, a stack of an earlier release). */
 export interface GivenStack {
   file: string;
   tag?: string;
+  /** The time of the export's checkpoint (`deployment.manifest.time`), ISO 8601; with a tag. */
+  checkpoint?: string;
+  /** The stack the export is of (`<project>/<stack>`, its Stack resource's URN); undefined without one. */
+  ownStack?: string;
+  /** The stack name its StackIdentity records it was made for (an identity that records one). */
+  identityMadeFor?: string;
 }
 
 /** The given stacks: their tags and the ids they hold, by kind. */
@@ -82,9 +117,17 @@ export interface StackHoldings {
   files: string[];
   stacks: GivenStack[];
   tags: Set<string>;
+  /** Each tag's checkpoint time in epoch ms (the earliest, should two files share a tag). */
+  checkpoints: Map<string, number>;
   instances: Set<number>;
   volumes: Set<number>;
   scheduledJobs: Set<number>;
+  /**
+   * Why the given exports cannot scope a delete: two files holding one nonce, an identity made
+   * for another stack than the export's own, or an operation of this package's pending at the
+   * checkpoint (an update was running, or was killed). `--delete` is refused.
+   */
+  conflicts: string[];
 }
 
 /** What the account holds that the report concerns. */
@@ -121,6 +164,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** The resources of an export; anything but the known format is refused (never read as an empty stack). */
 export function resourcesOf(file: string, text: string): ExportedResource[] {
+  return parseExport(file, text).resources;
+}
+
+/** An export's `deployment` object and its resources, read strictly. */
+export interface ParsedExport {
+  deployment: Record<string, unknown>;
+  resources: ExportedResource[];
+}
+
+/** Parses the text of a `pulumi stack export` file; anything but the known format is refused. */
+export function parseExport(file: string, text: string): ParsedExport {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -137,55 +191,145 @@ export function resourcesOf(file: string, text: string): ExportedResource[] {
   if (!Array.isArray(resources)) {
     throw new StateFileError(file, `\`deployment.resources\` is ${resources === undefined ? "missing (a stack with no resources scopes nothing)" : "not a list"}`);
   }
-  return resources.map((r, i) => {
+  const list = resources.map((r, i) => {
     if (!isObject(r)) throw new StateFileError(file, `\`deployment.resources[${i}]\` is not an object`);
     return r as ExportedResource;
   });
+  return { deployment, resources: list };
+}
+
+/** The text of the file at `file`; a file that cannot be read is refused naming it. */
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
 /** The resources of the `pulumi stack export` file at `file`, read strictly (resourcesOf). */
 export function readExport(file: string): ExportedResource[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  return resourcesOf(file, text);
+  return resourcesOf(file, readText(file));
 }
 
-/** Reads the stack tags and the ids of this package's instances and volumes from `pulumi stack export` files. */
-export function readStackHoldings(files: readonly string[]): StackHoldings {
-  const holdings: StackHoldings = { files: [...files], stacks: [], tags: new Set(), instances: new Set(), volumes: new Set(), scheduledJobs: new Set() };
+/**
+ * The operations of this package's resources an export records as in progress at its
+ * checkpoint (`deployment.pending_operations`, which the Pulumi CLI writes only when there are
+ * some), as `"<type>" <urn>`. A list it cannot read is refused.
+ */
+function pendingOperationsOf(file: string, deployment: Record<string, unknown>): string[] {
+  const site: FieldSite = { file, resource: "the checkpoint" };
+  const ops = openField(site, "deployment.pending_operations", deployment.pending_operations);
+  if (ops === undefined || ops === null) return [];
+  if (!Array.isArray(ops)) throw new UnreadableFieldError(file, site.resource, "deployment.pending_operations", `is ${JSON.stringify(ops)}, not a list`);
+  const ours: string[] = [];
+  ops.forEach((op, i) => {
+    const resource = isObject(op) && isObject(op.resource) ? op.resource : undefined;
+    if (!isObject(op) || !resource || typeof op.type !== "string") {
+      throw new UnreadableFieldError(file, site.resource, `deployment.pending_operations[${i}]`, "is not an operation (`type` and `resource`)");
+    }
+    if (typeof resource.type === "string" && resource.type.startsWith(TYPE_PREFIX)) ours.push(`"${op.type}" ${typeof resource.urn === "string" ? resource.urn : resource.type}`);
+  });
+  return ours;
+}
+
+/** A positive whole id read through openField, or a refusal naming the field. */
+function heldId(site: FieldSite, field: string, value: unknown): number {
+  const opened = openField(site, field, value);
+  const id = idOf(opened);
+  if (id === undefined) throw new UnreadableFieldError(site.file, site.resource, field, `is ${JSON.stringify(opened) ?? "missing"}, not an id`);
+  return id;
+}
+
+/**
+ * Reads the stack tags, checkpoint times and the ids of this package's instances, volumes and
+ * jobs from `pulumi stack export` files. Every field it relies on is read or refused
+ * (UnreadableFieldError, StateFileError): an encrypted Fleet `members`, an id that is not one,
+ * a StackIdentity's nonce, a checkpoint without its time. `now` checks a checkpoint is not
+ * from this machine's future.
+ */
+export function readStackHoldings(files: readonly string[], now: number = Date.now()): StackHoldings {
+  const holdings: StackHoldings = {
+    files: [...files], stacks: [], tags: new Set(), checkpoints: new Map(), instances: new Set(), volumes: new Set(), scheduledJobs: new Set(), conflicts: [],
+  };
   for (const file of files) {
     const given: GivenStack = { file };
-    for (const r of readExport(file)) {
-      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
+    const { deployment, resources } = parseExport(file, readText(file));
+    resources.forEach((r, index) => {
+      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) return;
       const type = r.type.slice(TYPE_PREFIX.length);
+      const site: FieldSite = { file, resource: resourceLabel(r, index) };
+      const outputs = openField(site, "outputs", r.outputs);
+      const out = isObject(outputs) ? outputs : undefined;
       if (type === "StackIdentity") {
-        const nonce = r.outputs?.nonce;
+        const nonce = openField(site, "outputs.nonce", out?.nonce);
         if (typeof nonce !== "string" || nonce === "") throw new StateFileError(file, "its StackIdentity has no readable `outputs.nonce`");
         given.tag = stackTagOf(nonce);
         holdings.tags.add(given.tag);
-        continue;
+        for (const key of RECORDED_STACK_OUTPUTS) {
+          if (out?.[key] === undefined || out[key] === null) continue;
+          const name = openField(site, `outputs.${key}`, out[key]);
+          if (typeof name !== "string" || name === "") throw new UnreadableFieldError(file, site.resource, `outputs.${key}`, `is ${JSON.stringify(name)}, not a stack name`);
+          given.identityMadeFor ??= name;
+        }
+        return;
       }
       if (type === "Fleet") {
-        const members = Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown; volumeId?: unknown } | null>) : [];
-        for (const m of members) {
-          const id = idOf(m?.id);
-          if (id !== undefined) holdings.instances.add(id);
-          const volumeId = idOf(m?.volumeId);
-          if (volumeId !== undefined) holdings.volumes.add(volumeId);
-        }
-        continue;
+        if (!out) throw new UnreadableFieldError(file, site.resource, "outputs", "is missing");
+        const members = openField(site, "outputs.members", out.members);
+        if (!Array.isArray(members)) throw new UnreadableFieldError(file, site.resource, "outputs.members", `is ${JSON.stringify(members) ?? "missing"}, not a list`);
+        members.forEach((value, i) => {
+          const m = openField(site, `outputs.members[${i}]`, value);
+          if (!isObject(m)) throw new UnreadableFieldError(file, site.resource, `outputs.members[${i}]`, `is ${JSON.stringify(m)}, not a member`);
+          holdings.instances.add(heldId(site, `outputs.members[${i}].id`, m.id));
+          const volumeId = openField(site, `outputs.members[${i}].volumeId`, m.volumeId);
+          if (volumeId !== undefined && volumeId !== null) holdings.volumes.add(heldId(site, `outputs.members[${i}].volumeId`, volumeId));
+        });
+        return;
       }
-      const id = idOf(r.id);
-      if (id === undefined) continue;
-      if (type === "Instance") holdings.instances.add(id);
-      else if (type === "Volume" || type === "NetworkVolume") holdings.volumes.add(id);
-      else if (type === "ScheduledJob") holdings.scheduledJobs.add(id);
+      const held =
+        type === "Instance" ? holdings.instances : type === "Volume" || type === "NetworkVolume" ? holdings.volumes : type === "ScheduledJob" ? holdings.scheduledJobs : undefined;
+      if (held) held.add(heldId(site, "id", r.id));
+    });
+    const pending = pendingOperationsOf(file, deployment);
+    if (pending.length > 0) {
+      holdings.conflicts.push(
+        `${file} records operations of this package in progress at its checkpoint (${pending.join(", ")}): an update was running, or was killed, and what it makes may exist without the export holding it, however old it is. ` +
+          "When no update runs, resolve them (`pulumi refresh --clear-pending-creates`, or `pulumi refresh` at a terminal, which asks; a later `pulumi up` keeps a pending create), then export again",
+      );
+    }
+    const own = ownStackOf(resources);
+    if (own) given.ownStack = `${own.project}/${own.stack}`;
+    if (given.tag !== undefined) {
+      const site: FieldSite = { file, resource: "the checkpoint" };
+      const manifest = openField(site, "deployment.manifest", deployment.manifest);
+      const time = openField(site, "deployment.manifest.time", isObject(manifest) ? manifest.time : undefined);
+      const ms = rfc3339Ms(time);
+      if (ms === undefined) {
+        throw new UnreadableFieldError(file, site.resource, "deployment.manifest.time", `is ${JSON.stringify(time) ?? "missing"}, not an RFC 3339 time (the time \`pulumi\` wrote the checkpoint)`);
+      }
+      if (ms > now + CLOCK_MARGIN_MS) {
+        throw new UnreadableFieldError(file, site.resource, "deployment.manifest.time", `is ${String(time)}, more than ${CLOCK_MARGIN_MS / 60_000} minutes ahead of this machine's clock (one of the clocks is wrong)`);
+      }
+      given.checkpoint = new Date(ms).toISOString();
+      holdings.checkpoints.set(given.tag, Math.min(ms, holdings.checkpoints.get(given.tag) ?? Infinity));
+      if (given.identityMadeFor !== undefined && (!own || !recordedNameMatches(given.identityMadeFor, own))) {
+        holdings.conflicts.push(
+          `the stack identity in ${file} was made for stack ${given.identityMadeFor}, but the export is of ${own ? `stack ${given.ownStack}` : "no stack it names (it has no pulumi:pulumi:Stack resource)"}: ` +
+            "its state was copied from that stack, whose objects carry the same tag. Give the export of the stack the identity was made for, or settle the copy first (see \"Sharing an account\") and export again",
+        );
+      }
     }
     holdings.stacks.push(given);
+  }
+  const byTag = new Map<string, GivenStack[]>();
+  for (const s of holdings.stacks) if (s.tag !== undefined) byTag.set(s.tag, [...(byTag.get(s.tag) ?? []), s]);
+  for (const [tag, same] of byTag) {
+    if (same.length < 2) continue;
+    const named = same.map((s) => `${s.file}${s.ownStack ? ` (stack ${s.ownStack})` : ""}`).join(" and ");
+    holdings.conflicts.push(
+      `${named} hold the same stack identity (tag ${tag}): one stack's state was copied to the other, so their objects cannot be told apart by marker. Settle the copy (see "Sharing an account") and export again`,
+    );
   }
   return holdings;
 }
@@ -204,50 +348,68 @@ export function stackTagOfMarker(marker: string): string | undefined {
   return undefined;
 }
 
+/** ISO 8601 of a service time in Unix seconds; null when there is none or it is not a time. */
+function isoOfSeconds(seconds: number | null | undefined): string | null {
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0) return null;
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
 /**
  * The marked instances and volumes of the account that the report lists: with holdings, the
  * given stacks' objects none of them holds and the unattributable ones none holds; without,
- * every marked one. Most expensive first.
+ * every marked one. An object of a given stack is an orphan only when the service's creation
+ * time is at least CLOCK_MARGIN_MS before that stack's checkpoint. Most expensive first.
  */
 export async function findOrphans(client: VastClient, holdings?: StackHoldings): Promise<OrphanReport> {
   const [instances, volumes, jobs] = await Promise.all([client.instances.listAll(), client.volumes.list(), client.scheduledJobs.list()]);
   const listed: Orphan[] = [];
   let otherStacks = 0;
   /** Decides for one unheld marked object: listed (with its attribution) or another stack's. */
-  const consider = (o: Omit<Orphan, "stack" | "attribution">): boolean => {
+  const consider = (o: Omit<Orphan, "stack" | "attribution">): Orphan | undefined => {
     const stack = stackTagOfMarker(o.marker) ?? null;
     let attribution: Attribution;
     if (!holdings) attribution = "unscoped";
     else if (stack === null) attribution = "unattributable";
-    else if (holdings.tags.has(stack)) attribution = "orphan";
-    else {
+    else if (holdings.tags.has(stack)) {
+      const checkpoint = holdings.checkpoints.get(stack);
+      const created = o.createdAt === null ? undefined : Date.parse(o.createdAt);
+      if (created === undefined || checkpoint === undefined) attribution = "unknownAge";
+      else attribution = created <= checkpoint - CLOCK_MARGIN_MS ? "orphan" : "newer";
+    } else {
       otherStacks++;
-      return false;
+      return undefined;
     }
-    listed.push({ ...o, stack, attribution });
-    return true;
+    const orphan: Orphan = { ...o, stack, attribution };
+    listed.push(orphan);
+    return orphan;
   };
-  /** Listed instances by id, with their markers: a volume made with one is listed with it. */
-  const listedInstances = new Map<number, string>();
+  /** Listed instances by id: a volume made with one is listed with its marker, a job with its attribution. */
+  const listedInstances = new Map<number, Orphan>();
   for (const i of instances) {
     const marker = (i.extraEnv ?? []).find(([k]) => k === INSTANCE_MARKER_ENV)?.[1];
     if (marker === undefined || holdings?.instances.has(i.id)) continue;
-    if (consider({ kind: "instance", id: i.id, name: i.label ?? null, marker, status: i.actualStatus ?? null, costPerHour: i.dphTotal ?? 0 })) {
-      listedInstances.set(i.id, marker);
-    }
+    const orphan = consider({
+      kind: "instance", id: i.id, name: i.label ?? null, marker, status: i.actualStatus ?? null, costPerHour: i.dphTotal ?? 0, createdAt: isoOfSeconds(i.startDate),
+    });
+    if (orphan) listedInstances.set(i.id, orphan);
   }
   for (const v of volumes) {
     const named = v.name === null ? undefined : VOLUME_MARKER.exec(v.name)?.[1];
     const user = v.instanceIds.find((id) => listedInstances.has(id));
-    const marker = named ?? (user === undefined ? undefined : listedInstances.get(user));
+    const marker = named ?? (user === undefined ? undefined : listedInstances.get(user)?.marker);
     if (marker === undefined || holdings?.volumes.has(v.id)) continue;
-    consider({ kind: "volume", id: v.id, name: v.name, marker, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0 });
+    consider({ kind: "volume", id: v.id, name: v.name, marker, status: v.status, costPerHour: v.storageTotalCostPerHour ?? 0, createdAt: isoOfSeconds(v.startDate) });
   }
-  // A job goes with the listed instance it acts on (it costs nothing itself); any other job is left alone.
+  // A job goes with the listed instance it acts on (it costs nothing itself; the service gives
+  // no creation time of a job): same marker, attribution and age. Any other job is left alone.
   for (const j of jobs) {
-    const marker = listedInstances.get(j.instanceId);
-    if (marker === undefined || holdings?.scheduledJobs.has(j.id)) continue;
-    consider({ kind: "scheduledJob", id: j.id, name: `${j.requestMethod} ${j.apiEndpoint} (${j.frequency.toLowerCase()}, instance ${j.instanceId})`, marker, status: null, costPerHour: 0 });
+    const instance = listedInstances.get(j.instanceId);
+    if (instance === undefined || holdings?.scheduledJobs.has(j.id)) continue;
+    listed.push({
+      kind: "scheduledJob", id: j.id, name: `${j.requestMethod} ${j.apiEndpoint} (${j.frequency.toLowerCase()}, instance ${j.instanceId})`,
+      marker: instance.marker, stack: instance.stack, attribution: instance.attribution, status: null, costPerHour: 0, createdAt: instance.createdAt, instanceId: j.instanceId,
+    });
   }
   listed.sort((a, b) => b.costPerHour - a.costPerHour || a.kind.localeCompare(b.kind) || a.id - b.id);
   return { listed, otherStacks };
@@ -255,36 +417,112 @@ export async function findOrphans(client: VastClient, holdings?: StackHoldings):
 
 export interface DeleteOutcome {
   orphan: Orphan;
-  /** `deleted`, `already gone`, or the error's message. */
+  /** `deleted`, `already gone` (both seen gone in a fresh listing), or why it is not counted deleted. */
   result: string;
+  /** Seen gone after the delete. */
   ok: boolean;
 }
 
+/** How the deletes are checked: fresh listings, read again after a wait while an object still shows. */
+export interface DeleteChecks {
+  /** Listings read again while a deleted object still shows (default 2). */
+  rereads?: number;
+  /** Ms between them (default 5000). */
+  waitMs?: number;
+  /** Waits `ms` (tests: instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+type Kind = Orphan["kind"];
+const listingOf = (client: VastClient, kind: Kind): Promise<number[]> =>
+  kind === "instance"
+    ? client.instances.listAll().then((l) => l.map((i) => i.id))
+    : kind === "volume"
+      ? client.volumes.list().then((l) => l.map((v) => v.id))
+      : client.scheduledJobs.list().then((l) => l.map((j) => j.id));
+
 /**
- * Deletes the given orphans (only those attributed to a given stack; any other is skipped):
- * scheduled jobs first (none is left calling an instance that is gone), then instances (a
- * volume an instance uses cannot go), then volumes. Each delete is confirmed as the resources' deletes are (a 404 counts as gone only in the
- * service's own error shape). One failure does not stop the rest; each outcome is returned.
+ * Which of `done` (deletes the service answered as done) a fresh listing no longer shows; one
+ * still shown is read again `rereads` times, `waitMs` apart. Returns, per object, null when it is
+ * seen gone, else why it is not counted deleted.
  */
-export async function deleteOrphans(client: VastClient, orphans: readonly Orphan[]): Promise<DeleteOutcome[]> {
-  const outcomes: DeleteOutcome[] = [];
-  // Only a given stack's orphans: never an object of an unknown owner, whatever the caller passes.
+async function seenGone(client: VastClient, done: readonly Orphan[], checks: DeleteChecks): Promise<Map<Orphan, string | null>> {
+  const verdict = new Map<Orphan, string | null>();
+  const rereads = checks.rereads ?? 2;
+  const sleep = checks.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let pending = [...done];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await sleep(checks.waitMs ?? 5000);
+    const listings = new Map<Kind, Set<number> | Error>();
+    for (const kind of new Set(pending.map((o) => o.kind))) {
+      try {
+        listings.set(kind, new Set(await listingOf(client, kind)));
+      } catch (error) {
+        listings.set(kind, error as Error);
+      }
+    }
+    const still: Orphan[] = [];
+    for (const o of pending) {
+      const listing = listings.get(o.kind)!;
+      if (listing instanceof Error) verdict.set(o, `the service answered the delete as done, but listing ${o.kind}s to see it gone failed (${listing.message}): not counted as deleted`);
+      else if (listing.has(o.id)) still.push(o);
+      else verdict.set(o, null);
+    }
+    if (still.length > 0 && attempt >= rereads) {
+      for (const o of still) verdict.set(o, `still present: the service answered the delete as done, but a fresh listing still shows it (read ${attempt + 1} time(s))`);
+      break;
+    }
+    pending = still;
+  }
+  return verdict;
+}
+
+/**
+ * Deletes the given orphans (only those attributed `orphan`; any other is skipped): instances
+ * first (a volume an instance uses cannot go), then volumes, then the scheduled jobs of
+ * instances seen gone (a job whose instance stays is left: nothing gives its own age, and it
+ * would act on a live object). Each delete is confirmed as the resources' deletes are (a 404
+ * counts as gone only in the service's own error shape), and counts as deleted only when a
+ * fresh listing no longer shows the object. One failure does not stop the rest; each outcome
+ * is returned.
+ */
+export async function deleteOrphans(client: VastClient, orphans: readonly Orphan[], checks: DeleteChecks = {}): Promise<DeleteOutcome[]> {
+  const outcomes = new Map<Orphan, DeleteOutcome>();
+  // Only a given stack's orphans: never an object of an unknown owner or age, whatever the caller passes.
   const ours = orphans.filter((o) => o.attribution === "orphan");
-  const ordered = (["scheduledJob", "instance", "volume"] as const).flatMap((kind) => ours.filter((o) => o.kind === kind));
-  for (const orphan of ordered) {
-    try {
-      const done =
-        orphan.kind === "scheduledJob"
-          ? await client.scheduledJobs.delete(orphan.id)
-          : orphan.kind === "instance"
-            ? await client.instances.destroy(orphan.id)
-            : await client.volumes.delete(orphan.id);
-      outcomes.push({ orphan, result: done.alreadyGone ? "already gone" : "deleted", ok: true });
-    } catch (error) {
-      outcomes.push({ orphan, result: (error as Error).message, ok: false });
+  const run = async (batch: readonly Orphan[]) => {
+    const answered: Array<[Orphan, string]> = [];
+    for (const orphan of batch) {
+      try {
+        const done =
+          orphan.kind === "scheduledJob"
+            ? await client.scheduledJobs.delete(orphan.id)
+            : orphan.kind === "instance"
+              ? await client.instances.destroy(orphan.id)
+              : await client.volumes.delete(orphan.id);
+        answered.push([orphan, done.alreadyGone ? "already gone" : "deleted"]);
+      } catch (error) {
+        outcomes.set(orphan, { orphan, result: (error as Error).message, ok: false });
+      }
+    }
+    const verdict = await seenGone(client, answered.map(([o]) => o), checks);
+    for (const [orphan, result] of answered) {
+      const why = verdict.get(orphan) ?? null;
+      outcomes.set(orphan, why === null ? { orphan, result, ok: true } : { orphan, result: why, ok: false });
+    }
+  };
+  await run(ours.filter((o) => o.kind === "instance"));
+  await run(ours.filter((o) => o.kind === "volume"));
+  const goneInstances = new Set([...outcomes.values()].filter((d) => d.ok && d.orphan.kind === "instance").map((d) => d.orphan.id));
+  const jobs = ours.filter((o) => o.kind === "scheduledJob");
+  for (const job of jobs) {
+    if (job.instanceId !== undefined && !goneInstances.has(job.instanceId)) {
+      outcomes.set(job, { orphan: job, result: `not deleted: its instance ${job.instanceId} was not seen gone`, ok: false });
     }
   }
-  return outcomes;
+  await run(jobs.filter((j) => !outcomes.has(j)));
+  const order: Kind[] = ["instance", "volume", "scheduledJob"];
+  return order.flatMap((kind) => ours.filter((o) => o.kind === kind).map((o) => outcomes.get(o)!));
 }
 
 // ---- Leftovers: billing objects no marker ties to a stack (reported, never deleted) ----------

@@ -16,8 +16,19 @@ import { planOf as jobPlanOf } from "../../provider/resources/scheduledJob/plan"
 import { SEED } from "../../simulator/seed/seed";
 import { useSimulator } from "../support/simulator";
 
-const h = useSimulator();
+/**
+ * The simulator's clock runs an hour behind this machine's: objects are made an hour before an
+ * export written now (as a stack's objects are older than its last checkpoint). A test may set
+ * another lag to make objects at a chosen time before or after an export.
+ */
+const HOUR = 3_600_000;
+let simLagMs = HOUR;
+const simNow = () => Date.now() - simLagMs;
+const h = useSimulator({ simulator: { now: simNow } });
 let dir: string;
+beforeEach(() => {
+  simLagMs = HOUR;
+});
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "orphans-"));
@@ -75,15 +86,38 @@ async function makeObjects(): Promise<Made> {
   };
 }
 
-type StateResource = { type: string; id: number | string; outputs?: Record<string, unknown> };
+type StateResource = { type: string; id?: number | string; urn?: string; outputs?: Record<string, unknown> };
 const identityOf = (stack: keyof typeof NONCE): StateResource => ({ type: "pulumi-nodejs:dynamic/vastai:StackIdentity", id: stackTagOf(NONCE[stack]), outputs: { nonce: NONCE[stack] } });
 
-function stateFile(name: string, resources: StateResource[], stack: keyof typeof NONCE | null = "a"): string {
+interface ExportOptions {
+  /** The checkpoint's time (`deployment.manifest.time`); default now, an hour after the objects are made. */
+  time?: string | null;
+  /** The stack the export is of: its `pulumi:pulumi:Stack` resource (`<project>/<stack>`); none by default. */
+  ownStack?: string;
+  /** Outputs added to its StackIdentity's. */
+  identity?: Record<string, unknown>;
+  /** `deployment.pending_operations` (the Pulumi CLI writes it only when there are some). */
+  pending?: unknown;
+}
+
+function stateFile(name: string, resources: StateResource[], stack: keyof typeof NONCE | null = "a", options: ExportOptions = {}): string {
   const file = path.join(dir, name);
-  const all = [...(stack ? [identityOf(stack)] : []), ...resources];
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: all.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r })) } }));
+  const identity = stack ? [{ ...identityOf(stack), outputs: { ...identityOf(stack).outputs, ...options.identity } }] : [];
+  const own: StateResource[] = options.ownStack
+    ? [{ type: "pulumi:pulumi:Stack", urn: `urn:pulumi:${options.ownStack.split("/")[1]}::${options.ownStack.split("/")[0]}::pulumi:pulumi:Stack::${options.ownStack.replace("/", "-")}` }]
+    : [];
+  const all = [...own, ...identity, ...resources];
+  const time = options.time === undefined ? new Date().toISOString() : options.time;
+  const manifest = time === null ? {} : { time, magic: "m", version: "v3.248.0" };
+  const resourcesOut = all.map((r) => ({ urn: `urn:pulumi:dev::p::${r.type}::x`, custom: true, ...r }));
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest, resources: resourcesOut, ...(options.pending === undefined ? {} : { pending_operations: options.pending }) } }));
   return file;
 }
+
+/** A Pulumi secret as `pulumi stack export` writes it: encrypted, or with --show-secrets in plain. */
+const SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const encrypted = (): Record<string, unknown> => ({ ...SIG, ciphertext: "v1:Zm9vYmFy:ZW5jcnlwdGVk" });
+const plainSecret = (value: unknown): Record<string, unknown> => ({ ...SIG, plaintext: JSON.stringify(value) });
 
 const heldBy = (made: Made) =>
   stateFile("a.json", [
@@ -94,7 +128,7 @@ const heldBy = (made: Made) =>
 async function run(args: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client, ...extra });
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client, sleep: async () => {}, ...extra });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -105,7 +139,7 @@ const liveIds = async () => ({
 const sorted = (ids: number[]) => [...ids].sort((x, y) => x - y);
 
 interface JsonReport {
-  orphans: Array<{ kind: string; id: number; marker: string; stack: string | null; attribution: string; costPerHour: number; deleted?: string }>;
+  orphans: Array<{ kind: string; id: number; marker: string; stack: string | null; attribution: string; costPerHour: number; deleted?: string; seenGone?: boolean; why?: string }>;
   otherStacks: number;
   costPerHour: number;
   deleted: boolean;
@@ -152,7 +186,7 @@ describe("pulumi-vastai orphans", () => {
     ], null);
     const { code, out } = await run(["orphans", heldBy(made), b]);
     expect(code).toBe(0);
-    expect(out).toContain(`(stack ${stackTagOf(NONCE.a)})`);
+    expect(out).toContain(`(stack ${stackTagOf(NONCE.a)}; checkpoint `);
     expect(out).toContain("other-package.json (no stack identity");
     expect(out).toMatch(/^2 orphan\(s\) of the given stacks, in none of 2 state file\(s\), costing \$\d+\.\d{3}\/h in all:/m);
     const marker = markerOf("a", "Instance", "lost");
@@ -320,7 +354,7 @@ describe("pulumi-vastai orphans", () => {
       (await h.client.scheduledJobs.create(jobPlanOf({ instanceId, action: "reboot", frequency: "DAILY", hour: 3, timeZone: "UTC", end: "2099-01-01T00:00:00Z" }, "2026-01-01T00:00:00Z"))).job.id;
     const liveJobs = async () => sorted((await h.client.scheduledJobs.list()).map((j) => j.id));
 
-    it("27.3 a job on an orphan instance of the given stack is listed with it and cancelled first; jobs on a held, another stack's or an unmarked instance are left alone", async () => {
+    it("27.3 a job on an orphan instance of the given stack is listed with it and cancelled once the instance is gone; jobs on a held, another stack's or an unmarked instance are left alone", async () => {
       const made = await makeObjects();
       const onOrphan = await job(made.orphan.instance);
       const onHeld = await job(made.held.instance);
@@ -346,8 +380,9 @@ describe("pulumi-vastai orphans", () => {
 
       const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
       expect(code).toBe(0);
-      expect(out.indexOf(`scheduledJob ${onOrphan}: deleted`)).toBeGreaterThan(-1);
-      expect(out.indexOf(`scheduledJob ${onOrphan}: deleted`)).toBeLessThan(out.indexOf(`instance ${made.orphan.instance}: deleted`));
+      // The job goes once its instance is seen gone (nothing gives a job's own age).
+      expect(out.indexOf(`instance ${made.orphan.instance}: deleted`)).toBeGreaterThan(-1);
+      expect(out.indexOf(`scheduledJob ${onOrphan}: deleted`)).toBeGreaterThan(out.indexOf(`instance ${made.orphan.instance}: deleted`));
       expect(out).toContain("Deleted 3.");
       expect(await liveJobs()).toEqual(sorted([onHeld, onOther, onUnmarked, onLegacy, held.job.id]));
 
@@ -377,6 +412,257 @@ describe("pulumi-vastai orphans", () => {
       expect(sorted((await h.client.clusters.list()).map((c) => c.id))).toEqual(clustersBefore);
       expect(sorted((await h.client.clusters.overlays()).map((o) => o.id))).toEqual(overlaysBefore);
       expect((await liveIds()).instances).not.toContain(made.orphan.instance);
+    });
+  });
+
+  describe("issue 33: nothing it cannot prove is the stack's orphan", () => {
+    const FLEET = "pulumi-nodejs:dynamic/vastai:Fleet";
+    const deletes = async () => (await h.requests()).filter((r) => r.method === "DELETE");
+
+    it("33.1 an object created after the export's checkpoint, or within the clock margin before it, is never its orphan", async () => {
+      const made = await makeObjects();
+      const createdMs = (await h.client.instances.get(made.orphan.instance))!.startDate! * 1000;
+      const at = (offsetMin: number) => new Date(createdMs + offsetMin * 60_000).toISOString();
+      // Yesterday's export (before the objects were made), and one written 5 minutes after them (within the margin).
+      for (const [name, time] of [["old.json", new Date(Date.now() - 24 * HOUR).toISOString()], ["margin.json", at(5)]] as const) {
+        const state = stateFile(name, [], "a", { time });
+        await h.clearRequests();
+        const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
+        expect({ name, code }).toEqual({ name, code: 0 });
+        expect(await deletes()).toEqual([]);
+        expect(out).toMatch(/^4 object\(s\) of the given stacks that no given export holds but that were created after its checkpoint, or less than 10 min before it/m);
+        expect(out).toContain("Nothing to delete.");
+        expect(out).not.toMatch(/Deleted \d/);
+        const report = JSON.parse((await run(["orphans", state, "--json"])).out) as JsonReport;
+        expect(report.orphans.filter((o) => o.stack === stackTagOf(NONCE.a)).map((o) => o.attribution)).toEqual(["newer", "newer", "newer", "newer"]);
+      }
+      // Written 15 minutes after them: the unheld ones are orphans, the held ones stay.
+      const later = stateFile("later.json", [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+      ], "a", { time: at(15) });
+      const { code, out } = await run(["orphans", later, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out).toContain("Deleted 2.");
+      expect((await liveIds()).instances).toContain(made.held.instance);
+      expect((await liveIds()).instances).not.toContain(made.orphan.instance);
+    });
+
+    it("33.1 an export taken before the stack's last up: the instance that up made is kept, the older orphan goes", async () => {
+      const made = await makeObjects();
+      const exportTime = new Date(simNow() + 30 * 60_000).toISOString();
+      // The next `up`, 40 minutes after the objects, makes an instance the old export does not hold.
+      simLagMs = HOUR - 40 * 60_000;
+      const newer = await rent(markerOf("a", "Instance", "added-later"));
+      const state = stateFile("yesterday.json", [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+      ], "a", { time: exportTime });
+      const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out).toMatch(new RegExp(`^instance +${newer} `, "m"));
+      expect(out).toContain("Deleted 2.");
+      const live = await liveIds();
+      expect(live.instances).toContain(newer);
+      expect(live.instances).not.toContain(made.orphan.instance);
+    });
+
+    it("33.1 an object whose creation time the service does not give is listed apart and never deleted", async () => {
+      const made = await makeObjects();
+      // The service's page of instances without start_date for the orphan.
+      const page = (await (await fetch(`${h.sim.url}/api/v1/instances/?limit=25`, { headers: { authorization: `Bearer ${h.sim.apiKey}` } })).json()) as { instances: Array<Record<string, unknown>> };
+      for (const i of page.instances) if (i.id === made.orphan.instance) delete i.start_date;
+      await h.fault({ method: "GET", path: "/api/v1/instances/", status: 200, body: page, times: 100 });
+      const state = heldBy(made);
+      await h.clearRequests();
+      const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out).toMatch(/^1 object\(s\) of the given stacks that no given export holds but whose creation time the service does not give: they cannot be proved older than the export, so they are never deleted/m);
+      expect(out).toMatch(new RegExp(`^instance +${made.orphan.instance} .*\\(not given\\)$`, "m"));
+      expect((await deletes()).map((r) => r.path)).toEqual([`/api/v0/volumes/`]);
+      expect((await liveIds()).instances).toContain(made.orphan.instance);
+    });
+
+    it("33.1 a field it relies on that is encrypted or unreadable refuses, naming the file, the resource and the field, before any request", async () => {
+      const made = await makeObjects();
+      const fleet = (outputs: Record<string, unknown>): StateResource => ({ type: FLEET, id: "fleet-1", urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Fleet::gpus", outputs });
+      const member = { id: made.orphan.instance, volumeId: made.orphan.volume };
+      const cases: Array<[string, StateResource[], ExportOptions, string, string]> = [
+        ["members.json", [fleet({ members: encrypted() })], {}, "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Fleet::gpus", "`outputs.members` is encrypted (a Pulumi secret)"],
+        ["member.json", [fleet({ members: [encrypted()] })], {}, "Fleet::gpus", "`outputs.members[0]` is encrypted"],
+        ["member-id.json", [fleet({ members: [{ ...member, id: encrypted() }] })], {}, "Fleet::gpus", "`outputs.members[0].id` is encrypted"],
+        ["volume-id.json", [fleet({ members: [{ ...member, volumeId: encrypted() }] })], {}, "Fleet::gpus", "`outputs.members[0].volumeId` is encrypted"],
+        ["no-members.json", [fleet({})], {}, "Fleet::gpus", "`outputs.members` is missing, not a list"],
+        ["bad-member-id.json", [fleet({ members: [{ id: "i-1" }] })], {}, "Fleet::gpus", '`outputs.members[0].id` is "i-1", not an id'],
+        ["instance-id.json", [{ type: "pulumi-nodejs:dynamic/vastai:Instance", id: "", urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::web" }], {}, "Instance::web", '`id` is "", not an id'],
+        ["job-id.json", [{ type: "pulumi-nodejs:dynamic/vastai:ScheduledJob", id: "job" }], {}, "ScheduledJob::x", '`id` is "job", not an id'],
+        ["nonce.json", [], { identity: { nonce: encrypted() } }, "StackIdentity::x", "`outputs.nonce` is encrypted"],
+        ["made-for.json", [], { identity: { stackName: encrypted() } }, "StackIdentity::x", "`outputs.stackName` is encrypted"],
+        ["no-time.json", [], { time: null }, "the checkpoint", "`deployment.manifest.time` is missing, not an RFC 3339 time"],
+        ["bad-time.json", [], { time: "yesterday" }, "the checkpoint", '`deployment.manifest.time` is "yesterday", not an RFC 3339 time'],
+        ["future.json", [], { time: new Date(Date.now() + 2 * HOUR).toISOString() }, "the checkpoint", "more than 10 minutes ahead of this machine's clock"],
+      ];
+      const before = await liveIds();
+      await h.clearRequests();
+      for (const [name, resources, options, resource, problem] of cases) {
+        const file = stateFile(name, resources, "a", options);
+        for (const args of [["orphans", file], ["orphans", file, "--delete", "--yes"]]) {
+          const { code, err } = await run(args);
+          expect({ name, args: args.length, code }).toEqual({ name, args: args.length, code: 2 });
+          expect(err).toContain(`pulumi-vastai: ${file}: `);
+          expect(err).toContain(resource);
+          expect(err).toContain(problem);
+          expect(err).toContain("Nothing was deleted");
+          expect(err).toContain("`pulumi stack export --show-secrets --file <file>`");
+          expect(err.split("\n")).toHaveLength(1);
+        }
+      }
+      expect(await h.requests()).toEqual([]);
+      expect(await liveIds()).toEqual(before);
+    });
+
+    it("33.1 secrets shown by --show-secrets are read: plaintext Fleet members are held, and nothing of theirs is deleted", async () => {
+      const made = await makeObjects();
+      const state = stateFile("shown.json", [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+        // As `pulumi stack export --show-secrets` writes a secret output, also one inside another.
+        { type: FLEET, id: "fleet-1", outputs: { members: plainSecret([{ id: made.orphan.instance, volumeId: plainSecret(made.orphan.volume) }]) } },
+      ]);
+      const { code, out } = await run(["orphans", state, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out).toContain("Nothing to delete.");
+      expect(await liveIds()).toEqual({ instances: sorted(Object.values(made).map((p: Pair) => p.instance)), volumes: sorted(Object.values(made).map((p: Pair) => p.volume)) });
+    });
+
+    it("33.1 --delete prints what it deletes and why each is the stack's before the first delete, also with --yes", async () => {
+      const made = await makeObjects();
+      const events: string[] = [];
+      const client = Object.create(h.client) as typeof h.client;
+      const instances = Object.create(h.client.instances) as typeof h.client.instances;
+      const volumes = Object.create(h.client.volumes) as typeof h.client.volumes;
+      instances.destroy = (id) => (events.push(`DELETE instance ${id}`), h.client.instances.destroy(id));
+      volumes.delete = (id) => (events.push(`DELETE volume ${id}`), h.client.volumes.delete(id));
+      Object.assign(client, { instances, volumes });
+      const state = heldBy(made);
+      const checkpoint = new Date(JSON.parse(fs.readFileSync(state, "utf8")).deployment.manifest.time as string).toISOString();
+      const tag = stackTagOf(NONCE.a);
+      const marker = markerOf("a", "Instance", "lost");
+      for (const json of [false, true]) {
+        events.length = 0;
+        const extra: Partial<CliIo> = { client, out: (t) => events.push(`out ${t}`), err: (t) => events.push(`err ${t}`) };
+        const code = await main(["orphans", state, "--delete", "--yes", ...(json ? ["--json"] : [])], { sleep: async () => {}, ...extra } as CliIo);
+        expect(code).toBe(0);
+        const first = events.findIndex((e) => e.startsWith("DELETE"));
+        const plan = events.slice(0, first).join("\n");
+        expect(plan).toContain(`${json ? "err" : "out"} These 2 orphan(s) of the given stacks will be deleted, each provably theirs:`);
+        for (const [kind, id] of [["instance", made.orphan.instance], ["volume", made.orphan.volume]] as const) {
+          expect(plan).toMatch(new RegExp(
+            `^- ${kind} ${id}: the tag ${tag} of its marker ${marker} is that of ${state.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}; no resource of the given exports holds ${kind} ${id}; created \\S+Z, at least 10 min before the export's checkpoint ${checkpoint}$`,
+            "m",
+          ));
+        }
+        expect(events.slice(first)).toEqual(expect.arrayContaining([`DELETE instance ${made.orphan.instance}`, `DELETE volume ${made.orphan.volume}`]));
+        if (json) {
+          const report = JSON.parse(events.find((e) => e.startsWith("out "))!.slice(4)) as JsonReport;
+          expect(report.orphans.find((o) => o.id === made.orphan.instance)?.why).toContain(`no resource of the given exports holds instance ${made.orphan.instance}`);
+        }
+        // Again for the JSON run: a second pair of orphans.
+        if (!json) made.orphan = { instance: await rent(marker), volume: await volume(serviceName("lost", marker) as string) };
+      }
+    });
+
+    it("33.3 a delete answered as done while the object stays is named, never counted in 'Deleted N', and exits 1", async () => {
+      const made = await makeObjects();
+      // The documented success answer, but nothing is deleted.
+      await h.fault({ method: "DELETE", path: `/api/v0/instances/${made.orphan.instance}/`, status: 200, body: { success: true }, times: 5 });
+      await h.fault({ method: "DELETE", path: "/api/v0/volumes/", status: 200, body: { success: true }, times: 5 });
+      const waits: number[] = [];
+      const { code, out } = await run(["orphans", heldBy(made), "--delete", "--yes"], { sleep: async (ms) => void waits.push(ms) });
+      expect(code).toBe(1);
+      expect(out).toContain(`instance ${made.orphan.instance}: still present: the service answered the delete as done, but a fresh listing still shows it (read 3 time(s))`);
+      expect(out).toContain(`volume ${made.orphan.volume}: still present`);
+      expect(out).not.toMatch(/Deleted \d/);
+      expect(out).toContain("0 of 2 seen gone; 2 not deleted or still present (named above).");
+      expect(waits).toEqual([5000, 5000, 5000, 5000]);
+      const json = JSON.parse((await run(["orphans", heldBy(made), "--delete", "--yes", "--json"])).out) as JsonReport;
+      expect(json.orphans.filter((o) => o.attribution === "orphan").map((o) => o.seenGone)).toEqual([false, false]);
+      expect(await liveIds()).toMatchObject({ instances: expect.arrayContaining([made.orphan.instance]), volumes: expect.arrayContaining([made.orphan.volume]) });
+    });
+
+    it("33.1 a stack identity made for another stack than the export's own refuses --delete, naming both", async () => {
+      const made = await makeObjects();
+      const held = [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+      ];
+      await h.clearRequests();
+      for (const key of ["stackName", "fullyQualifiedStackName"]) {
+        const copied = stateFile(`copied-${key}.json`, held, "a", { ownStack: "p/staging", identity: { [key]: "acme/p/prod" } });
+        const { code, err } = await run(["orphans", copied, "--delete", "--yes"]);
+        expect(code).toBe(2);
+        expect(err).toContain(`the stack identity in ${copied} was made for stack acme/p/prod, but the export is of stack p/staging`);
+        expect(err).toContain("Nothing was deleted.");
+        // Listing still works, with the warning.
+        const listed = await run(["orphans", copied]);
+        expect(listed.code).toBe(0);
+        expect(listed.out).toContain("Warning: the stack identity in");
+      }
+      const noStack = stateFile("copied-nostack.json", held, "a", { identity: { stackName: "acme/p/prod" } });
+      expect((await run(["orphans", noStack, "--delete", "--yes"])).err).toContain("but the export is of no stack it names");
+      expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
+      expect((await liveIds()).instances).toContain(made.orphan.instance);
+      // The identity made for the export's own stack: deletes.
+      const own = stateFile("own.json", held, "a", { ownStack: "p/prod", identity: { stackName: "acme/p/prod" } });
+      const { code, out } = await run(["orphans", own, "--delete", "--yes"]);
+      expect(code).toBe(0);
+      expect(out).toContain("Deleted 2.");
+    });
+
+    it("33.1 two exports holding one nonce (a copied state) refuse --delete; the copy's instance made after the first export's checkpoint is never its orphan", async () => {
+      const made = await makeObjects();
+      const first = stateFile("first.json", [{ type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) }], "a", { ownStack: "p/prod" });
+      // A second stack runs on a copy of the first's state: its new instance carries the first's tag.
+      simLagMs = 0;
+      const copysInstance = await rent(markerOf("a", "Instance", "copy-web"));
+      const copy = stateFile("copy.json", [{ type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(copysInstance) }], "a", { ownStack: "p/copy" });
+      await h.clearRequests();
+      const both = await run(["orphans", first, copy, "--delete", "--yes"]);
+      expect(both.code).toBe(2);
+      expect(both.err).toContain(`${first} (stack p/prod) and ${copy} (stack p/copy) hold the same stack identity (tag ${stackTagOf(NONCE.a)})`);
+      expect(await deletes()).toEqual([]);
+      // Given the first stack's export alone, the copy's instance (made after its checkpoint) is not its orphan.
+      const alone = await run(["orphans", first, "--delete", "--yes"]);
+      expect(alone.code).toBe(0);
+      expect((await liveIds()).instances).toContain(copysInstance);
+      expect((await liveIds()).instances).not.toContain(made.orphan.instance);
+    });
+
+    it("33.1 an export written while an update ran (an operation of this package in progress) refuses --delete: what it makes may be older than the checkpoint", async () => {
+      const made = await makeObjects();
+      const held = [
+        { type: "pulumi-nodejs:dynamic/vastai:Instance", id: String(made.held.instance) },
+        { type: "pulumi-nodejs:dynamic/vastai:Volume", id: made.held.volume },
+      ];
+      // The orphan pair is an instance still booting (created an hour ago) while other steps wrote checkpoints.
+      const creating = { type: "creating", resource: { urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::lost", custom: true, type: "pulumi-nodejs:dynamic/vastai:Instance", inputs: {} } };
+      const running = stateFile("running.json", held, "a", { pending: [creating] });
+      await h.clearRequests();
+      const refused = await run(["orphans", running, "--delete", "--yes"]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(`${running} records operations of this package in progress at its checkpoint ("creating" urn:pulumi:dev::p::pulumi-nodejs:dynamic/vastai:Instance::lost)`);
+      expect(refused.err).toContain("resolve them (`pulumi refresh --clear-pending-creates`, or `pulumi refresh` at a terminal, which asks; a later `pulumi up` keeps a pending create), then export again");
+      expect(await h.requests()).toEqual([]);
+      const listed = await run(["orphans", running]);
+      expect(listed.code).toBe(0);
+      expect(listed.out).toContain(`Warning: ${running} records operations of this package in progress`);
+      expect(await deletes()).toEqual([]);
+      // Another package's pending operation says nothing of this package's objects; a list that is not one is refused.
+      const other = stateFile("other-pending.json", held, "a", { pending: [{ ...creating, resource: { ...creating.resource, type: "aws:s3/bucket:Bucket" } }] });
+      expect((await run(["orphans", other, "--delete", "--yes"])).code).toBe(0);
+      const broken = await run(["orphans", stateFile("broken-pending.json", held, "a", { pending: { creating: 1 } })]);
+      expect(broken.code).toBe(2);
+      expect(broken.err).toContain("`deployment.pending_operations` is {\"creating\":1}, not a list");
     });
   });
 });
