@@ -18,7 +18,7 @@
 import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
-import { resolveConfig } from "../config";
+import { MissingApiKeyError, keyFilePath, resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
 import { round6 } from "../resources/kit/costs";
 import { CLOCK_MARGIN_MS, deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
@@ -146,7 +146,7 @@ function notProvenText(listed: readonly Orphan[]): string[] {
 async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo): Promise<number> {
   const holdings = files.length > 0 ? readStackHoldings(files, (io.now ?? Date.now)()) : undefined;
   if (options.delete) checkDeleteScope(holdings);
-  const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
+  const client = commandClient(options.apiUrl, io);
   const { listed, otherStacks } = await findOrphans(client, holdings);
   const orphans = listed.filter((o) => o.attribution === "orphan");
   const unattributable = listed.filter((o) => o.attribution === "unattributable");
@@ -252,7 +252,7 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
   if (files.length === 0) throw new Refusal("costs: give the `pulumi stack export` files of the stacks to report on.");
   const held = readCostedResources(files);
   const since = sinceOf(options.since, Date.now());
-  const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
+  const client = commandClient(options.apiUrl, io);
   const rows = await findCosts(client, held, since);
   const hourlyCost = round6(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0));
   const spentUsd = round6(rows.reduce((s, r) => s + r.spentUsd, 0));
@@ -268,6 +268,26 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
 
 In all: $${hourlyCost.toFixed(3)}/h now; $${spentUsd.toFixed(3)} charged since ${new Date(since * 1000).toISOString()}.`);
   return 0;
+}
+
+/**
+ * The client of a command. The key and URL come from the environment (`VAST_API_KEY`, `VAST_URL`)
+ * or the vendor client's key file: a command runs outside Pulumi and reads no stack
+ * configuration, so a missing key says so and how to hand it the stack's key.
+ */
+function commandClient(apiUrl: string | undefined, io: CliIo): VastClient {
+  if (io.client) return io.client;
+  const env = io.env ?? process.env;
+  try {
+    return createClient(resolveConfig({ apiUrl }, { env, homeDir: env.HOME }));
+  } catch (error) {
+    if (!(error instanceof MissingApiKeyError)) throw error;
+    throw new Error(
+      `No Vast.ai API key found: this command reads the VAST_API_KEY environment variable or the file ${keyFilePath(env.HOME ?? "~")}, ` +
+        `not the stack configuration. To use a stack's key, give this command's output in VAST_API_KEY: pulumi config get vastai:apiKey --stack <stack>`,
+      { cause: error },
+    );
+  }
 }
 
 /** Runs the command line; resolves the exit code. Errors are printed as one line, never a stack trace. */
