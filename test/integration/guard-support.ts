@@ -27,6 +27,8 @@ export interface Container {
   log(): string;
   /** What every GPU reports: one percent per GPU; null makes nvidia-smi fail. */
   setGpu(values: number[] | null): void;
+  /** Installs an HTTP tool (as an image's onstart may). */
+  addTool(tool: HttpTool): void;
   /** Runs a start command (sh -c onstart) to its end: its exit code, stdout and stderr. */
   runOnstart(onstart: string): Promise<{ code: number | null; out: string }>;
   /** Command lines the HTTP tools were run with. */
@@ -57,11 +59,12 @@ export function makeContainer(opts: ContainerOptions): Container {
   mkdirSync(bin);
   mkdirSync(home);
   for (const tool of BASE_TOOLS) symlinkSync(which(tool), join(bin, tool));
-  for (const tool of opts.tools) {
-    // A wrapper that records its command line, then runs the real tool.
+  // A wrapper that records its command line, then runs the real tool.
+  const addTool = (tool: HttpTool): void => {
     writeFileSync(join(bin, tool), `#!${which("sh")}\nprintf '%s\\n' "$*" >>'${dir}/argv'\nexec '${which(tool)}' "$@"\n`);
     chmodSync(join(bin, tool), 0o755);
-  }
+  };
+  for (const tool of opts.tools) addTool(tool);
   writeFileSync(join(bin, "nvidia-smi"), `#!${which("sh")}\n[ -f '${dir}/gpu' ] || exit 9\ncat '${dir}/gpu'\n`);
   chmodSync(join(bin, "nvidia-smi"), 0o755);
   const env: Record<string, string> = {
@@ -78,6 +81,7 @@ export function makeContainer(opts: ContainerOptions): Container {
     dir,
     guardDir,
     env,
+    addTool,
     log: () => (existsSync(join(guardDir, "guard.log")) ? readFileSync(join(guardDir, "guard.log"), "utf8") : ""),
     setGpu: (values) => {
       if (values === null) rmSync(join(dir, "gpu"), { force: true });

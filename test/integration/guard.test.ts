@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { SEED } from "pulumi-vastai/simulator";
 import { guardedArgs, guardedOnstart } from "../../provider/resources/instance/guard/script";
 import type { GuardPlan } from "../../provider/resources/instance/guard/plan";
+import { ONSTART_LIMIT, prepareOnstart } from "../../provider/client/wire";
 import { openSimulator } from "./simulator-support";
 import { useSimulator } from "../support/simulator";
 import { makeContainer, until, type Container, type HttpTool } from "./guard-support";
@@ -76,6 +77,17 @@ describe.each<HttpTool>(["curl", "wget", "python3"])("the guard with %s", (tool)
   });
 });
 
+describe("the guard's size", () => {
+  it("fits the onstart limit with room for the user's script, which is compressed with it when longer", () => {
+    const full = plan({ autostop: IDLE_STOP, expiresAt: "2026-11-29T06:00:00Z", expireAction: "stop" });
+    const alone = prepareOnstart(guardedOnstart(undefined, full));
+    expect(alone.encoded).toBe(false);
+    expect(alone.length).toBeLessThanOrEqual(ONSTART_LIMIT);
+    const long = prepareOnstart(guardedOnstart("pip install -r requirements.txt\n".repeat(60), full));
+    expect(long).toMatchObject({ encoded: true, fits: true });
+  });
+});
+
 describe("the guard", () => {
   it("keeps a busy instance up, and counts the idle period from when the GPUs went idle", async () => {
     const inst = await rent();
@@ -98,6 +110,19 @@ describe("the guard", () => {
     await until("the stop", () => c.log().includes("accepted"));
     expect(c.log()).toMatch(/idle: .*\n.*active again \(GPU 90 0\)\n.*idle: every GPU below 5% \(1 1\)\n.*stop of instance/);
     expect(await guardCalls()).toHaveLength(1);
+  });
+
+  it("never idle-stops without a GPU reading (no nvidia-smi answer), and says so once", async () => {
+    const inst = await rent();
+    const c = container(inst);
+    c.setGpu(null);
+    await c.runOnstart(guardedOnstart(undefined, plan({ autostop: { idleMinutes: 1, gpuUtilBelowPercent: 5, action: "destroy" } })));
+    await until("the start", () => c.log().includes("guard started"));
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await guardCalls()).toEqual([]);
+    expect(c.log().match(/no GPU reading \(nvidia-smi missing or failing\): no idle stop until one/g)).toHaveLength(1);
+    c.setGpu([0]);
+    await until("the destroy", () => c.log().includes("accepted"));
   });
 
   it("treats an established connection to the SSH port as activity", async () => {
@@ -147,15 +172,24 @@ describe("the guard", () => {
     expect((await guardCalls()).map((e) => [e.method, e.body])).toEqual([["PUT", { state: "stopped" }]]);
   });
 
-  it("says it cannot act and exits when the image has no curl, wget or python3; the user's onstart still runs", async () => {
+  it("says it cannot act while the image has no curl, wget or python3, and acts once one is installed; the user's onstart still runs", async () => {
     const inst = await rent();
     const c = container(inst, []);
     c.setGpu([0]);
     const run = await c.runOnstart(guardedOnstart("echo still here; exit 3", plan({ autostop: IDLE_STOP, expiresAt: new Date(Date.now() - 1000).toISOString() })));
     expect(run).toEqual({ code: 3, out: "still here\n" });
-    await until("the guard's end", () => c.log().includes("guard exits") && c.guards().length === 0);
-    expect(c.log()).toMatch(/^\S+ no curl, wget \(GNU\) or python3: autostop and TTL cannot act; guard exits\n$/);
+    await until("a failed try", () => c.log().includes("try 2"));
     expect(await guardCalls()).toEqual([]);
+    expect(c.guards()).toHaveLength(1);
+    const lines = c.log().replace(/^\S+ /gm, "").replace(/instance \d+/g, "instance N").split("\n");
+    expect(lines.slice(1, 4)).toEqual([
+      "no curl, wget (GNU) or python3: autostop and TTL cannot act until one is installed",
+      "destroy of instance N failed (HTTP none: no curl, wget or python3, try 1); next try in 1s",
+      "destroy of instance N failed (HTTP none: no curl, wget or python3, try 2); next try in 2s",
+    ]);
+    c.addTool("curl");
+    await until("the destroy", () => c.log().includes("guard exits"), 20_000);
+    expect((await guardCalls()).map((e) => [e.method, e.status])).toEqual([["DELETE", 200]]);
   });
 
   it("retries a failing service with a doubling wait, never in a tight loop, then exits on success", async () => {

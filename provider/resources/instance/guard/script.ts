@@ -74,85 +74,61 @@ function planAssignments(plan: GuardPlan): string {
 }
 
 /**
- * The guard itself (run as `sh <dir>/guard.sh`). Variables: D folder, L log, T tick, M seconds per
- * idle minute, K/ID the container's key and id, H the HTTP tool, t now, i idle since, w next try,
- * n failed tries, c last HTTP status.
+ * The guard itself (run as `sh <dir>/guard.sh`, after the plan's assignments). Variables: D its
+ * folder, L the log, T tick, M seconds per idle minute, S the SSH port, K the key, U the
+ * instance's URL, H the HTTP tool, t now, i idle since, w next try, n failed tries, d the wait,
+ * a a decided idle action, q "no GPU reading" logged, c the last HTTP status.
  */
 const GUARD_BODY = String.raw`trap '' HUP
-D=${"${0%/*}"}
-L=$D/guard.log
-T=${"${VASTAI_GUARD_TICK_SECONDS:-30}"}
-M=${"${VASTAI_GUARD_MINUTE_SECONDS:-60}"}
-S=${"${VASTAI_GUARD_SSH_PORT:-22}"}
-[ "$SC" = 1 ] || S=0
-K=$CONTAINER_API_KEY
-ID=$CONTAINER_ID
-log(){ echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >>"$L"; }
+D=${"${0%/*}"} T=${"${VASTAI_GUARD_TICK_SECONDS:-30}"} M=${"${VASTAI_GUARD_MINUTE_SECONDS:-60}"} S=${"${VASTAI_GUARD_SSH_PORT:-22}"} K=$CONTAINER_API_KEY TO= i= w=0 n=0 d=0 a= q=
+L=$D/guard.log U=$A/api/v0/instances/$CONTAINER_ID/
+[ $SC = 1 ] || S=0
+log(){ echo "$(date -u +%FT%TZ) $*" >>"$L"; }
 echo $$ >"$D/pid"
-if [ -z "$ID" ] || [ -z "$K" ]; then log "CONTAINER_ID or CONTAINER_API_KEY is not set: autostop and TTL cannot act; guard exits"; exit 0; fi
-if command -v curl >/dev/null 2>&1; then H=curl
-elif command -v wget >/dev/null 2>&1 && wget --help 2>&1 | grep -q -- --method; then H=wget
-elif command -v python3 >/dev/null 2>&1; then H=python3
-else log "no curl, wget (GNU) or python3: autostop and TTL cannot act; guard exits"; exit 0; fi
-TO=
-command -v timeout >/dev/null 2>&1 && TO="timeout 20"
-log "guard started (pid $$, instance $ID, $H, tick ${"${T}"}s):${"${E:+ at $EI: $X;}"}${"${I:+ after $I min with every GPU below $P%: $Y}"}"
-http(){
-u="$A/api/v0/instances/$ID/"
-rm -f "$D/r"
+[ "$CONTAINER_ID" ] && [ "$K" ] || { log "no CONTAINER_ID or CONTAINER_API_KEY: autostop and TTL cannot act; guard exits"; exit; }
+tool(){ H=
+if command -v curl >/dev/null; then H=curl
+elif command -v wget >/dev/null && wget --help 2>&1 | grep -q -- --method; then H=wget
+elif command -v python3 >/dev/null; then H=python3; fi; }
+tool
+command -v timeout >/dev/null && TO="timeout 20"
+log "guard started (pid $$, instance $CONTAINER_ID, ${"${H:-no HTTP tool}"}, tick ${"${T}"}s):${"${E:+ at $EI: $X;}"}${"${I:+ after $I min with every GPU below $P%: $Y}"}"
+[ "$H" ] || log "no curl, wget (GNU) or python3: autostop and TTL cannot act until one is installed"
+req(){ rm -f "$D/r"; tool
 case $H in
-curl) c=$(printf 'header = "Authorization: Bearer %s"\n' "$K" | curl -s -K - -o "$D/r" -w '%{http_code}' --max-time 60 -X "$1" -H 'Content-Type: application/json' -d "$2" "$u" 2>/dev/null);;
-wget) (umask 077; printf 'header = Authorization: Bearer %s\n' "$K" >"$D/h")
-c=$(WGETRC="$D/h" wget -q -S -O "$D/r" --content-on-error --timeout=60 --tries=1 --method="$1" --body-data="$2" --header='Content-Type: application/json' "$u" 2>&1 | awk '/^ *HTTP\//{c=$2} END{print c}')
-rm -f "$D/h";;
+'') c="none: no curl, wget or python3";;
+curl) c=$(printf 'header="Authorization: Bearer %s"\n' "$K" | curl -sK- -o "$D/r" -w '%{http_code}' -m60 -X $1 -H Content-Type:application/json -d "$2" "$U");;
+wget) (umask 077; printf 'header=Authorization: Bearer %s\n' "$K" >"$D/h")
+c=$(WGETRC="$D/h" wget -qSO "$D/r" --content-on-error -T60 -t1 --method=$1 --body-data="$2" --header=Content-Type:application/json "$U" 2>&1 | awk '/^ *HTTP\//{c=$2}END{print c}'); rm -f "$D/h";;
 *) c=$(python3 -c 'import os,sys,urllib.request as r
 u,m,b,o=sys.argv[1:]
-q=r.Request(u,b.encode(),{"Authorization":"Bearer "+os.environ["CONTAINER_API_KEY"],"Content-Type":"application/json"},method=m)
-try:
- s=r.urlopen(q,timeout=60)
-except Exception as e:
- s=e
+try:s=r.urlopen(r.Request(u,b.encode(),{"Authorization":"Bearer "+os.environ["CONTAINER_API_KEY"],"Content-Type":"application/json"},method=m),timeout=60)
+except Exception as e:s=e
 open(o,"wb").write(s.read() if hasattr(s,"read") else b"")
-print(getattr(s,"status",None) or getattr(s,"code",0))' "$u" "$1" "$2" "$D/r" 2>/dev/null);;
+print(getattr(s,"status",0) or getattr(s,"code",0))' "$U" $1 "$2" "$D/r" 2>/dev/null);;
 esac
-case $c in 2??) if grep -q '"success": *false' "$D/r" 2>/dev/null; then c="$c success:false"; return 1; fi;; *) return 1;; esac
-}
-act(){
-[ "$t" -lt "$w" ] && return
-if [ "$1" = stop ]; then http PUT '{"state":"stopped"}'; else http DELETE '{}'; fi && { log "$1 of instance $ID accepted (HTTP $c, $2); guard exits"; exit 0; }
-n=$((n+1)); d=$T; k=1
-while [ $k -lt $n ] && [ $d -lt $((T*16)) ]; do d=$((d*2)); k=$((k+1)); done
-[ $d -gt $((T*16)) ] && d=$((T*16))
-w=$((t+d))
-log "$1 of instance $ID failed (HTTP ${"${c:-none}"}, try $n); next try in ${"${d}"}s"
-}
-gpu(){
-g=none
+case $c in 2??) ! grep -q '"success": *false' "$D/r" 2>/dev/null || { c="$c success:false"; return 1; };; *) return 1;; esac; }
+act(){ [ $t -lt $w ] && return
+if [ $1 = stop ]; then req PUT '{"state":"stopped"}'; else req DELETE {}; fi && { log "$1 of instance $CONTAINER_ID accepted (HTTP $c, $2); guard exits"; exit; }
+n=$((n+1)) d=$((d<T?T:d<T*16?d*2:d)); w=$((t+d))
+log "$1 of instance $CONTAINER_ID failed (HTTP ${"${c:-none}"}, try $n); next try in ${"${d}"}s"; }
+gpu(){ g=none
 u=$($TO nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits 2>/dev/null) || return
-for v in $u; do case $v in ''|*[!0-9]*) g=none; return;; esac
-if [ "$v" -ge "$P" ]; then g=busy; return; fi; g=idle; done
-}
-ssh_on(){
-[ "$S" -gt 0 ] 2>/dev/null || return 1
-h=$(printf '%04X' "$S")
-cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -q ":$h [0-9A-F]*:[0-9A-F]* 01 "
-}
-i= w=0 n=0 a= nl=
-while :; do
-t=$(date +%s)
-if [ -n "$E" ] && [ "$t" -ge "$E" ]; then act "$X" "deadline $EI"
-elif [ -n "$a" ]; then act "$a" "idle $I min"
-elif [ -n "$I" ]; then
-gpu
-if [ $g = idle ] && ssh_on; then g=ssh; fi
+for x in $u; do case $x in *[!0-9]*) g=none; return;; esac; [ $x -ge $P ] && { g=busy; return; }; g=idle; done; }
+ssh_on(){ [ $S -gt 0 ] 2>/dev/null && cat /proc/net/tcp* 2>/dev/null | grep -q ":$(printf %04X $S) [0-9A-F]*:[0-9A-F]* 01 "; }
+while :; do t=$(date +%s)
+if [ "$E" ] && [ $t -ge $E ]; then act $X "deadline $EI"
+elif [ "$a" ]; then act $a "idle $I min"
+elif [ "$I" ]; then gpu
+[ $g = idle ] && ssh_on && g=ssh
 case $g in
-none) [ -z "$nl" ] && log "no GPU reading (nvidia-smi missing or failing): no idle stop until one"; nl=1; i=;;
-idle) nl=; [ -z "$i" ] && { i=$t; log "idle: every GPU below $P% ($(echo $u))"; }
-[ $((t-i)) -ge $((I*M)) ] && { a=$Y; act "$a" "idle $I min"; };;
-*) nl=; [ -n "$i" ] && log "active again ($([ $g = ssh ] && echo SSH session || echo GPU $(echo $u)))"; i=;;
+none) [ "$q" ] || log "no GPU reading (nvidia-smi missing or failing): no idle stop until one"; q=1 i=;;
+idle) q=; [ "$i" ] || { i=$t; log "idle: every GPU below $P% ($(echo $u))"; }
+[ $((t-i)) -ge $((I*M)) ] && a=$Y && act $a "idle $I min";;
+*) q=; [ "$i" ] && log "active again ($([ $g = ssh ] && echo SSH session || echo GPU $(echo $u)))"; i=;;
 esac
 fi
-sleep "$T"
+sleep $T
 done
 `;
 
@@ -163,15 +139,15 @@ done
  */
 function launcher(plan: GuardPlan): string {
   return [
-    `# vastai guard: autostop/TTL for this instance; log: ${GUARD_LOG}`,
+    `# vastai guard (autostop, TTL); log: ${GUARD_LOG}`,
     `_vg=\${VASTAI_GUARD_DIR:-${GUARD_DIR}}`,
     `mkdir -p "$_vg" 2>/dev/null && [ -w "$_vg" ] || { _vg=$HOME/.vastai-guard; mkdir -p "$_vg"; }`,
     `_vp=$(cat "$_vg/pid" 2>/dev/null)`,
-    `if [ -z "$_vp" ] || [ "$(tr '\\0' ' ' <"/proc/$_vp/cmdline" 2>/dev/null)" != "sh $_vg/guard.sh " ]; then`,
-    `cat >"$_vg/guard.sh.$$" <<'VASTAI_GUARD_END'`,
+    `if [ "$(tr '\\0' ' ' <"/proc/$_vp/cmdline" 2>/dev/null)" != "sh $_vg/guard.sh " ]; then`,
+    `cat >"$_vg/g.$$" <<'VASTAI_GUARD_END'`,
     planAssignments(plan),
     GUARD_BODY + "VASTAI_GUARD_END",
-    `mv -f "$_vg/guard.sh.$$" "$_vg/guard.sh" && { sh "$_vg/guard.sh" </dev/null >/dev/null 2>&1 & echo $! >"$_vg/pid"; }`,
+    `mv -f "$_vg/g.$$" "$_vg/guard.sh" && { sh "$_vg/guard.sh" </dev/null >/dev/null 2>&1 & echo $! >"$_vg/pid"; }`,
     `fi`,
     `unset _vg _vp`,
   ].join("\n");
