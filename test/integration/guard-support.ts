@@ -12,7 +12,7 @@ import { join } from "node:path";
 export type HttpTool = "curl" | "wget" | "python3";
 
 /** The tools a small image has besides an HTTP tool (what the guard and its launcher use). */
-const BASE_TOOLS = ["sh", "cat", "date", "sleep", "mkdir", "tr", "mv", "rm", "grep", "awk", "timeout", "env"];
+const BASE_TOOLS = ["sh", "cat", "date", "sleep", "mkdir", "tr", "mv", "rm", "grep", "awk", "timeout", "env", "bash", "base64", "gzip"];
 
 function which(tool: string): string {
   // python3 may be a version manager's shim (a bash script): the interpreter itself is wanted.

@@ -238,6 +238,17 @@ describe("the guard", () => {
     expect(await guardCalls()).toHaveLength(1);
   });
 
+  it("starts from an onstart too long to send as written (sent compressed, run by bash), and the user's script runs whole", async () => {
+    const inst = await rent();
+    const c = container(inst, ["curl"]);
+    c.setGpu([0]);
+    const user = `${Array.from({ length: 40 }, (_, i) => `: step ${i} of the set-up`).join("\n")}\necho set-up done; exit 4`;
+    const sent = prepareOnstart(guardedOnstart(user, plan({ autostop: IDLE_STOP })));
+    expect(sent).toMatchObject({ encoded: true, fits: true });
+    expect(await c.runOnstart(sent.command)).toEqual({ code: 4, out: "set-up done\n" });
+    await until("the stop", () => c.log().includes("accepted"));
+  });
+
   it("with args, starts the guard and execs the user's command: its exit code and signals are kept", async () => {
     const inst = await rent();
     const c = container(inst, ["curl"]);
