@@ -5,7 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { SEED } from "pulumi-vastai/simulator";
-import { guardedArgs, guardedOnstart } from "../../provider/resources/instance/guard/script";
+import { guardedArgs, guardedArgsStr, guardedOnstart } from "../../provider/resources/instance/guard/script";
+import { shellSplit } from "../../provider/client/wire/shell";
 import type { GuardPlan } from "../../provider/resources/instance/guard/plan";
 import { ONSTART_LIMIT, prepareOnstart } from "../../provider/client/wire";
 import { openSimulator } from "./simulator-support";
@@ -276,5 +277,23 @@ describe("the guard", () => {
     child.kill("SIGTERM");
     expect(await ended).toBe("SIGTERM");
     expect(c.guards()).toHaveLength(1);
+  });
+
+  it("with argsStr, the command line splits into the guard's words then the user's, quoted as written", async () => {
+    const inst = await rent();
+    const c = container(inst, ["curl"]);
+    c.setGpu([50]);
+    const line = guardedArgsStr(`sh -c 'echo "$0 $1"; exit 6' "a b" c`, plan({ autostop: IDLE_STOP }));
+    const words = shellSplit(line);
+    expect(words.slice(0, 2)).toEqual(["sh", "-c"]);
+    expect(words.slice(3)).toEqual(["vastai-guard", "sh", "-c", 'echo "$0 $1"; exit 6', "a b", "c"]);
+    const exited = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(words[0], words.slice(1), { env: c.env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.on("exit", (code) => resolve({ code, out }));
+    });
+    expect(exited).toEqual({ code: 6, out: "a b c\n" });
+    await until("the guard", () => c.guards().length === 1);
   });
 });

@@ -13,6 +13,7 @@
  * - `VASTAI_GUARD_MINUTE_SECONDS`: the length of an idle "minute" in seconds (default 60);
  * - `VASTAI_GUARD_SSH_PORT`: the port whose established connections count as activity (default 22; 0: none).
  */
+import { shellQuote } from "../../../client/wire/shell";
 import type { GuardAction, GuardPlan } from "./plan";
 
 /** The guard's folder in the container (when writable; else `$HOME/.vastai-guard`). */
@@ -171,4 +172,14 @@ export function guardedOnstart(userOnstart: string | undefined, plan: GuardPlan)
 export function guardedArgs(userArgs: string[], plan: GuardPlan): string[] {
   if (userArgs.length === 0) throw new Error("args must name a command to run when autostop or a TTL is set (got an empty list)");
   return ["sh", "-c", `${launcher(plan)}\nexec "$@"`, "vastai-guard", ...userArgs];
+}
+
+/**
+ * `guardedArgs` for an Instance's `argsStr` (the command line the service splits into words):
+ * the guard's `sh -c` words, quoted, then the user's command line unchanged.
+ */
+export function guardedArgsStr(userArgsStr: string, plan: GuardPlan): string {
+  if (userArgsStr.trim() === "") throw new Error("argsStr must name a command to run when autostop or a TTL is set (got an empty string)");
+  const [sh, c, script, name] = guardedArgs(["true"], plan);
+  return `${sh} ${c} ${shellQuote(script)} ${name} ${userArgsStr}`;
 }
