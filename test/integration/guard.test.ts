@@ -140,8 +140,10 @@ describe("the guard", () => {
       await until("the start", () => c.log().includes("guard started"));
       await new Promise((r) => setTimeout(r, 3000));
       expect(await guardCalls()).toEqual([]);
+      expect(c.log().match(/SSH session open: not idle/g)).toHaveLength(1);
       socket.destroy();
       await until("the stop", () => c.log().includes("accepted"));
+      expect(c.log()).toMatch(/SSH session open: not idle\n.*idle: every GPU below 5% \(0\)\n.*stop of instance/);
     } finally {
       socket.destroy();
       server.close();

@@ -78,10 +78,10 @@ function planAssignments(plan: GuardPlan): string {
  * The guard itself (run as `sh <dir>/guard.sh`, after the plan's assignments). Variables: D its
  * folder, L the log, T tick, M seconds per idle minute, S the SSH port, K the key, U the
  * instance's URL, H the HTTP tool, t now, i idle since, w next try, n failed tries, d the wait,
- * a a decided idle action, q "no GPU reading" logged, c the last HTTP status.
+ * a a decided idle action, q "no GPU reading" logged, o "SSH session" logged, c the last HTTP status.
  */
 const GUARD_BODY = String.raw`trap '' HUP
-D=${"${0%/*}"} T=${"${VASTAI_GUARD_TICK_SECONDS:-30}"} M=${"${VASTAI_GUARD_MINUTE_SECONDS:-60}"} S=${"${VASTAI_GUARD_SSH_PORT:-22}"} K=$CONTAINER_API_KEY TO= i= w=0 n=0 d=0 a= q=
+D=${"${0%/*}"} T=${"${VASTAI_GUARD_TICK_SECONDS:-30}"} M=${"${VASTAI_GUARD_MINUTE_SECONDS:-60}"} S=${"${VASTAI_GUARD_SSH_PORT:-22}"} K=$CONTAINER_API_KEY TO= i= w=0 n=0 d=0 a= q= o=
 L=$D/guard.log U=$A/api/v0/instances/$CONTAINER_ID/
 [ $SC = 1 ] || S=0
 log(){ echo "$(date -u +%FT%TZ) $*" >>"$L"; }
@@ -124,9 +124,10 @@ elif [ "$I" ]; then gpu
 [ $g = idle ] && ssh_on && g=ssh
 case $g in
 none) [ "$q" ] || log "no GPU reading (nvidia-smi missing or failing): no idle stop until one"; q=1 i=;;
-idle) q=; [ "$i" ] || { i=$t; log "idle: every GPU below $P% ($(echo $u))"; }
+idle) q= o=; [ "$i" ] || { i=$t; log "idle: every GPU below $P% ($(echo $u))"; }
 [ $((t-i)) -ge $((I*M)) ] && a=$Y && act $a "idle $I min";;
-*) q=; [ "$i" ] && log "active again ($([ $g = ssh ] && echo SSH session || echo GPU $(echo $u)))"; i=;;
+ssh) [ "$o" ] || log "SSH session open: not idle"; q= o=1 i=;;
+*) q= o=; [ "$i" ] && log "active again (GPU $(echo $u))"; i=;;
 esac
 fi
 sleep $T
