@@ -97,7 +97,7 @@ describe("the StackIdentity provider", () => {
       { property: "name", reason: "name is not a StackIdentity property (it takes only stackName, which the package sets)" },
     ]);
     expect((await stackIdentityProvider.check({}, { __provider: "p", stackName: "dev" })).failures).toEqual([
-      { property: "stackName", reason: 'stackName must be the fully qualified stack name, organization/project/stack, got "dev"' },
+      { property: "stackName", reason: 'stackName: must be the fully qualified stack name, organization/project/stack (the package sets it), got "dev"' },
     ]);
     await expect(stackIdentityProvider.delete(one.id, one.outs)).resolves.toBeUndefined();
   });

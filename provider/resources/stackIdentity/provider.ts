@@ -47,7 +47,7 @@ export const provider: ProviderImpl = {
       .map((property) => ({ property, reason: `${property} is not a StackIdentity property (it takes only ${STACK_NAME_KEY}, which the package sets)` }));
     const name = inputs[STACK_NAME_KEY];
     if (typeof name !== "string" || !/^[^/\s]+\/[^/\s]+\/[^/\s]+$/.test(name)) {
-      failures.push({ property: STACK_NAME_KEY, reason: `${STACK_NAME_KEY} must be the fully qualified stack name, organization/project/stack, got ${JSON.stringify(name) ?? "nothing"}` });
+      failures.push({ property: STACK_NAME_KEY, reason: `${STACK_NAME_KEY}: must be the fully qualified stack name, organization/project/stack (the package sets it), got ${JSON.stringify(name) ?? "nothing"}` });
     }
     return { inputs, failures };
   },
