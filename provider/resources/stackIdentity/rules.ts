@@ -49,7 +49,7 @@ export function corruptedNonceMessage(problem: string, id: string): string {
     `Nothing is created until it is repaired (without it, a run after a killed one would not find what that run made, and the orphan report could not tell this stack's objects). ` +
     `Repair: put the StackIdentity's \`nonce\` back from an earlier export or backup of this stack's state (\`pulumi stack export --file state.json\`, edit, \`pulumi stack import --file state.json\`); ` +
     `or, if no good copy exists, give the stack a fresh nonce: \`pulumi config set vastai:${NEW_IDENTITY_SETTING} ${id}\` ` +
-    `(what the old nonce made and the state does not hold is then nobody's: \`npx pulumi-vastai orphans\` lists it as unattributable).`
+    `(what the old nonce made and the state does not hold is then nobody's: \`npx pulumi-vastai orphans\` without state files lists it).`
   );
 }
 
