@@ -23,6 +23,7 @@ import {
   stackTagOf,
   withGeneration,
 } from "../../provider/resources/kit";
+import { currentStackName, identityFor } from "../../provider/resources/stackIdentity";
 import { provider as stackIdentityProvider } from "../../provider/resources/stackIdentity/provider";
 import { WEBHOOK_USER_NAME_LIMIT, serviceName as webhookName } from "../../provider/resources/webhook/provider";
 import { WEBHOOK_NAME_LIMIT } from "../../provider/client";
@@ -163,5 +164,22 @@ describe("one stack identity per stack run", () => {
   it("registers it once per run, and again for the next stack run in the same process", async () => {
     expect(await run("dev", A)).toEqual({ identities: 1, identity: stackIdentityOf(A, "SshKey", "a") });
     expect(await run("staging", B)).toEqual({ identities: 1, identity: stackIdentityOf(B, "SshKey", "a") });
+  });
+});
+
+describe("the identity the resource classes give (where the stack identity is not checked, e.g. a --target run)", () => {
+  beforeAll(() => pulumi.runtime.setMocks({ newResource: (args) => ({ id: args.name, state: args.inputs }), call: () => ({}) }, "proj", "dev", false, "acme"));
+
+  it("names the stack organization/project/stack", () => {
+    expect(currentStackName()).toBe("acme/proj/dev");
+  });
+
+  it("gives the identity for the stack's own name or none recorded, none without a nonce (mocks), and refuses another stack's or an empty or non-string nonce", () => {
+    expect(identityFor(A, "acme/proj/dev", "Volume", "data")).toBe(stackIdentityOf(A, "Volume", "data"));
+    expect(identityFor(A, undefined, "Volume", "data")).toBe(stackIdentityOf(A, "Volume", "data"));
+    expect(identityFor(undefined, undefined, "Volume", "data")).toBeUndefined();
+    expect(() => identityFor(A, "acme/proj/prod", "Volume", "data")).toThrow(`this stack is acme/proj/dev, but its identity was made for acme/proj/prod`);
+    expect(() => identityFor("", "acme/proj/dev", "Volume", "data")).toThrow("the stack's nonce in state is empty");
+    expect(() => identityFor(12345, "acme/proj/dev", "Volume", "data")).toThrow("the stack's nonce in state is the number 12345");
   });
 });
