@@ -77,6 +77,11 @@ export interface EngineOptions {
   project: string;
   /** Stack name, as `pulumi.getStack()` returns it. */
   stack: string;
+  /**
+   * Organization, as `pulumi.getOrganization()` returns it (default `organization`, the name
+   * the CLI gives a self-managed backend's stacks).
+   */
+  organization?: string;
 }
 
 /** A Pulumi program: registers resources, returns (or resolves to) its stack outputs. */
@@ -278,7 +283,7 @@ class Run {
     secretKeys: string[],
   ): Promise<{ failure?: Error; outputs: { outputs: Props; secretOutputs: string[] } }> {
     pulumi.runtime.setAllConfig(config, secretKeys);
-    await pulumi.runtime.setMocks(this.mocks(), this.options.project, this.options.stack, this.dryRun);
+    await pulumi.runtime.setMocks(this.mocks(), this.options.project, this.options.stack, this.dryRun, this.options.organization ?? "organization");
     this.watchRegistrations();
     let exported: unknown;
     try {

@@ -6,6 +6,10 @@
  * each other's objects; (b) a renamed stack keeps its own; (c) a create whose state was never
  * recorded is still adopted by the next run of the same stack; (d) a stack made by the previous
  * release (identities of names only, no StackIdentity) keeps working with no replacement.
+ * Issue 33 item 2: the identity records the fully qualified stack name it was made for, so a copy
+ * under another stack name (an imported export, a state file copied to a second backend) is
+ * refused until the user confirms a rename (`vastai:renamedFrom`) or asks for a fresh nonce
+ * (`vastai:newStackIdentity`); a damaged nonce is refused with its repair.
  */
 import { ApiKey, Fleet, Instance, Volume, Webhook } from "pulumi-vastai";
 import { startSimulator, type LoggedRequest, type Simulator } from "pulumi-vastai/simulator";
@@ -41,8 +45,12 @@ class Stack {
   ) {
     this.engine = new OfflineEngine(() => startProviderPlugin({ cwd: scratchProject().dir, env: { VAST_API_KEY: undefined, VAST_URL: undefined } }), { project, stack: name });
   }
-  up(): Promise<StepReport> {
-    return this.engine.up(program, config(), ["vastai:apiKey"]);
+  up(extra: Record<string, string> = {}): Promise<StepReport> {
+    return this.engine.up(program, { ...config(), ...extra }, ["vastai:apiKey"]);
+  }
+  /** The fully qualified name the program sees (the offline engine's organization is Pulumi's DIY default). */
+  get qualified(): string {
+    return `organization/${this.project}/${this.name}`;
   }
   destroy(): Promise<StepReport> {
     return this.engine.destroy();
@@ -54,6 +62,17 @@ class Stack {
     stateOf(next.engine).state = stateOf(this.engine).state.map((e) => ({ ...e, urn: `urn:pulumi:${name}::${e.urn.slice(from.length)}` }));
     return next;
   }
+  /**
+   * The state under another stack name, as `pulumi stack export | pulumi stack import` (or a
+   * state file copied to a second backend) leaves it; `identityOnly` keeps only the stack
+   * identity, as an export taken before the rest was made (or the rest removed with `pulumi
+   * state delete`).
+   */
+  copied(name: string, identityOnly = false): Stack {
+    const next = this.renamed(name);
+    if (identityOnly) stateOf(next.engine).state = stateOf(next.engine).state.filter((e) => e.type.endsWith(":StackIdentity"));
+    return next;
+  }
 }
 
 /** One resource of each kind that finds objects by marker. */
@@ -63,7 +82,8 @@ function program() {
   new ApiKey("ci", { name: "ci", permissions: { instances: "read" } });
   new Webhook("alerts", { url: "https://ops.example.com/hook", eventTypes: ["client:low_credit"], name: "alerts" });
   const fleet = new Fleet("workers", { count: 2, offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch" });
-  return { members: fleet.members.apply((ms) => ms.map((m) => m.id)) };
+  // A run refused before the fleet exists resolves its outputs to nothing.
+  return { members: fleet.members.apply((ms) => (ms ?? []).map((m) => m.id)) };
 }
 
 /** The objects a stack's state holds, by kind: service ids. */
@@ -158,13 +178,21 @@ test("23.1(a) two stacks with identical project, stack and resource names never 
   expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
 }, 300_000);
 
-test("23.1(b) a renamed stack keeps its objects, and a new stack under the old name makes and deletes only its own", async () => {
+test("23.1(b), 33.2 a renamed stack keeps its objects once the rename is confirmed, and a new stack under the old name makes and deletes only its own", async () => {
   const dev = new Stack("team-b", "dev");
   await dev.up();
   const staging = dev.renamed("staging");
   const stagings = objectsOf(staging);
-  expect(outcomes(await staging.up())).toEqual(unchanged);
+  // A renamed state and a copied one look alike: the first up under the new name asks which it is.
+  await takeRequests();
+  await expect(staging.up()).rejects.toThrow(/organization\/team-b\/staging.*organization\/team-b\/dev/s);
+  expect((await takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+  // One confirmation: the stack was renamed from organization/team-b/dev.
+  const renamedFrom = { "vastai:renamedFrom": dev.qualified };
+  expect(outcomes(await staging.up(renamedFrom))).toEqual(unchanged);
   expect(objectsOf(staging)).toEqual(stagings);
+  // The identity now records the new name: the confirmation is no longer needed.
+  expect(outcomes(await staging.up())).toEqual(unchanged);
   await takeRequests();
 
   const newDev = new Stack("team-b", "dev");
@@ -177,6 +205,130 @@ test("23.1(b) a renamed stack keeps its objects, and a new stack under the old n
 
   expect(outcomes(await staging.up())).toEqual(unchanged);
   await staging.destroy();
+  expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
+}, 300_000);
+
+/** The objects of a stack's program that carry a marker, as the service holds them. */
+const MARKED = ["Volume data", "Instance gpu", "ApiKey ci", "Webhook alerts", "Fleet workers"];
+
+test("33.2 a copy under another stack name (an export imported, a state file copied) neither adopts, revokes nor destroys the first stack's objects", async () => {
+  const alice = new Stack("team-e", "dev");
+  await alice.up();
+  const hers = objectsOf(alice);
+  const keysBefore = sim.state().apiKeys.map((k) => k.id).sort();
+  // The copy holds the first stack's identity only (an export taken before the rest was made):
+  // every create of its program would find the first stack's objects by marker.
+  const bob = alice.copied("bob", true);
+  await takeRequests();
+  const failed = bob.up().then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  const error = await failed;
+  expect(error).toBeInstanceOf(Error);
+  // The message names both stacks and both ways out.
+  expect(error!.message).toContain("organization/team-e/bob");
+  expect(error!.message).toContain("organization/team-e/dev");
+  expect(error!.message).toContain("pulumi config set vastai:renamedFrom organization/team-e/dev");
+  expect(error!.message).toMatch(/pulumi config set vastai:newStackIdentity \S+/);
+  expect(writesTo(await takeRequests(), hers)).toEqual([]);
+  expect(objectsOf(bob)).toEqual({ instances: [], volumes: [], apiKeys: [], webhooks: [] });
+  expectAlive(hers);
+  expect(sim.state().apiKeys.map((k) => k.id).sort()).toEqual(keysBefore);
+
+  // Its destroy deletes only what its state holds: none of the first stack's objects.
+  await bob.destroy();
+  expectAlive(hers);
+  expect(writesTo(await takeRequests(), hers)).toEqual([]);
+  expect(outcomes(await alice.up())).toEqual(unchanged);
+  await alice.destroy();
+  expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
+}, 300_000);
+
+test("33.2 a copy given a fresh nonce makes its own objects and leaves the first stack's untouched", async () => {
+  const alice = new Stack("team-f", "dev");
+  await alice.up();
+  const hers = objectsOf(alice);
+  const bob = alice.copied("bob", true);
+  const identity = stateOf(bob.engine).state[0];
+  await takeRequests();
+  const bobsUp = await bob.up({ "vastai:newStackIdentity": identity.id });
+  expect(outcomes(bobsUp)).toEqual(MARKED.map((o) => `${o}: created`).sort());
+  const his = objectsOf(bob);
+  expectDisjoint(hers, his);
+  expectAlive(hers);
+  expect(writesTo(await takeRequests(), hers)).toEqual([]);
+  const fresh = stateOf(bob.engine).state.find((e) => e.type.endsWith(":StackIdentity"))!;
+  expect(fresh.id).not.toEqual(identity.id);
+  expect(fresh.outputs.nonce).not.toEqual(identity.outputs.nonce);
+  expect(fresh.outputs.stackName).toBe(bob.qualified);
+  // The key stays set: it names an identity the stack no longer has, so it does nothing more.
+  expect(outcomes(await bob.up({ "vastai:newStackIdentity": identity.id }))).toEqual(unchanged);
+  await bob.destroy();
+  expectAlive(hers);
+  expect(writesTo(await takeRequests(), hers)).toEqual([]);
+  expect(outcomes(await alice.up())).toEqual(unchanged);
+  expect(objectsOf(alice)).toEqual(hers);
+  await alice.destroy();
+  expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
+}, 300_000);
+
+test("33.2 an identity of the previous release (no recorded stack name) keeps working: the first up records the name", async () => {
+  const stack = new Stack("team-h", "dev");
+  await stack.up();
+  const made = objectsOf(stack);
+  const identity = stateOf(stack.engine).state.find((e) => e.type.endsWith(":StackIdentity"))!;
+  const { stackName: _input, ...inputs } = identity.inputs;
+  const { stackName: _output, ...outputs } = identity.outputs;
+  Object.assign(identity, { inputs, outputs });
+  await takeRequests();
+  expect(outcomes(await stack.up())).toEqual(unchanged);
+  expect(objectsOf(stack)).toEqual(made);
+  expect(writesTo(await takeRequests(), made)).toEqual([]);
+  const recorded = stateOf(stack.engine).state.find((e) => e.type.endsWith(":StackIdentity"))!;
+  expect(recorded.outputs).toMatchObject({ nonce: outputs.nonce, tag: outputs.tag, stackName: stack.qualified });
+  expect(recorded.id).toBe(identity.id);
+  // From then on a copy under another name is refused.
+  await expect(stack.copied("copy", true).up()).rejects.toThrow(/organization\/team-h\/dev/);
+  await stack.destroy();
+  expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
+}, 300_000);
+
+test.each([
+  ["empty", ""],
+  ["numeric", 12345],
+  ["missing", undefined],
+  ["not of the form a create makes", "not-a-nonce"],
+])("33.2 a corrupted nonce (%s) is refused with the repair, and nothing is made", async (_what, nonce) => {
+  const stack = new Stack("team-g", "dev");
+  await stack.up();
+  const made = objectsOf(stack);
+  const state = stateOf(stack.engine);
+  // The stack identity with its nonce damaged, and a resource whose state was never recorded.
+  state.state = state.state.filter((e) => !e.type.endsWith(":Instance"));
+  const identity = state.state.find((e) => e.type.endsWith(":StackIdentity"))!;
+  const good = identity.outputs.nonce;
+  const outputs: Record<string, unknown> = { ...identity.outputs, nonce };
+  if (nonce === undefined) delete outputs.nonce;
+  identity.outputs = outputs;
+  const instancesBefore = liveObjects().instances.length;
+  await takeRequests();
+  const error = await stack.up().then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  expect(error?.message).toMatch(/StackIdentity.*nonce/);
+  expect(error?.message).toContain("pulumi stack export");
+  expect(error?.message).toContain(`pulumi config set vastai:newStackIdentity ${identity.id}`);
+  expect((await takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+  expect(liveObjects().instances).toHaveLength(instancesBefore);
+  // Repaired (the nonce put back from an earlier export), the run goes on and finds the
+  // instance by its marker.
+  const damaged = state.state.find((e) => e.type.endsWith(":StackIdentity"))!;
+  damaged.outputs = { ...damaged.outputs, nonce: good };
+  await stack.up();
+  expect(objectsOf(stack).instances).toEqual(made.instances);
+  await stack.destroy();
   expect(liveObjects()).toMatchObject({ instances: [], volumes: [], webhooks: [] });
 }, 300_000);
 

@@ -302,6 +302,7 @@ const RULES: Rule[] = [
   { rule: "27.5 schedule time zone a whole number of hours from UTC", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:00", end: "20:00", timeZone: "Asia/Kolkata" } }, property: "schedule.timeZone", says: /whole number of hours from UTC.*330 minutes/ },
   { rule: "27.5 schedule until in the future", kind: "instance", inputs: { ...instance, bidPricePerHour: 0.3, schedule: { start: "08:00", end: "20:00", until: "2020-01-01T00:00:00Z" } }, property: "schedule.until", says: /must be in the future/ },
   { rule: "27.5 a scheduled bid at most 32 $/hour (the start job sets it through the bid endpoint)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40, schedule: { start: "08:00", end: "20:00" } }, property: "bidPricePerHour", says: /at most 32 with a schedule/ },
+  { rule: "33.2 the stack identity's stackName is organization/project/stack", kind: "stackIdentity", inputs: { stackName: "dev" }, property: "stackName", says: /fully qualified stack name, organization\/project\/stack.*got "dev"/ },
   { rule: "27.5 Fleet takes no schedule (its members are on-demand)", kind: "fleet", inputs: { ...fleet, schedule: { start: "08:00", end: "20:00" } }, property: "schedule", says: /not offered for a Fleet: its members are rented on-demand/ },
 ];
 

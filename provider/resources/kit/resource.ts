@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../runtime";
-import { stackIdentity } from "../stackIdentity";
-import { IDENTITY_KEY, stackIdentityOf } from "./create-once";
+import { identityFor, stackIdentity } from "../stackIdentity";
+import { IDENTITY_KEY } from "./create-once";
 import { serializableProvider } from "./loader";
 
 /**
@@ -23,8 +23,10 @@ export abstract class VastResource extends pulumi.dynamic.Resource {
     secretOutputs: readonly string[] = [],
   ) {
     const options = secretOutputs.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputs] }) : opts;
-    // Without a nonce (mocks that return no outputs), no identity: markers are then random.
-    const identity = stackIdentity().nonce.apply((nonce) => (typeof nonce === "string" && nonce !== "" ? stackIdentityOf(nonce, type, name) : undefined));
+    // Without a nonce (mocks that return no outputs), no identity: markers are then random. A
+    // damaged nonce, or an identity made for another stack, is refused (stackIdentity/rules.ts).
+    const stack = stackIdentity();
+    const identity = pulumi.all([stack.nonce, stack.stackName]).apply(([nonce, recorded]) => identityFor(nonce, recorded, type, name));
     super(serializableProvider(kind), name, { ...props, [IDENTITY_KEY]: identity }, options, "vastai", type);
   }
 }

@@ -298,7 +298,7 @@ export const VALID: Record<ResourceKind, fc.Arbitrary<Props>> = {
   webhook: webhookValid,
   scheduledJob: scheduledJobValid,
   fleet: fleetValid,
-  stackIdentity: fc.constant({}),
+  stackIdentity: fc.constant({ stackName: "organization/proj/dev" }),
   cluster: fc.record({ subnet, managerMachineId: serviceId }),
   clusterMember: fc.record({ clusterId: serviceId, machineId: serviceId }),
   overlay: fc.record({ clusterId: serviceId, name: overlayName }),
@@ -331,8 +331,8 @@ export const PROPERTY_NAMES: Record<ResourceKind, string[]> = {
   workerGroup: ["endpointId", "templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers"],
   webhook: ["url", "eventTypes", "name", "rotateSecretTrigger"],
   scheduledJob: ["instanceId", "action", "price", "frequency", "day", "hour", "timeZone", "start", "end"],
-  // It takes no inputs; these are its outputs.
-  stackIdentity: ["nonce", "tag"],
+  // Its one input (set by the package) and its outputs.
+  stackIdentity: ["stackName", "nonce", "tag"],
   fleet: [
     "count", "offer", "templateHashId", "image", "env", "ports", "onstart", "volume", "diskGb", "label", "minHealthy", "spread", "maxPricePerHour", "maxHourlyCost", "badHostMinutes",
     "readiness", "updatePolicy", "overlay",
