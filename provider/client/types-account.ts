@@ -43,6 +43,12 @@ export const API_KEY_SCOPES = [
   "billing_write",
   "machine_read",
   "machine_write",
+  // Team routes (/team/, /team/members/, /team/roles/, /team/invite/) and the agent routes
+  // (/legion/...) of the vendor's route table (scripts/data/api_scopes.json).
+  "team_read",
+  "team_write",
+  "agents_read",
+  "agents_write",
   "misc",
 ] as const;
 /** One scope of an API key's permissions. */

@@ -65,3 +65,12 @@ test("27.1 Subaccount through the plugin: created, its password a secret never s
   await fx.plugin.delete(su, made.id, made.properties);
   expect((await client.subaccountAccounts.list()).map((s) => s.username)).toContain("ci-bot");
 });
+
+test("33.7 TeamRole and ApiKey take the team and agent scopes of the vendor's route table (team_read, team_write, agents_read, agents_write)", async () => {
+  await up("team", "Team", "scoped", { name: "scoped-team" });
+  const role = await up("teamRole", "TeamRole", "lead", { name: "lead", permissions: { team: "write", agents: "read" } });
+  expect(role.properties).toMatchObject({ scopes: ["agents_read", "team_read", "team_write"] });
+  expect((await client.teams.role("lead"))?.scopes).toEqual(["agents_read", "team_read", "team_write"]);
+  const key = await up("apiKey", "ApiKey", "teamkey", { name: "team-reader", permissions: { team: "read" } });
+  expect((await client.apiKeys.list()).find((k) => k.id === Number(key.id))?.scopes).toEqual(["team_read"]);
+});
