@@ -67,6 +67,15 @@ export function normalizeRow(row: Record<string, unknown>): Record<string, unkno
 }
 
 /**
+ * `schema` applied to the row with its strings trimmed (`normalizeRow`), for row schemas not
+ * built with `mapped` (clusters, overlays, charges): a value that is not an object is left to
+ * `schema` to refuse.
+ */
+export function trimmedRow<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? normalizeRow(v as Record<string, unknown>) : v), schema);
+}
+
+/**
  * A wire record checked against `shape` (unknown fields kept) and mapped to a public type.
  * `map` receives the parsed fields and the record as sent, its strings trimmed
  * (`normalizeRow`; for `raw`). Failures keep their field paths. Every row schema of the client

@@ -1,12 +1,13 @@
 /** Wire schemas (snake_case) of clusters and overlay networks (vendor client: `vastai/api/clusters.py`). */
 import { z } from "zod";
-import { anyString, idNumber } from "./schema-helpers";
+import { anyString, idNumber, trimmedRow } from "./schema-helpers";
 import type { Cluster, ClusterWriteResult, Overlay } from "./types-clusters";
 
 export type { Cluster, ClusterNode, ClusterWriteResult, Overlay } from "./types-clusters";
 
-const node = z.looseObject({ machine_id: idNumber, is_cluster_manager: z.boolean().nullish(), local_ip: anyString });
-const clusterBody = z.looseObject({ subnet: z.string(), nodes: z.array(node).nullish() });
+// Strings trimmed, as every row the client reads (the vendor's client strips every string of a row).
+const node = trimmedRow(z.looseObject({ machine_id: idNumber, is_cluster_manager: z.boolean().nullish(), local_ip: anyString }));
+const clusterBody = trimmedRow(z.looseObject({ subnet: z.string(), nodes: z.array(node).nullish() }));
 
 /** `{clusters: {"<id>": {subnet, nodes: [{machine_id, is_cluster_manager, local_ip}]}}}`; without the key it is refused, not read as "none". */
 export const clusterListResponse: z.ZodType<Cluster[]> = z.looseObject({ clusters: z.record(z.string().regex(/^\d+$/), clusterBody).nullable() }).transform((r) =>
@@ -16,13 +17,15 @@ export const clusterListResponse: z.ZodType<Cluster[]> = z.looseObject({ cluster
   }),
 );
 
-const overlay = z.looseObject({
-  overlay_id: idNumber,
-  name: z.string(),
-  cluster_id: idNumber,
-  internal_subnet: z.string().nullish(),
-  instances: z.array(idNumber).nullish(),
-});
+const overlay = trimmedRow(
+  z.looseObject({
+    overlay_id: idNumber,
+    name: z.string(),
+    cluster_id: idNumber,
+    internal_subnet: z.string().nullish(),
+    instances: z.array(idNumber).nullish(),
+  }),
+);
 
 /** A JSON list of `{overlay_id, name, internal_subnet, cluster_id, instances}`. */
 export const overlayListResponse: z.ZodType<Overlay[]> = z.array(overlay).transform((rows) =>

@@ -35,6 +35,20 @@ function listingOf(m: Partial<Record<ListingField, number>>): MachineListingTerm
   return set.length > 0 ? (Object.fromEntries(set) as MachineListingTerms) : undefined;
 }
 
+/**
+ * Whether the record shows a listing. No vendor source shows a `listed` flag (the vendor's
+ * client's machine table shows `listed_gpu_cost`, `min_bid_price`, `credit_discount_max`, ...;
+ * the vendor's document only `id` and `name`), so a flag is used when a record has one, and
+ * otherwise the listing's on-demand price: a number while the machine has asks, null or absent
+ * once they are removed (assumed of the live service: an unlisted machine's record shows no
+ * price). A record showing a price reads as listed, so a machine is never taken for free to list
+ * while it may hold a listing made elsewhere.
+ */
+function listedOf(m: { listed?: boolean | null; listed_gpu_cost?: number | null }): boolean {
+  if (typeof m.listed === "boolean") return m.listed;
+  return typeof m.listed_gpu_cost === "number";
+}
+
 /** `{success, extended}`: how many client contracts were extended to the new end date. */
 export const machineAsksResponse: z.ZodType<{ extended: number }> = z
   .looseObject({ success: z.boolean().optional(), extended: optNumber })
@@ -70,7 +84,7 @@ export const machineSchema: z.ZodType<Machine> = mapped(
     numGpus: m.num_gpus,
     gpuRamMb: m.gpu_ram,
     hostname: m.hostname,
-    listed: m.listed,
+    listed: listedOf(m),
     listing: listingOf(m),
     raw,
   }),

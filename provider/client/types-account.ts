@@ -43,6 +43,12 @@ export const API_KEY_SCOPES = [
   "billing_write",
   "machine_read",
   "machine_write",
+  // Team routes (/team/, /team/members/, /team/roles/, /team/invite/) and the agent routes
+  // (/legion/...) of the vendor's route table (scripts/data/api_scopes.json).
+  "team_read",
+  "team_write",
+  "agents_read",
+  "agents_write",
   "misc",
 ] as const;
 /** One scope of an API key's permissions. */
@@ -285,6 +291,15 @@ export interface MachineListingTerms {
   endDate?: number;
   /** Largest prepay discount offered, a fraction from 0 to 1. */
   discountRate?: number;
+  /**
+   * Keep the end date this far ahead (`n days`, `n weeks`, `n months`, `n years`, or seconds);
+   * not with `endDate`. Sent as `duration` (null when not given).
+   */
+  duration?: string | number;
+  /** Disk offered as a volume contract beside the listing, GB; sent as `vol_size`, 0 (none) when not given. */
+  volumeSizeGb?: number;
+  /** Its price, $/GB/month (`vol_price`; the service takes `price_disk` when not given); only with `volumeSizeGb` above 0. */
+  volumePricePerGbMonth?: number;
 }
 
 /** A default job: the host's own background bid on the machine's idle GPUs (`PUT /api/v0/machines/create_bids/`). */

@@ -20,3 +20,8 @@ export function served<T extends Record<string, unknown>>(ctx: SimContext, row: 
   for (const [k, v] of Object.entries(row)) out[k] = k === "ports" ? pad(v, 3) : pad(v, 0);
   return out as T;
 }
+
+/** `row` as served, every string value a few levels down (cluster nodes, charge items) followed by a newline when the option is on. */
+export function servedNested<T>(ctx: SimContext, row: T): T {
+  return ctx.untrimmedStrings ? (pad(row, 4) as T) : row;
+}

@@ -19,6 +19,10 @@ export const SCOPES = [
   "billing_write",
   "machine_read",
   "machine_write",
+  "team_read",
+  "team_write",
+  "agents_read",
+  "agents_write",
   "misc",
 ] as const;
 export type PermissionFlag = (typeof SCOPES)[number];

@@ -10,6 +10,7 @@ import type { SimContext } from "../context";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
 import { chargesOf, invoicesOf } from "../domain/billing";
+import { servedNested } from "../domain/untrimmed";
 
 type Query = Record<string, string | undefined>;
 type Range = { gte?: number; gt?: number; lte?: number; lt?: number };
@@ -84,7 +85,8 @@ function charges(ctx: SimContext, req: FastifyRequest) {
   const types = typeFilter && Array.isArray(typeFilter.in) ? new Set(typeFilter.in.map(String)) : undefined;
   if (q.format !== undefined && q.format !== "table" && q.format !== "tree") throw invalidArgs(`format must be table or tree (got ${show(q.format)})`);
   const rows = chargesOf(ctx, userId).filter((c) => overlaps(day, c.start, c.end) && (!types || types.has(c.type)));
-  return paged(rows, q, 100, MAX_CHARGES);
+  const page = paged(rows, q, 100, MAX_CHARGES);
+  return { ...page, results: page.results.map((r) => servedNested(ctx, r)) };
 }
 
 function invoices(ctx: SimContext, req: FastifyRequest) {

@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
+import { servedNested } from "../domain/untrimmed";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
 import { bodyOf, type Body } from "../http/validate";
@@ -78,7 +79,7 @@ export function registerClusters(app: FastifyInstance, ctx: SimContext): void {
 
   app.get("/api/v0/clusters/", (req) => {
     const userId = requirePermission(req, "user_read").user.id;
-    return { clusters: Object.fromEntries(net().clusters.filter((c) => c.userId === userId).map((c) => [String(c.id), clusterView(c)])) };
+    return { clusters: Object.fromEntries(net().clusters.filter((c) => c.userId === userId).map((c) => [String(c.id), servedNested(ctx, clusterView(c))])) };
   });
 
   app.post("/api/v0/cluster/", (req) => {
@@ -141,7 +142,7 @@ export function registerClusters(app: FastifyInstance, ctx: SimContext): void {
 
   app.get("/api/v0/overlay/", (req) => {
     const userId = requirePermission(req, "user_read").user.id;
-    return net().overlays.filter((o) => o.userId === userId).map(overlayView);
+    return net().overlays.filter((o) => o.userId === userId).map((o) => servedNested(ctx, overlayView(o)));
   });
 
   app.post("/api/v0/overlay/", (req) => {

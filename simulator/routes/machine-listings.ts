@@ -3,6 +3,13 @@
  * /machines/{machine_id}/asks, PUT /machines/{machine_id}/minbid, PUT /machines/create_bids,
  * DELETE /machines/{machine_id}/defjob; the vendor's client sends the same bodies). Terms live
  * in `machineListings` and show on the machine record (`listed_gpu_cost`, `min_bid_price`, ...).
+ *
+ * `vol_size`, `vol_price` and `duration` (the vendor's client sends every key): `vol_size` left
+ * out or null offers half the machine's disk as a volume contract (the vendor's client's help:
+ * "Defaults to half of available disk. Set 0 to not create a volume contract offer"); `vol_price`
+ * is refused with `vol_size` 0 ("Invalid if vol_size is 0") and defaults to `price_disk`;
+ * `duration` (`n days|weeks|months|years` or seconds) keeps the end date that far ahead and
+ * cannot be combined with `end_date`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
@@ -24,6 +31,18 @@ const DEFAULTS = {
   end_date: null,
   credit_discount_max: 0.4,
 };
+
+const UNIT_S: Record<string, number> = { day: 86_400, week: 7 * 86_400, month: 30 * 86_400, year: 365 * 86_400 };
+
+/** Seconds of a `duration` (`n days`, `n weeks`, `n months`, `n years`, or seconds); undefined when absent. */
+function durationSeconds(v: unknown): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
+  const m = typeof v === "string" ? /^\s*(\d+)\s*(day|week|month|year)s?\s*$/i.exec(v) : null;
+  if (m && Number(m[1]) > 0) return Number(m[1]) * UNIT_S[m[2].toLowerCase()];
+  if (typeof v === "string" && /^\d+$/.test(v.trim()) && Number(v) > 0) return Number(v);
+  throw invalidArgs(`duration must be "n days", "n weeks", "n months", "n years" or a number of seconds (got ${show(v)})`);
+}
 
 function price(body: Body, field: string): number | undefined {
   const v = optNumber(body, field);
@@ -55,8 +74,16 @@ function createAsks(ctx: SimContext, request: FastifyRequest) {
   }
   const discount = optNumber(body, "credit_discount_max");
   if (discount !== undefined && (discount < 0 || discount > 1)) throw invalidArgs(`credit_discount_max must be a fraction from 0 to 1 (got ${discount})`);
-  const endDate = optNumber(body, "end_date");
+  let endDate = optNumber(body, "end_date");
   if (endDate !== undefined && endDate <= ctx.now() / 1000) throw invalidArgs(`end_date must be in the future (got ${endDate})`);
+  const duration = durationSeconds(body.duration);
+  if (duration !== undefined && endDate !== undefined) throw invalidArgs("duration cannot be combined with end_date");
+  if (duration !== undefined) endDate = Math.floor(ctx.now() / 1000) + duration;
+  const disk = 500 * m.numGpus;
+  const volSize = body.vol_size === undefined || body.vol_size === null ? Math.floor(disk / 2) : optInt(body, "vol_size");
+  if (volSize === undefined || volSize < 0 || volSize > disk) throw invalidArgs(`vol_size must be from 0 to the machine's ${disk} GB of disk (got ${show(body.vol_size)})`);
+  const volPrice = price(body, "vol_price");
+  if (volPrice !== undefined && volSize === 0) throw invalidArgs("vol_price is invalid when vol_size is 0");
   const before = listings(ctx)[String(m.id)];
   const base = before ?? { ...DEFAULTS, listed: true, defjob: null };
   const next: MachineListingRecord = {
@@ -70,6 +97,9 @@ function createAsks(ctx: SimContext, request: FastifyRequest) {
     min_chunk: minChunk ?? base.min_chunk,
     end_date: endDate ?? base.end_date,
     credit_discount_max: discount ?? base.credit_discount_max,
+    vol_size: volSize,
+    vol_price: volPrice ?? null,
+    duration: duration !== undefined ? String(body.duration) : null,
   };
   listings(ctx)[String(m.id)] = next;
   // A new end date extends the running client contracts to it.

@@ -159,12 +159,13 @@ function removeRole(ctx: SimContext, request: FastifyRequest<{ Params: { name: s
 function invite(ctx: SimContext, request: FastifyRequest) {
   const acc = account(request);
   const team = teamOf(ctx, acc);
-  // The document sends a JSON body; the vendor's client sends query parameters.
-  const source: Body = { ...(request.query as Body), ...bodyOf(request.body) };
+  // Query arguments only, as the vendor's client, its SDK and the community Terraform provider
+  // send them (the document describes a JSON body, which is not read here).
+  const source: Body = { ...(request.query as Body) };
   const email = optString(source, "email", 64);
   const role = optString(source, "role", 64);
-  if (!email || !EMAIL.test(email)) throw invalidArgs(`email must be an e-mail address (got ${show(email)})`);
-  if (!role) throw invalidArgs("role is required");
+  if (!email || !EMAIL.test(email)) throw invalidArgs(`email must be an e-mail address, sent as a query argument (got ${show(email)})`);
+  if (!role) throw invalidArgs("role is required (a query argument)");
   if (!liveRoles(ctx, team).some((r) => r.name === role && r.name !== "owner")) throw invalidArgs(`role ${show(role)} is not a role of this team`);
   if (email.toLowerCase() === acc.user.email.toLowerCase()) throw apiError(400, "invalid_args", "User cannot be invited to their own team.");
   const member = ctx.store.data.users.find((u) => u.email.toLowerCase() === email.toLowerCase());

@@ -80,12 +80,18 @@ export function machinesOwnedBy(userId: number): MachineSeed[] {
   return [...MACHINES.values()].filter((m) => m.ownerId === userId);
 }
 
-/** The listing fields of a machine record: the host's terms, or none while it is not listed. */
-function listingView(m: MachineSeed, listing: MachineListingRecord | undefined): Record<string, unknown> {
-  // Market machines are listed by their (other) owner; a hosted machine once it is listed through the API.
-  if (!listing) return { listed: m.ownerId !== SEED.user.id };
-  const { defjob: _defjob, ...terms } = listing;
-  return terms;
+/** The listing columns of a machine record, as the vendor's client shows them (show machines). */
+const LISTING_COLUMNS = ["listed_gpu_cost", "listed_storage_cost", "listed_inet_up_cost", "listed_inet_down_cost", "min_bid_price", "min_chunk", "end_date", "credit_discount_max"] as const;
+
+/**
+ * The listing fields of a machine record: the host's terms while it is listed, null columns
+ * otherwise (never listed, or unlisted: the asks are gone). No `listed` flag: no vendor source
+ * shows one (the vendor's client's machine table, the vendor's document), so none is invented
+ * here; the volume offer terms (vol_size, vol_price, duration) are not shown either.
+ */
+function listingView(listing: MachineListingRecord | undefined): Record<string, unknown> {
+  const listed = listing?.listed === true;
+  return Object.fromEntries(LISTING_COLUMNS.map((c) => [c, listed ? listing[c] : null]));
 }
 
 /** The machine record as `GET /api/v0/machines/` shows it, with its listing when it has one. */
@@ -105,7 +111,7 @@ export function machineView(m: MachineSeed, listing?: MachineListingRecord): Rec
     inet_down: 950,
     public_ipaddr: m.publicIp,
     geolocation: m.geolocation,
-    ...listingView(m, listing),
+    ...listingView(listing),
     verification: "verified",
     reliability2: 0.99,
     current_rentals_running: m.rentalsRunning,

@@ -154,6 +154,9 @@ export const simDataSchema = z.object({
         min_chunk: z.number().int(),
         end_date: z.number().nullable(),
         credit_discount_max: z.number(),
+        vol_size: z.number().int().nonnegative().optional(),
+        vol_price: z.number().nullable().optional(),
+        duration: z.string().nullable().optional(),
         defjob: z
           .object({ price_gpu: z.number(), price_inetu: z.number(), price_inetd: z.number(), image: z.string(), args: z.array(z.string()) })
           .nullable(),

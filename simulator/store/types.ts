@@ -198,6 +198,12 @@ export interface MachineListingRecord {
   end_date: number | null;
   credit_discount_max: number;
   defjob: { price_gpu: number; price_inetu: number; price_inetd: number; image: string; args: string[] } | null;
+  /** The volume contract offer's size, GB (0: none); not shown on the machine record. */
+  vol_size?: number;
+  /** Its price, $/GB/month (null: price_disk). */
+  vol_price?: number | null;
+  /** The duration the end date is kept at (`n days`, ... or seconds), null for none. */
+  duration?: string | null;
 }
 
 export interface SimData {

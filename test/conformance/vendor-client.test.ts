@@ -499,6 +499,18 @@ suite("issue 24 item 5: the vendor's client (vastai) against the simulator", () 
       made.machineId = machines[0].id;
     });
 
+    it("33.7 list machine (every key, -v 0: no volume offer), show machines shows its price and no listed flag, unlist machine leaves none", async () => {
+      const id = need(made.machineId, "a machine");
+      says(await ok(["list", "machine", String(id), "-g", "0.5", "-v", "0"]), `offers created/updated for machine ${id}`);
+      const listed = (await json<{ machines: Record<string, unknown>[] }>(["show", "machines"])).machines.find((m) => m.id === id);
+      expect(listed).toMatchObject({ listed_gpu_cost: 0.5 });
+      expect(listed).not.toHaveProperty("listed");
+      expect(await client.machines.get(id)).toMatchObject({ listed: true });
+      says(await ok(["unlist", "machine", String(id)]), `all offers for machine ${id} removed`);
+      expect((await json<{ machines: Record<string, unknown>[] }>(["show", "machines"])).machines.find((m) => m.id === id)).toMatchObject({ listed_gpu_cost: null });
+      expect(await client.machines.get(id)).toMatchObject({ listed: false });
+    });
+
     it("24.5 schedule maint", async () => {
       const id = need(made.machineId, "a machine");
       const sdate = Math.floor(Date.now() / 1000) + 86_400;
@@ -539,6 +551,20 @@ suite("issue 24 item 5: the vendor's client (vastai) against the simulator", () 
       const id = need(made.sshKeyId, "an SSH key");
       await ok(["delete", "ssh-key", String(id)]);
       expect((await client.sshKeys.list()).map((k) => k.id)).not.toContain(id);
+    });
+  });
+
+  describe("teams", () => {
+    it("33.7 invite member: the vendor's query arguments are what the simulator takes", async () => {
+      await client.teams.create({ name: "vendor-team" });
+      try {
+        says(await ok(["invite", "member", "--email", "ana@example.com", "--role", "member"]), "successfully invited ana@example.com");
+        const log = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as { method: string; path: string; status: number; query: unknown }[];
+        const sent = log.filter((r) => r.method === "POST" && r.path.startsWith("/api/v0/team/invite"));
+        expect(sent.at(-1)).toMatchObject({ status: 200, query: { email: "ana@example.com", role: "member" } });
+      } finally {
+        await client.teams.destroy();
+      }
     });
   });
 

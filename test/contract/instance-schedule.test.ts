@@ -57,3 +57,27 @@ test("27.5 Instance schedule through the plugin: jobs written on create, drift r
   expect(liveIds()).toEqual([]);
   expect(await client.scheduledJobs.list()).toEqual([]);
 });
+
+test("33.6 an instance running in its off-hours through the plugin: the refresh shows offHoursRunning and the reason in schedule, the diff asks for an update", async () => {
+  // Off-hours began at the start of the previous hour (more than the 30 minutes' grace ago); on-hours start in two hours.
+  const news: Props = { __provider: fx.provider, offerId: 700003, image: "alpine", bidPricePerHour: 1, schedule: { start: hh(2), end: hh(23), timeZone: "UTC" } };
+  const { inputs, failures } = await fx.plugin.check(urn("night"), {}, news);
+  expect(failures).toEqual([]);
+  const made = await fx.plugin.create(urn("night"), inputs);
+  expect(made.properties).toMatchObject({ actualStatus: "stopped", scheduledOff: true });
+
+  // The service keeps it running (what nothing checked before).
+  await fetch(`${fx.sim.url}/_sim/instances/${made.id}/status`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ actual_status: "running" }) });
+  const read = await fx.plugin.read(urn("night"), made.id, made.properties, inputs);
+  const running = read.properties.offHoursRunning as Record<string, unknown>;
+  // Since the later of the off-hours' start and the instance's own start (it was rented a moment ago).
+  expect(running).toMatchObject({ hourlyCost: read.properties.hourlyCost });
+  expect(Date.parse(running.since as string)).toBeGreaterThanOrEqual(Math.floor(Date.now() / 3_600_000 - 1) * 3_600_000);
+  expect(running.hours as number).toBeGreaterThanOrEqual(0);
+  expect(running.costUsd).toBe(Math.round((running.hourlyCost as number) * (running.hours as number) * 100) / 100);
+  expect((read.inputs as Props).schedule).toMatchObject({ ...(news.schedule as Props), offHoursRunning: expect.stringMatching(/^running since .*not stopped by its schedule$/) });
+  expect(await fx.plugin.diff(urn("night"), made.id, read.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });
+
+  await fx.plugin.delete(urn("night"), made.id, read.properties);
+  expect(await client.scheduledJobs.list()).toEqual([]);
+});

@@ -35,7 +35,7 @@ test("27.4 a listing is created, shows drift on refresh, updates in place (the m
   const created = await fx.plugin.create(urn("l"), checked.inputs);
   expect(created.id).toBe(String(M1));
   expect(await writes()).toEqual(["PUT /api/v0/machines/create_asks"]);
-  expect(await machine(M1)).toMatchObject({ listed: true, listed_gpu_cost: 0.45, min_bid_price: 0.25, listed_storage_cost: 0.12, end_date: end });
+  expect(await machine(M1)).toMatchObject({ listed_gpu_cost: 0.45, min_bid_price: 0.25, listed_storage_cost: 0.12, end_date: end });
   expect(created.properties).toMatchObject({ listed: true, endDateUnix: end, numGpus: expect.any(Number) });
 
   // refresh: nothing drifted
@@ -68,8 +68,8 @@ test("27.4 a listing is created, shows drift on refresh, updates in place (the m
   await fx.takeRequests();
   await fx.plugin.delete(urn("l"), created.id, updated.properties);
   expect(await writes()).toEqual([`DELETE /api/v0/machines/${M1}/asks`]);
-  expect(await machine(M1)).toMatchObject({ listed: false });
-  expect(await machine(M2)).toMatchObject({ listed: true });
+  expect(await machine(M1)).toMatchObject({ listed_gpu_cost: null });
+  expect(await machine(M2)).toMatchObject({ listed_gpu_cost: 0.45 });
   expect((await fx.plugin.read(urn("l"), created.id, updated.properties)).id).toBe("");
   await fx.plugin.delete(urn("other"), String(M2), { ...lower, machineId: M2 });
 }, 120_000);
@@ -92,9 +92,9 @@ test("27.4 a machine listed elsewhere is not taken over without importId; with i
 
   const adopted = await fx.plugin.create(urn("a"), { ...news, importId: String(machineId) });
   expect(adopted.properties).toMatchObject({ imported: true, pricePerGpu: 0.5 });
-  expect(await machine(machineId)).toMatchObject({ listed: true, listed_gpu_cost: 0.5 });
+  expect(await machine(machineId)).toMatchObject({ listed_gpu_cost: 0.5 });
   await fx.plugin.delete(urn("a"), adopted.id, adopted.properties);
-  expect(await machine(machineId)).toMatchObject({ listed: false });
+  expect(await machine(machineId)).toMatchObject({ listed_gpu_cost: null });
 }, 60_000);
 
 test("27.4 a machine this account does not host is refused with its id, and bad terms fail check naming field, rule and value", async () => {
@@ -105,4 +105,65 @@ test("27.4 a machine this account does not host is refused with its id, and bad 
   expect(reasons).toMatch(/pricePerGpu.*must not be negative/);
   expect(reasons).toMatch(/discountRate.*from 0 to 1/);
   expect(reasons).toMatch(/endDate: must be in the future \(got 2001-01-01T00:00:00.000Z/);
+}, 60_000);
+
+/** A listing made by hand, as the vendor's client makes it (every key; unset ones null). */
+async function listByHand(machineId: number, priceGpu: number): Promise<void> {
+  const keys = ["price_disk", "price_inetu", "price_inetd", "price_min_bid", "min_chunk", "end_date", "credit_discount_max", "duration", "vol_size", "vol_price"];
+  const res = await fetch(`${fx.sim.url}/api/v0/machines/create_asks/`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${fx.sim.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ machine: machineId, price_gpu: priceGpu, ...Object.fromEntries(keys.map((k) => [k, null])) }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const listingOf = (machineId: number) => fx.sim.state().machineListings?.find((l) => l.machine_id === machineId);
+
+test("33.7 listing state from the machine record as the service shows it (no invented listed flag): a hand-made listing is refused, an unlisting done outside is seen", async () => {
+  const machineId = SEED.hostedMachineIds[3];
+  // The record carries only what the vendor's client shows of a listing: no `listed` flag.
+  const before = await machine(machineId);
+  expect(before).not.toHaveProperty("listed");
+  expect(before).toMatchObject({ listed_gpu_cost: null, min_bid_price: null });
+
+  await listByHand(machineId, 0.7);
+  const shown = await machine(machineId);
+  expect(shown).not.toHaveProperty("listed");
+  expect(shown).toMatchObject({ listed_gpu_cost: 0.7 });
+  const news = { __provider: fx.provider, machineId, pricePerGpu: 0.5 };
+  const refused = await fx.plugin.create(urn("h"), news).catch((e: unknown) => e);
+  expect(String((refused as Error).message)).toContain(`machine ${machineId} is already listed (at $0.7/GPU/hour), not by this resource`);
+
+  // Taken over with importId, then unlisted outside Pulumi: the refresh sees the listing gone.
+  const adopted = await fx.plugin.create(urn("h"), { ...news, importId: String(machineId) });
+  const unlist = await fetch(`${fx.sim.url}/api/v0/machines/${machineId}/asks/`, { method: "DELETE", headers: { authorization: `Bearer ${fx.sim.apiKey}` } });
+  expect(unlist.status).toBe(200);
+  expect(await machine(machineId)).toMatchObject({ listed_gpu_cost: null });
+  expect((await fx.plugin.read(urn("h"), adopted.id, adopted.properties)).id).toBe("");
+}, 60_000);
+
+test("33.7 a listing sends vol_size, vol_price and duration as the vendor's client does: no volume offer unless declared (the service offers half the disk when vol_size is left out)", async () => {
+  const machineId = SEED.hostedMachineIds[4];
+  const checked = await fx.plugin.check(urn("v"), {}, { __provider: fx.provider, machineId, pricePerGpu: 0.5 });
+  expect(checked.failures).toEqual([]);
+  await fx.takeRequests();
+  const made = await fx.plugin.create(urn("v"), checked.inputs);
+  const sent = (await fx.takeRequests()).filter((r) => r.method === "PUT" && r.path.startsWith("/api/v0/machines/create_asks"));
+  expect(sent).toHaveLength(1);
+  expect(sent[0].body).toMatchObject({ machine: machineId, price_gpu: 0.5, vol_size: 0, vol_price: null, duration: null });
+  expect(listingOf(machineId)).toMatchObject({ vol_size: 0, vol_price: null });
+
+  // A declared volume offer and duration: sent as declared.
+  const news = { ...checked.inputs, volumeSizeGb: 100, volumePricePerGbMonth: 0.05, duration: "3 months" };
+  expect((await fx.plugin.check(urn("v"), made.properties, news)).failures).toEqual([]);
+  await fx.plugin.update(urn("v"), made.id, made.properties, news);
+  const resent = (await fx.takeRequests()).filter((r) => r.method === "PUT" && r.path.startsWith("/api/v0/machines/create_asks"));
+  expect(resent[0].body).toMatchObject({ vol_size: 100, vol_price: 0.05, duration: "3 months" });
+  expect(listingOf(machineId)).toMatchObject({ vol_size: 100, vol_price: 0.05, duration: "3 months" });
+  await fx.plugin.delete(urn("v"), made.id, news);
+
+  // Rules of the service: no volume price without a volume, no duration with an end date.
+  const bad = await fx.plugin.check(urn("b2"), {}, { __provider: fx.provider, machineId, pricePerGpu: 0.5, volumePricePerGbMonth: 0.05, duration: "2 weeks", endDate: "2031-01-01T00:00:00Z" });
+  expect(bad.failures.map((f) => f.property).sort()).toEqual(["duration", "volumePricePerGbMonth"]);
 }, 60_000);

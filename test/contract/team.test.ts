@@ -65,3 +65,35 @@ test("27.1 Subaccount through the plugin: created, its password a secret never s
   await fx.plugin.delete(su, made.id, made.properties);
   expect((await client.subaccountAccounts.list()).map((s) => s.username)).toContain("ci-bot");
 });
+
+test("33.7 TeamRole and ApiKey take the team and agent scopes of the vendor's route table (team_read, team_write, agents_read, agents_write)", async () => {
+  const team = await up("team", "Team", "scoped", { name: "scoped-team" });
+  const role = await up("teamRole", "TeamRole", "lead", { name: "lead", permissions: { team: "write", agents: "read" } });
+  expect(role.properties).toMatchObject({ scopes: ["agents_read", "team_read", "team_write"] });
+  expect((await client.teams.role("lead"))?.scopes).toEqual(["agents_read", "team_read", "team_write"]);
+  const key = await up("apiKey", "ApiKey", "teamkey", { name: "team-reader", permissions: { team: "read" } });
+  expect((await client.apiKeys.list()).find((k) => k.id === Number(key.id))?.scopes).toEqual(["team_read"]);
+  await fx.plugin.delete(urn("TeamRole", "lead"), role.id, role.properties);
+  await fx.plugin.delete(urn("Team", "scoped"), team.id, team.properties);
+});
+
+test("33.7 TeamMember invites in the vendor's form: query arguments email and role (and the same values as the document's body); the simulator takes only the query form", async () => {
+  await up("team", "Team", "inv", { name: "invite-team" });
+  await up("teamRole", "TeamRole", "dev2", { name: "dev2", permissions: { instances: "read" } });
+  await fx.takeRequests();
+  const member = await up("teamMember", "TeamMember", "bo", { email: "bo@example.com", role: "dev2" });
+  expect(member.properties).toMatchObject({ status: "invited", pending: true });
+  const invites = (await fx.takeRequests()).filter((r) => r.method === "POST" && r.path === "/api/v0/team/invite/");
+  expect(invites).toHaveLength(1);
+  expect(invites[0].query).toEqual({ email: "bo@example.com", role: "dev2" });
+  expect(invites[0].body).toEqual({ email: "bo@example.com", role: "dev2" });
+
+  // A body-only invitation (the document's form alone) is refused: the vendor's client never sends it.
+  const bodyOnly = await fetch(`${fx.sim.url}/api/v0/team/invite/`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${fx.sim.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ email: "cy@example.com", role: "dev2" }),
+  });
+  expect(bodyOnly.status).toBe(400);
+  expect(await bodyOnly.text()).toMatch(/email must be an e-mail address, sent as a query argument/);
+});

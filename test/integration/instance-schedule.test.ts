@@ -146,8 +146,8 @@ describe("issue 27 item 5: Instance schedule (office hours by the service's sche
   test("27.5 a default end (a year after the first write) is renewed: 30 days before it a refresh shows it, the next up moves it a year on", async () => {
     const box = await createChecked(declared());
     expect(box.outs.scheduleUntil).toBe("2027-12-07T10:00:00.000Z");
-    // 31 days before (and in winter time again: the UTC slots are those written): nothing to do.
-    clock = Date.parse("2027-11-06T12:00:00Z");
+    // 32 days before, a Friday in its on-hours (and in winter time again: the UTC slots are those written): nothing to do.
+    clock = Date.parse("2027-11-05T12:00:00Z");
     const early = await instance.read!(box.id, box.outs);
     expect((early.props as Props).schedule).toEqual(WEEKDAYS);
     // 20 days before: the refresh shows the jobs' end, the diff asks for an update, which sends every job again.

@@ -102,9 +102,20 @@ describe("26.4 Endpoint scaling fields", () => {
     await h.clearRequests();
     const ep = await made(endpoint, { name: "ep-defaults" });
     const [body] = await bodiesTo("POST", /^\/api\/v0\/endptjobs\/?$/);
-    expect(body).toEqual({ endpoint_name: "ep-defaults", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 20, max_queue_time: 30, target_queue_time: 10 });
+    expect(body).toEqual({ client_id: "me", autoscaler_instance: "prod", endpoint_name: "ep-defaults", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 20, max_queue_time: 30, target_queue_time: 10 });
     const live = (await h.client.endpointGroups.list()).find((e) => String(e.id) === ep.id);
     expect(live?.minLoad).toBe(0);
+  });
+
+  it("33.7 endpoint create and update send client_id \"me\" and autoscaler_instance \"prod\", as the vendor's client does", async () => {
+    await h.clearRequests();
+    const ep = await made(endpoint, { name: "ep-vendor" });
+    const [created] = await bodiesTo("POST", /^\/api\/v0\/endptjobs\/?$/);
+    expect(created).toMatchObject({ client_id: "me", autoscaler_instance: "prod" });
+    const { inputs } = await endpoint.check(ep.inputs, { ...ep.inputs, maxWorkers: 3 });
+    await endpoint.update(ep.id, ep.outs, inputs as Props);
+    const [updated] = await bodiesTo("PUT", /^\/api\/v0\/endptjobs\/\d+\/?$/);
+    expect(updated).toMatchObject({ client_id: "me", autoscaler_instance: "prod", max_workers: 3 });
   });
 });
 

@@ -44,7 +44,7 @@ describe("Endpoint over HTTP", () => {
     expect(id).toMatch(/^\d+$/);
     expect(await calls("/api/v0/endptjobs")).toEqual([
       ["GET", "/api/v0/endptjobs/", null],
-      ["POST", "/api/v0/endptjobs/", { endpoint_name: "llm-prod", min_load: 10, min_cold_load: 0, target_util: 0.8, cold_mult: 2.5, cold_workers: 5, max_workers: 4, max_queue_time: 30, target_queue_time: 10, inactivity_timeout: 600 }],
+      ["POST", "/api/v0/endptjobs/", { client_id: "me", autoscaler_instance: "prod", endpoint_name: "llm-prod", min_load: 10, min_cold_load: 0, target_util: 0.8, cold_mult: 2.5, cold_workers: 5, max_workers: 4, max_queue_time: 30, target_queue_time: 10, inactivity_timeout: 600 }],
       ["GET", "/api/v0/endptjobs/", null],
     ]);
     expect(outs).toMatchObject({ name: "llm-prod", endpointId: Number(id), state: "active", minLoad: 10, maxWorkers: 4 });
@@ -70,7 +70,7 @@ describe("Endpoint over HTTP", () => {
     const news = (await endpoint.check(outs, { __provider: PROVIDER, name: "llm-prod-2", maxWorkers: 8, targetQueueTime: 5 })).inputs as Props;
     expect(await endpoint.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = (await endpoint.update(id, outs, news)).outs as Props;
-    expect(await calls("/api/v0/endptjobs")).toEqual([["PUT", `/api/v0/endptjobs/${id}/`, { endpoint_name: "llm-prod-2", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 8, max_queue_time: 30, target_queue_time: 5 }]]);
+    expect(await calls("/api/v0/endptjobs")).toEqual([["PUT", `/api/v0/endptjobs/${id}/`, { client_id: "me", autoscaler_instance: "prod", endpoint_name: "llm-prod-2", min_load: 0, min_cold_load: 0, target_util: 0.9, cold_mult: 2.5, cold_workers: 5, max_workers: 8, max_queue_time: 30, target_queue_time: 5 }]]);
     expect(updated).toMatchObject({ endpointId: Number(id), name: "llm-prod-2", maxWorkers: 8, apiKey: outs.apiKey });
     expect((await endpoint.read(id, updated)).inputs).toEqual({ name: "llm-prod-2", maxWorkers: 8, targetQueueTime: 5 });
   });

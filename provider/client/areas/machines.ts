@@ -131,6 +131,11 @@ export class MachinesApi {
         min_chunk: terms.minGpus,
         end_date: terms.endDate,
         credit_discount_max: terms.discountRate,
+        // Sent always, as the vendor's client sends every key: a listing without vol_size offers
+        // half the machine's disk as a volume contract (the vendor's client's help), 0 none.
+        duration: terms.duration ?? null,
+        vol_size: terms.volumeSizeGb ?? 0,
+        vol_price: terms.volumeSizeGb ? (terms.volumePricePerGbMonth ?? null) : null,
       },
       schema: machineAsksResponse,
     });

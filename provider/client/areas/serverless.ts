@@ -20,6 +20,9 @@ import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
 
 function endpointBody(s: EndpointSettings): Record<string, unknown> {
   return {
+    // As the vendor's client sends them on create and update (its --auto_instance defaults to prod).
+    client_id: "me",
+    autoscaler_instance: "prod",
     endpoint_name: s.name,
     min_load: s.minLoad,
     min_cold_load: s.minColdLoad,

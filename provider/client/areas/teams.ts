@@ -105,9 +105,13 @@ export class TeamsApi {
   /**
    * Invite `email` with role `role`; the person becomes a member when they accept. The service
    * refuses a second invitation to the same address within 300 s (429). Not resent if lost.
+   *
+   * Sent as query arguments, as the vendor's client, its SDK and the community Terraform
+   * provider send them, and the same two values as the JSON body the vendor's document
+   * describes: both forms carry the same values, so whichever the service reads, it reads these.
    */
   async invite(email: string, role: string): Promise<void> {
-    await this.core.request({ endpoint: ENDPOINTS.teamInvite, body: { email, role }, schema: acknowledgedResponse });
+    await this.core.request({ endpoint: ENDPOINTS.teamInvite, query: { email, role }, body: { email, role }, schema: acknowledgedResponse });
   }
 
   /** The team's members (people who accepted their invitation). */

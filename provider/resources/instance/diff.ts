@@ -22,6 +22,7 @@ import { TEMPLATE_KEYS, templateReplaces } from "./inplace";
 import { INPUT_KEYS } from "./inputs";
 import { hasOffBid, scheduleOf, scheduleState } from "./schedule";
 import { readStatus } from "./status";
+import { offHoursRunning, warnOffHours } from "./off-hours";
 import { liveInstances } from "./live";
 
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
@@ -94,6 +95,19 @@ export async function liveReplacement(id: string, props: Props = {}, olds: Props
   return outbidDiff(props, instance);
 }
 
+/**
+ * Running in its off-hours past the grace period (off-hours.ts): warned with the cost so far and
+ * shown as a change, so an `up` without a refresh reports it too (the update writes the
+ * schedule's jobs again where they differ).
+ */
+async function runsInOffHours(id: string, news: Props): Promise<boolean> {
+  if (!scheduleOf(news) || !/^\d+$/.test(id)) return false;
+  const instance = await liveInstances().get(id);
+  const running = instance ? offHoursRunning(news, instance) : undefined;
+  if (running) warnOffHours(id, running);
+  return running !== undefined;
+}
+
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const result = diffOfInputs(olds, news);
   if (result.replaces && result.replaces.length > 0) return result;
@@ -103,7 +117,7 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
   } catch (error) {
     throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
   }
-  if (!reason) return result;
+  if (!reason) return (await runsInOffHours(id, news)) ? { ...result, changes: true } : result;
   if (reason === "update") return { ...result, changes: true };
   return { changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) };
 }

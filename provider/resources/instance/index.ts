@@ -196,7 +196,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   pricePerHour: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, sshCommand: undefined, sshDirectCommand: undefined, machineId: undefined, marker: undefined, instanceApiKey: undefined,
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
-  scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined,
+  scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined, offHoursRunning: undefined,
 };
 
 /** A rented GPU instance: from an offer id or offer filters, a template or an image, with SSH keys, env and readiness checks; replaced when it dies. */
@@ -267,6 +267,8 @@ export class Instance extends VastResource {
   declare readonly scheduleUntil: pulumi.Output<string | undefined>;
   /** With `schedule`: true while the instance is stopped by it (its off-hours). */
   declare readonly scheduledOff: pulumi.Output<boolean | undefined>;
+  /** With `schedule`: set when a refresh finds it running in its off-hours (since, hours, hourlyCost, costUsd); null otherwise. */
+  declare readonly offHoursRunning: pulumi.Output<{ since: string; hours: number; hourlyCost: number; costUsd: number } | null | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
   /** The registry login (secret). */

@@ -73,6 +73,11 @@ export interface InstanceOutputs {
   scheduleUntil?: string;
   /** True while the instance is stopped by its own schedule (its off-hours, at the losing bid). */
   scheduledOff?: boolean;
+  /**
+   * Set when a read finds the instance running in its off-hours past the grace period
+   * (off-hours.ts): since when, hours, $/hour and the cost so far; null otherwise.
+   */
+  offHoursRunning?: { since: string; hours: number; hourlyCost: number; costUsd: number } | null;
 }
 
 /** Output names, in the order documented above. */

@@ -15,6 +15,7 @@ import { OUTPUT_KEYS, liveOutputs, storedInputs, storedOutputs } from "./outputs
 import { liveInstances } from "./live";
 import { ScheduleSyncError, bidLeftToSchedule, cancelSchedule, hasSchedule, reflectSchedule, scheduleOf, scheduleState, syncSchedule } from "./schedule";
 import { liveScheduledJobs } from "../kit/scheduled-calls";
+import { offHoursRunning, reflectOffHours } from "./off-hours";
 import { sweepLateCreates } from "./rent";
 import { instanceKey, spentUsd, unixOf } from "../kit/costs";
 import { applySshKeys } from "./ssh-keys";
@@ -108,7 +109,10 @@ export const provider: ProviderImpl = {
     const known = props.image !== undefined || props.templateHashId !== undefined;
     const base = known ? props : { ...rebuiltInputs(instance), ...props };
     const spent = await instanceSpent(id, instance.startDate ?? props.spendSince, props.spentUsd);
-    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), ...(await reflectJobs(base)), spentUsd: spent }) as Props;
+    const jobs = await reflectJobs(base);
+    // Running in its off-hours (off-hours.ts): an output, and the schedule shown with the reason.
+    const offHours = reflectOffHours(base, instance, jobs.schedule);
+    const outs = jsonClean({ ...reflect(base, instance), ...(await balanceOutput(getClient(), instance.id, base)), ...jobs, ...offHours, spentUsd: spent }) as Props;
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
@@ -154,7 +158,7 @@ export const provider: ProviderImpl = {
       // A label change needs no read back; a state change (or a boot left unfinished) does.
       const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
       const instance = needsStatus ? await settle(client, n, news) : null;
-      const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off" } : {};
+      const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off", offHoursRunning: offHoursRunning(news, instance) ?? null } : {};
       const outs: Props = instance ? { ...base, ...liveOutputs(instance), ...off } : base;
       return { outs: jsonClean({ ...outs, spentUsd: await instanceSpent(id, outs.spendSince, olds.spentUsd) }) as Props };
     } catch (error) {

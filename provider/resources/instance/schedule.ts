@@ -45,7 +45,7 @@ export const RENEW_SCHEDULE_DAYS = 30;
 const DAY_MS = 24 * 3_600_000;
 
 /** Outputs the schedule adds to an Instance. */
-export const SCHEDULE_OUTPUT_KEYS = ["scheduleJobIds", "scheduleStartedAt", "scheduleUntil", "scheduledOff"] as const;
+export const SCHEDULE_OUTPUT_KEYS = ["scheduleJobIds", "scheduleStartedAt", "scheduleUntil", "scheduledOff", "offHoursRunning"] as const;
 
 const HOUR_RULE = 'must be a whole hour "HH:00" from "00:00" to "23:00" (the service runs scheduled jobs on whole hours)';
 const wholeHour = z.string({ error: HOUR_RULE }).regex(/^([01]\d|2[0-3]):00$/, HOUR_RULE);
@@ -213,6 +213,7 @@ export interface ScheduleRecord {
   scheduleStartedAt: string | undefined;
   scheduleUntil: string | undefined;
   scheduledOff?: undefined;
+  offHoursRunning?: undefined;
 }
 
 /** Writing the jobs failed part way: `record` holds every job that exists, so none is left unrecorded. */
@@ -244,7 +245,7 @@ export async function syncSchedule(client: VastClient, id: number, olds: Props, 
   const window = s ? windowOf(olds, s, now) : undefined;
   // Without a schedule and its jobs cancelled, the outputs go (undefined is left out of state).
   const record = (): ScheduleRecord =>
-    window ? { scheduleJobIds: { ...ids }, scheduleStartedAt: window.startedAt, scheduleUntil: window.until } : { scheduleJobIds: Object.keys(ids).length > 0 ? { ...ids } : undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined };
+    window ? { scheduleJobIds: { ...ids }, scheduleStartedAt: window.startedAt, scheduleUntil: window.until } : { scheduleJobIds: Object.keys(ids).length > 0 ? { ...ids } : undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined, offHoursRunning: undefined };
   const plan = s && window ? planSchedule(s, id, Number(news.bidPricePerHour), window, new Date(now)) : [];
   let creating: string | undefined;
   try {

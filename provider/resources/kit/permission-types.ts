@@ -12,5 +12,9 @@ export interface AreaPermissions {
   user?: AccessLevel;
   billing?: AccessLevel;
   machines?: AccessLevel;
+  /** Team routes: team_read, team_write (the vendor's route table). */
+  team?: AccessLevel;
+  /** Agent routes: agents_read, agents_write (the vendor's route table). */
+  agents?: AccessLevel;
   misc?: boolean;
 }

@@ -8,14 +8,14 @@ import type { ApiKeyScope } from "../../client";
 export type { AccessLevel, AreaPermissions } from "./permission-types";
 import type { AreaPermissions } from "./permission-types";
 
-const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine" } as const;
+const AREAS = { instances: "instance", user: "user", billing: "billing", machines: "machine", team: "team", agents: "agents" } as const;
 type Area = keyof typeof AREAS;
 
 const level = z.enum(["read", "write"], { error: 'must be "read" or "write"' }).optional();
 
 /** The zod schema of a permissions input: only the known areas, each `read`/`write` (`misc` true/false). */
 export const permissionsSchema = z.strictObject(
-  { instances: level, user: level, billing: level, machines: level, misc: z.boolean({ error: "must be true or false" }).optional() },
+  { instances: level, user: level, billing: level, machines: level, team: level, agents: level, misc: z.boolean({ error: "must be true or false" }).optional() },
   { error: 'must be an object of areas such as { instances: "write", user: "read" }' },
 );
 

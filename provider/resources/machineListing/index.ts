@@ -42,6 +42,18 @@ export interface MachineListingArgs extends ImportArgs {
   endDate?: pulumi.Input<string | number>;
   /** Largest prepay discount offered, a fraction from 0 to 1 (the service's default: 0.4). */
   discountRate?: pulumi.Input<number>;
+  /**
+   * Keep the end date this far ahead, renewed daily by the service: `"n days"`, `"n weeks"`,
+   * `"n months"`, `"n years"` or whole seconds. Not with `endDate`.
+   */
+  duration?: pulumi.Input<string | number>;
+  /**
+   * Disk offered as a volume contract beside the listing, GB. Default 0: no volume offer (the
+   * service offers half the machine's disk when the field is left out, so it is always sent).
+   */
+  volumeSizeGb?: pulumi.Input<number>;
+  /** Price of that volume, $/GB/month (the service's default: `storagePricePerGbMonth`); only with `volumeSizeGb` above 0. */
+  volumePricePerGbMonth?: pulumi.Input<number>;
   /** A default job on the machine's idle GPUs; removing it from the program removes the job. */
   defaultJob?: pulumi.Input<MachineDefaultJobArgs>;
 }
@@ -73,6 +85,9 @@ export class MachineListing extends VastResource {
   declare readonly minGpus: pulumi.Output<number | undefined>;
   declare readonly endDate: pulumi.Output<string | number | undefined>;
   declare readonly discountRate: pulumi.Output<number | undefined>;
+  declare readonly duration: pulumi.Output<string | number | undefined>;
+  declare readonly volumeSizeGb: pulumi.Output<number | undefined>;
+  declare readonly volumePricePerGbMonth: pulumi.Output<number | undefined>;
   declare readonly defaultJob: pulumi.Output<MachineDefaultJobArgs | undefined>;
   /** True while the machine is listed (as of the last create, update or refresh). */
   declare readonly listed: pulumi.Output<boolean>;

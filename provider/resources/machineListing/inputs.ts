@@ -14,7 +14,10 @@ const OUTPUT_NAMES = ["listed", "extendedContracts", "endDateUnix", "gpuName", "
 /** The terms of the listing, as inputs; each changes in place. */
 export const TERM_KEYS = [
   "pricePerGpu", "storagePricePerGbMonth", "uploadPricePerGb", "downloadPricePerGb", "minBidPerGpu", "minGpus", "endDate", "discountRate",
+  "duration", "volumeSizeGb", "volumePricePerGbMonth",
 ] as const;
+/** Terms the machine record does not show (the volume offer, the duration): sent, never read back. */
+export const UNSHOWN_TERMS: readonly TermKey[] = ["duration", "volumeSizeGb", "volumePricePerGbMonth"];
 export type TermKey = (typeof TERM_KEYS)[number];
 
 /** Dollar amounts above this are a slip of unit (cents for dollars), not a price. */
@@ -35,6 +38,14 @@ export const machineListingSchema = z.object({
   minBidPerGpu: priceRule("$/GPU/hour").optional(),
   minGpus: z.number({ error: "must be a number of GPUs" }).int("must be a whole number").min(1, "must be at least 1 (GPU)").optional(),
   endDate: endDateRule.optional(),
+  duration: z
+    .union([z.string(), z.number()], { error: 'must be "n days", "n weeks", "n months", "n years" or a number of seconds' })
+    .refine((v) => (typeof v === "number" ? Number.isInteger(v) && v > 0 : /^\d+ (day|week|month|year)s?$/.test(v) && Number(v.split(" ")[0]) > 0), {
+      message: 'must be "n days", "n weeks", "n months", "n years" (n at least 1) or a whole number of seconds above 0',
+    })
+    .optional(),
+  volumeSizeGb: z.number({ error: "must be a number of GB" }).int("must be a whole number of GB").min(0, "must not be negative (GB; 0 offers no volume)").optional(),
+  volumePricePerGbMonth: priceRule("$/GB/month").optional(),
   discountRate: z.number({ error: "must be a fraction" }).finite("must be a finite number").min(0, "must be from 0 to 1 (a fraction, 0.4 is 40%)").max(1, "must be from 0 to 1 (a fraction, 0.4 is 40%)").optional(),
   defaultJob: z
     .strictObject({
@@ -94,6 +105,14 @@ export function changedInputs(olds: Props, news: Props): string[] {
 export function checkMachineListing(olds: Props, news: Props, nowMs: number): pulumi.dynamic.CheckResult {
   const shape = checkWith(machineListingSchema, news, { type: "MachineListing", outputs: OUTPUT_NAMES });
   const failures = [...(shape.failures ?? [])];
+  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  if (news.duration !== undefined && news.duration !== null && news.endDate !== undefined && news.endDate !== null && !containsUnknown(news.duration) && !containsUnknown(news.endDate)) {
+    fail("duration", `cannot be combined with endDate: the service keeps the end date duration ahead (got duration ${JSON.stringify(news.duration)} and endDate ${JSON.stringify(news.endDate)})`);
+  }
+  const size = news.volumeSizeGb;
+  if (news.volumePricePerGbMonth !== undefined && news.volumePricePerGbMonth !== null && !containsUnknown(size) && !(typeof size === "number" && size > 0)) {
+    fail("volumePricePerGbMonth", `needs volumeSizeGb above 0: the service refuses a volume price without a volume offer (got volumeSizeGb ${JSON.stringify(size ?? null)})`);
+  }
   const end = toUnixSeconds(news.endDate);
   if (end !== undefined && !failures.some((f) => f.property.startsWith("endDate")) && changedInputs(olds, news).includes("endDate") && end * 1000 <= nowMs) {
     failures.push({ property: "endDate", reason: `endDate: must be in the future (got ${new Date(end * 1000).toISOString()}, now ${new Date(nowMs).toISOString()})` });

@@ -23,7 +23,7 @@ import type { Machine, MachineListingTerms } from "../../client/types-account";
 import type { VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ImportableImpl, PartialFailure, Props, currentTiming, deepEqual, identityMarker, jsonClean, readerFor, userInputs } from "../kit";
-import { TERM_KEYS, changedInputs, checkMachineListing, diffMachineListing, planOf, type ListingPlan } from "./inputs";
+import { TERM_KEYS, UNSHOWN_TERMS, changedInputs, checkMachineListing, diffMachineListing, planOf, type ListingPlan, type TermKey } from "./inputs";
 
 /** Every machine the account hosts, listed once for all listings read at about the same time. */
 function liveMachines(client: VastClient = getClient()) {
@@ -41,9 +41,9 @@ function outputsOf(plan: ListingPlan, machine: Machine | null, extended: number 
   };
 }
 
-/** Whether the live listing has every declared term. */
+/** Whether the live listing has every declared term the machine record shows. */
 function sameTerms(live: MachineListingTerms | undefined, declared: MachineListingTerms): boolean {
-  return Object.entries(declared).every(([k, v]) => live?.[k as keyof MachineListingTerms] === v);
+  return Object.entries(declared).every(([k, v]) => UNSHOWN_TERMS.includes(k as TermKey) || (k === "endDate" && declared.duration !== undefined) || live?.[k as keyof MachineListingTerms] === v);
 }
 
 function notHosted(machineId: number): Error {
