@@ -6,9 +6,11 @@
  * keeps a few disabled commands in a triple-quoted string) are not commands.
  *
  * A command is a write (it creates, changes or deletes something on the service) unless its verb
- * is `show` or `search`, or it is one of READ_COMMANDS. `vendor-commands.json` holds the list this
- * gives for the source named there; `docs/vendor-commands.md` accounts for every write in it.
+ * is `show` or `search`, or it is one of READ_COMMANDS. `vendor-commands.json` holds the lists this
+ * gives for vast.py at the commit named there and for the packaged client the conformance suite
+ * pins; `docs/vendor-commands.md` accounts for every write in either.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -22,6 +24,13 @@ export const READ_COMMANDS: Readonly<Record<string, string>> = {
   "get wrkgrp-logs": "reads a worker group's logs",
   "tfa status": "reads the account's two-factor methods",
   "set api-key": "writes the key into the local configuration file only",
+  // Only in the packaged client (PyPI vastai, vastai/cli/commands/):
+  "get endpt-workers": "reads an endpoint's workers",
+  "dump-logs": "bundles a machine's diagnostics into a local file",
+  "set role": "chooses which commands the client's help shows (a local file)",
+  update: "updates the client itself",
+  uninstall: "removes the client itself",
+  repl: "starts the client's interactive shell",
 };
 
 export interface VendorCommand {
@@ -36,6 +45,8 @@ export interface VendorCommandList {
   commit: string;
   write: string[];
   read: string[];
+  /** The packaged client the conformance suite runs (scripts/vendor-client.sh), which keeps its commands in vastai/cli/commands/. */
+  pinned: { package: string; version: string; write: string[]; read: string[] };
 }
 
 export const LIST_FILE = path.join(__dirname, "vendor-commands.json");
@@ -102,8 +113,21 @@ export function committedList(): VendorCommandList {
   return JSON.parse(fs.readFileSync(LIST_FILE, "utf8")) as VendorCommandList;
 }
 
-/** The list for a source file, in the committed file's shape. */
-export function listOf(src: string, source: string, commit: string): VendorCommandList {
+/** The write and read commands of a source, in source order. */
+export function listOf(src: string): { write: string[]; read: string[] } {
   const commands = parseVendorCommands(src);
-  return { source, commit, write: commands.filter((c) => c.write).map((c) => c.name), read: commands.filter((c) => !c.write).map((c) => c.name) };
+  return { write: commands.filter((c) => c.write).map((c) => c.name), read: commands.filter((c) => !c.write).map((c) => c.name) };
+}
+
+/** The command modules of the packaged client installed in `python`'s environment, joined in file-name order. */
+export function packagedClientSource(python: string): string {
+  const probe = spawnSync(python, ["-c", "import importlib.util as u; print(u.find_spec('vastai').submodule_search_locations[0])"], { encoding: "utf8" });
+  if (probe.status !== 0) throw new Error(`cannot locate the vastai package: ${probe.stderr}`);
+  const dir = path.join(probe.stdout.trim(), "cli", "commands");
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".py"))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .join("\n");
 }
