@@ -179,6 +179,36 @@ describe("issue 25 item 4: types in Pulumi's default project", () => {
   }, 600_000);
 });
 
+describe("issue 35 item 3: the packed package at the version it claims", () => {
+  it("35.3 installs at package.json's version, type-checks, and CHANGELOG.md has an entry for that version", () => {
+    const dir = userProject();
+    const claimed = (JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string }).version;
+    // The version the installed package reports, as a program requiring it sees it.
+    const installed = spawnSync(process.execPath, ["-p", 'require("pulumi-vastai/package.json").version'], { cwd: dir, encoding: "utf8" });
+    expect(installed.stderr).toBe("");
+    expect(installed.stdout.trim()).toBe(claimed);
+    // The changelog ships, and has a dated entry for the version.
+    const changelog = fs.readFileSync(path.join(dir, "node_modules", "pulumi-vastai", "CHANGELOG.md"), "utf8");
+    const entries = changelog.split("\n").filter((line) => line.startsWith(`## [${claimed}]`));
+    expect(entries).toEqual([expect.stringMatching(/^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$/)]);
+    // A program against this install type-checks under `pulumi new typescript`'s tsconfig.
+    fs.writeFileSync(
+      path.join(dir, "release.ts"),
+      [
+        'import { Instance, Template, type InstanceArgs } from "pulumi-vastai";',
+        'const template = new Template("base", { name: "base", image: "pytorch/pytorch", tag: "2.4.0" });',
+        'const args: InstanceArgs = { offer: { gpuName: "RTX 4090" }, templateHashId: template.hashId };',
+        'export const gpu = new Instance("gpu", args).instanceId;',
+        "",
+      ].join("\n"),
+    );
+    fs.writeFileSync(path.join(dir, "tsconfig.release.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["release.ts"] }, null, 4));
+    const tsc = spawnSync(process.execPath, [path.join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(dir, "tsconfig.release.json"), "--noEmit", "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  }, 600_000);
+});
+
 describe("issue 25 item 3: jest for users", () => {
   it("25.3 README's jest.config.js runs a test of a program with the testing kit under plain jest", () => {
     const dir = userProject();
