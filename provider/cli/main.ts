@@ -21,6 +21,7 @@ import { createClient, scrub, type VastClient } from "../client";
 import { MissingApiKeyError, keyFilePath, resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
 import { round6 } from "../resources/kit/costs";
+import { reportText, runLiveCheck, spendCapProblem, writeReport } from "./live-check/run";
 import { CLOCK_MARGIN_MS, deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
 export interface CliIo {
@@ -38,6 +39,8 @@ export interface CliIo {
   now?: () => number;
   /** Tests: waits between the reads that see deleted objects gone (default a real wait). */
   sleep?: (ms: number) => Promise<void>;
+  /** Tests: a fast clock for `check-live`'s waits. */
+  liveCheck?: { pollMs?: number; waitMs?: number; sleep?: (ms: number) => Promise<void>; now?: () => number };
 }
 
 interface OrphanOptions {
@@ -290,6 +293,33 @@ function commandClient(apiUrl: string | undefined, io: CliIo): VastClient {
   }
 }
 
+interface LiveCheckCliOptions {
+  maxSpendUsd?: string;
+  report: string;
+  inviteEmail?: string;
+  only?: string;
+  apiUrl?: string;
+}
+
+/** `check-live` (live-check/run.ts): refused without an explicit spend cap, before any request. */
+async function checkLiveCommand(options: LiveCheckCliOptions, io: CliIo): Promise<number> {
+  const problem = spendCapProblem(options.maxSpendUsd);
+  if (problem) throw new Refusal(`check-live: ${problem}`);
+  const client = commandClient(options.apiUrl, io);
+  const report = await runLiveCheck({
+    client,
+    apiUrl: client.apiUrl,
+    maxSpendUsd: Number(options.maxSpendUsd),
+    inviteEmail: options.inviteEmail,
+    only: options.only?.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+    ...io.liveCheck,
+  });
+  writeReport(options.report, report);
+  io.out(`${reportText(report)}
+Report: ${options.report}`);
+  return report.exitCode;
+}
+
 /** Runs the command line; resolves the exit code. Errors are printed as one line, never a stack trace. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
@@ -318,13 +348,24 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     .action(async (files: string[], options: CostOptions) => {
       code = await costsCommand(files, options, io);
     });
+  program
+    .command("check-live")
+    .description("Settle the package's assumptions about the live service with the cheapest calls, within a spend cap; cleans up and writes a redacted report")
+    .option("--max-spend-usd <dollars>", "required: the most the checks may spend (they rent the cheapest interruptible instance for minutes)")
+    .option("--report <file>", "where to write the JSON report", "check-live-report.json")
+    .option("--invite-email <address>", "send one team invitation to this address (the invite check is skipped without it)")
+    .option("--only <ids>", "run only these checks (comma-separated ids)")
+    .option("--api-url <url>", "API base URL (default VAST_URL or https://console.vast.ai)")
+    .action(async (options: LiveCheckCliOptions) => {
+      code = await checkLiveCommand(options, io);
+    });
   try {
     await program.parseAsync(argv as string[], { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof Refusal) {
-      io.err(`pulumi-vastai ${error.message.startsWith("costs:") ? "" : "orphans: "}${error.message}`);
+      io.err(`pulumi-vastai ${/^(costs|check-live):/.test(error.message) ? "" : "orphans: "}${error.message}`);
       return 2;
     }
     io.err(`pulumi-vastai: ${scrub((error as Error).message)}`);
