@@ -52,7 +52,7 @@ describe("check-live", () => {
     const report = JSON.parse(r.report) as { checks: Array<{ id: string; result: string; detail: string }>; cleanup: Array<{ result: string }>; exitCode: number };
     expect(report.checks.filter((c) => c.result !== "confirmed")).toEqual([]);
     expect(report.checks.map((c) => c.id)).toEqual(
-      expect.arrayContaining(["offer-rows", "driver-version-filter", "team-invite", "instance-api-key", "gpu-util-field", "losing-bid-stops", "scheduled-bid-job"]),
+      expect.arrayContaining(["offer-rows", "driver-version-filter", "machine-listing-state", "team-invite", "instance-api-key", "gpu-util-field", "losing-bid-stops", "scheduled-bid-job"]),
     );
     expect(r.code).toBe(0);
     expect(report.cleanup.length).toBeGreaterThanOrEqual(2);

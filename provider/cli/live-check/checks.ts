@@ -137,6 +137,21 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: "machine-listing-state",
+    assumption: "hosted machine rows show a listing by a numeric listed_gpu_cost, null when not listed (a listed flag, where a row has one, is read first)",
+    reliedOnBy: "MachineListing (finding a hand-made listing, seeing an unlisting done outside)",
+    async run(ctx) {
+      const rows = await ctx.client.machines.list();
+      if (rows.length === 0) return notChecked("the account hosts no machine");
+      const row = rows[0].raw;
+      if (!("listed_gpu_cost" in row)) return refuted(`machine ${rows[0].id}'s row has no listed_gpu_cost (fields: ${Object.keys(row).sort().join(", ")})`);
+      const cost = row.listed_gpu_cost;
+      if (cost !== null && typeof cost !== "number") return refuted(`listed_gpu_cost is ${JSON.stringify(cost)}, neither a number nor null`);
+      const flag = "listed" in row ? `, listed flag ${JSON.stringify(row.listed)}` : ", no listed flag";
+      return confirmed(`machine ${rows[0].id}: listed_gpu_cost ${JSON.stringify(cost)}${flag}`);
+    },
+  },
+  {
     id: "team-invite",
     assumption: "a team invitation is sent as the vendor's client sends it, and the service takes it",
     reliedOnBy: "TeamMember (README: Team, TeamRole, TeamMember and Subaccount)",
