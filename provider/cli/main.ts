@@ -154,7 +154,7 @@ async function orphansCommand(files: string[], options: OrphanOptions, io: CliIo
   const orphans = listed.filter((o) => o.attribution === "orphan");
   const unattributable = listed.filter((o) => o.attribution === "unattributable");
   const total = listed.reduce((sum, o) => sum + o.costPerHour, 0);
-  const leftovers = await findLeftovers(client, files);
+  const leftovers = await findLeftovers(client, files, holdings);
   const more = leftoverText(leftovers);
 
   let confirmed = false;

@@ -556,9 +556,10 @@ function heldWorkerGroups(files: readonly string[]): Set<number> {
   return held;
 }
 
-export async function findLeftovers(client: VastClient, files: readonly string[] = []): Promise<Leftover[]> {
+export async function findLeftovers(client: VastClient, files: readonly string[] = [], holdings?: StackHoldings): Promise<Leftover[]> {
   const groupsHeld = heldWorkerGroups(files);
-  const volumesHeld = files.length > 0 ? readStackHoldings(files).volumes : new Set<number>();
+  // The holdings the report already read (with its clock), else read here.
+  const volumesHeld = holdings?.volumes ?? (files.length > 0 ? readStackHoldings(files).volumes : new Set<number>());
   const [groups, instances, volumes] = await Promise.all([client.workerGroups.list(), client.instances.listAll(), client.volumes.list()]);
   const byId = new Map(instances.map((i) => [i.id, i]));
   const out: Leftover[] = [];

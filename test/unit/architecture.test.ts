@@ -126,7 +126,8 @@ describe("architecture", () => {
     for (const kind of Object.keys(KINDS)) {
       const index = path.join(dir, kind, "index.ts");
       const deps = (graph.get(index) ?? []).map(rel);
-      const kit = ["provider/resources/kit/loader.ts", "provider/resources/kit/resource.ts"];
+      // The identity's rules (its nonce's form, the stack name) and the markers' names are pure: no client, no schema.
+      const kit = ["provider/resources/kit/loader.ts", "provider/resources/kit/resource.ts", "provider/resources/kit/create-once.ts", "provider/resources/stackIdentity/rules.ts"];
       // Another kind's class module is light too: this loop checks it on its own turn.
       const light = (d: string) => kit.includes(d) || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits|index)\.ts$/.test(d);
       expect({ kind, deps }).toEqual({ kind, deps: deps.filter(light) });
