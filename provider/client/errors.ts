@@ -336,6 +336,20 @@ export class DeleteNotConfirmedError extends VastError implements CallSite {
 }
 
 /**
+ * A delete the service answered as done, while reading the object back still finds it (or cannot
+ * tell): a wrong server's `{success: true}`, or a delete the service did not carry out. Used for
+ * kinds whose documented success answer alone proves nothing (issue 33 item 3).
+ */
+export class DeleteNotSeenError extends VastError {
+  constructor(what: string, why: string, cause?: unknown) {
+    super(
+      `${what}: the delete was answered as done, but ${why}: it may still exist. Check vastai:apiUrl and any proxy between here and the service, then try again.`,
+      { cause },
+    );
+  }
+}
+
+/**
  * A call that may have created something (instance creation, key creation, ...) was sent, but
  * its response was lost (connection reset, timeout, 502/504). It is not resent, because a
  * second request could create a second object: look the object up (for example list the

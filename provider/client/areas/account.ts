@@ -151,6 +151,8 @@ export class ApiKeysApi {
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `API key ${id}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.apiKeysDelete, params: { id }, schema: acknowledgedResponse, documented: STRING_OR_SUCCESS_TRUE }),
       stillThere: async () => (await this.list()).some((k) => k.id === id),
     });

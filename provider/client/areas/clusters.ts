@@ -52,6 +52,8 @@ export class ClustersApi {
     if (newManagerId !== undefined) body.new_manager_id = positive("newManagerId", newManagerId);
     return deleteConfirmed({
       what: `machine ${machineId} of cluster ${clusterId}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.clusterRemoveMachine, body, schema: clusterWriteResponse, documented: MSG_OR_SUCCESS }),
       stillThere: async () => (await this.list()).some((c) => c.id === clusterId && c.nodes.some((n) => n.machineId === machineId)),
     });
@@ -61,6 +63,8 @@ export class ClustersApi {
   delete(clusterId: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `cluster ${clusterId}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.clusterDelete, body: { cluster_id: positive("clusterId", clusterId) }, schema: clusterWriteResponse, documented: MSG_OR_SUCCESS }),
       stillThere: async () => (await this.list()).some((c) => c.id === clusterId),
     });
@@ -86,6 +90,8 @@ export class ClustersApi {
   deleteOverlay(overlayId: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `overlay ${overlayId}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.overlayDelete, body: { overlay_id: positive("overlayId", overlayId) }, schema: clusterWriteResponse, documented: MSG_OR_SUCCESS }),
       stillThere: async () => (await this.overlays()).some((o) => o.id === overlayId),
     });

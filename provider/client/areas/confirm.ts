@@ -7,7 +7,7 @@
  * cannot tell, the delete fails rather than report a live object as deleted.
  */
 import type { DocumentedShape } from "../core";
-import { DeleteNotConfirmedError, NotFoundError, UndocumentedSuccessError } from "../errors";
+import { DeleteNotConfirmedError, DeleteNotSeenError, NotFoundError, UndocumentedSuccessError } from "../errors";
 import type { DeleteResult } from "../types-templates";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -31,27 +31,47 @@ export interface ConfirmedDelete {
   isGone?: (error: unknown) => boolean;
   /** Whether the object is still there; throws when the service cannot be read. */
   stillThere: () => Promise<boolean>;
+  /**
+   * Read the object back after a success answer too: the delete counts only when the read shows
+   * it gone. For kinds whose documented answer is a bare `{success: true}`, a string or an
+   * empty body, which any server can give (issue 33 item 3); one read per delete.
+   */
+  readBack?: boolean;
 }
 
 export async function deleteConfirmed(d: ConfirmedDelete): Promise<DeleteResult> {
   try {
     await d.run();
-    return { alreadyGone: false };
   } catch (error) {
-    const undocumented = error instanceof UndocumentedSuccessError;
-    if (!undocumented && (!(error instanceof NotFoundError) || error.fromService)) {
-      if (error instanceof NotFoundError || d.isGone?.(error)) return { alreadyGone: true };
-      throw error;
-    }
-    const site = error as (NotFoundError | UndocumentedSuccessError) & { answered?: string };
+    return settle(d, error);
+  }
+  if (d.readBack) {
     let there: boolean;
     try {
       there = await d.stillThere();
     } catch (readError) {
-      throw new DeleteNotConfirmedError(site, d.what, "reading it back failed too", readError);
+      throw new DeleteNotSeenError(d.what, "reading it back failed", readError);
     }
-    if (there) throw new DeleteNotConfirmedError(site, d.what, "reading it back still finds it", error);
-    // An undocumented 2xx whose object is gone was our delete; a foreign 404's was gone before.
-    return { alreadyGone: !undocumented };
+    if (there) throw new DeleteNotSeenError(d.what, "reading it back still finds it");
   }
+  return { alreadyGone: false };
+}
+
+/** A delete call that threw: a 404 or undocumented 2xx is settled by reading the object back. */
+async function settle(d: ConfirmedDelete, error: unknown): Promise<DeleteResult> {
+  const undocumented = error instanceof UndocumentedSuccessError;
+  if (!undocumented && (!(error instanceof NotFoundError) || error.fromService)) {
+    if (error instanceof NotFoundError || d.isGone?.(error)) return { alreadyGone: true };
+    throw error;
+  }
+  const site = error as (NotFoundError | UndocumentedSuccessError) & { answered?: string };
+  let there: boolean;
+  try {
+    there = await d.stillThere();
+  } catch (readError) {
+    throw new DeleteNotConfirmedError(site, d.what, "reading it back failed too", readError);
+  }
+  if (there) throw new DeleteNotConfirmedError(site, d.what, "reading it back still finds it", error);
+  // An undocumented 2xx whose object is gone was our delete; a foreign 404's was gone before.
+  return { alreadyGone: !undocumented };
 }

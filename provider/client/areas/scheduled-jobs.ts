@@ -107,6 +107,8 @@ export class ScheduledJobsApi {
   delete(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `scheduled job ${id}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.scheduledJobsDelete, params: { id }, schema: acknowledgedResponse }),
       stillThere: async () => (await this.list()).some((j) => j.id === id),
     });

@@ -97,6 +97,8 @@ export class TeamsApi {
   deleteRole(name: string): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `team role ${JSON.stringify(name)}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.teamRoleDelete, params: { name }, schema: acknowledgedResponse, documented: STATUS_SUCCESS }),
       stillThere: async () => (await this.role(name)) !== null,
     });
@@ -123,6 +125,8 @@ export class TeamsApi {
   removeMember(id: number): Promise<DeleteResult> {
     return deleteConfirmed({
       what: `team member ${id}`,
+      // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+      readBack: true,
       run: () => this.core.request({ endpoint: ENDPOINTS.teamMemberRemove, params: { id }, schema: acknowledgedResponse, documented: STATUS_SUCCESS }),
       stillThere: async () => (await this.members()).some((m) => m.id === id),
     });

@@ -144,6 +144,8 @@ export class VolumeListingsApi {
     try {
       return await deleteConfirmed({
         what: `${kind === "network" ? "network volume" : "volume"} listing ${id}`,
+        // The documented answer alone proves nothing: the delete counts once a read shows it gone.
+        readBack: true,
         run: () => this.core.request({ endpoint, body: { id }, schema: volumeListingAnswer, documented: SUCCESS_TRUE }),
         isGone: (error) => error instanceof BadRequestError && GONE.test(error.serverMessage ?? ""),
         stillThere: async () => (await this.find(kind, { id })) !== null,

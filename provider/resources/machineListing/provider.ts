@@ -157,6 +157,14 @@ export const provider: ImportableImpl = {
     // job that no state holds after an unlisting.
     if (props.defaultJob !== undefined && props.defaultJob !== null && !deepEqual(props.defaultJob, {})) await api.machines.removeDefaultJob(machineId);
     // A machine the service no longer knows as ours has no listing of ours left.
-    await api.machines.unlistMachine(machineId);
+    if (!(await api.machines.unlistMachine(machineId))) return;
+    // Any server can answer `{success: true}`: the unlisting counts once the machine reads unlisted (issue 33 item 3).
+    const after = await api.machines.get(machineId);
+    if (after?.listed) {
+      throw new Error(
+        `MachineListing ${machineId}: the unlisting was answered as done, but the machine still reads listed: ` +
+          "it may still be offered to renters. Check vastai:apiUrl and any proxy between here and the service, then run pulumi destroy again",
+      );
+    }
   },
 };
