@@ -57,6 +57,8 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
     start_date: nullableNumber,
     is_bid: z.unknown().optional().transform((v) => (typeof v === "boolean" ? v : null)),
     min_bid: nullableNumber,
+    storage_cost: nullableNumber,
+    storage_total_cost: nullableNumber,
   },
   (i, raw): Instance => ({
     id: i.id,
@@ -84,6 +86,8 @@ export const instanceSchema: z.ZodType<Instance> = mapped(
     startDate: i.start_date ?? null,
     isBid: i.is_bid ?? null,
     minBid: i.min_bid ?? null,
+    storageCostPerGbMonth: i.storage_cost ?? null,
+    storageTotalCostPerHour: i.storage_total_cost ?? null,
     raw: withoutSecrets(raw, INSTANCE_SECRET_FIELDS),
   }),
 );

@@ -115,6 +115,10 @@ export interface Instance {
   isBid?: boolean | null;
   /** The lowest winning bid of the machine now, $/hour (the service's `min_bid`). */
   minBid?: number | null;
+  /** $ per GB per month of the instance's disk (the service's `storage_cost`). */
+  storageCostPerGbMonth?: number | null;
+  /** $/hour of the instance's disk (the service's `storage_total_cost`), billed in every state until it is destroyed. */
+  storageTotalCostPerHour?: number | null;
   /** The record as the API sent it (snake_case), for fields not modelled here. */
   raw: Record<string, unknown>;
 }

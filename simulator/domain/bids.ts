@@ -8,6 +8,7 @@
  */
 import type { Store } from "../store/store";
 import type { InstanceRecord } from "../store/types";
+import { noteStopped } from "./stopped";
 import { seedOffer as offerSeed } from "../seed/offers";
 
 /** The floor bid of an offer: 60% of its on-demand price, as the search shows `min_bid`. */
@@ -28,13 +29,14 @@ export function minBidOf(store: Store, offerId: number): number | undefined {
 export const OUTBID_MSG = "Outbid: a higher bid took the machine; the instance is stopped until your bid wins again";
 
 /** Sets the market price of a machine; bid instances below it are outbid. Returns the ids outbid now. */
-export function setMarketPrice(store: Store, machineId: number, price: number): number[] {
+export function setMarketPrice(store: Store, machineId: number, price: number, nowMs: number): number[] {
   store.data.marketPrices = { ...(store.data.marketPrices ?? {}), [String(machineId)]: price };
   const outbid: number[] = [];
   for (const inst of store.data.instances) {
     if (inst.machineId !== machineId || inst.bidPrice === null || inst.outbid) continue;
     if (inst.bidPrice < price) {
       inst.outbid = true;
+      noteStopped(inst, nowMs);
       outbid.push(inst.id);
     }
   }
@@ -50,10 +52,12 @@ export function rebid(store: Store, inst: InstanceRecord, price: number, now: nu
   const needed = minBidOf(store, inst.offerId) ?? 0;
   if (!inst.outbid) {
     if (price < needed) inst.outbid = true;
+    noteStopped(inst, now);
     return;
   }
   if (price < needed) return;
   inst.outbid = false;
+  noteStopped(inst, now);
   inst.bootStartedAt = now;
   inst.finalStatus = "running";
 }

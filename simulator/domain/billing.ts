@@ -1,7 +1,8 @@
 /**
  * The account's billing history, derived so that it agrees with its instances: every instance
  * (running, or destroyed and recorded in `endedContracts`) is one charge contract priced from its
- * offer (GPU at the offer's base price, disk at the storage price, per hour of life), every
+ * offer (GPU at the offer's base price per hour it was not stopped, disk at the storage price
+ * per hour of life: a stopped or outbid instance still pays its disk, as the service bills), every
  * volume (live, or deleted and recorded in `endedVolumes`) one contract of its storage; a
  * serverless worker's rows name its endpoint and group in their metadata. The
  * default account has a seeded past: contracts of instances that ran before the simulator
@@ -14,12 +15,14 @@ import { SEED } from "../seed/seed";
 import type { EndedContractRecord, EndedVolumeRecord, InstanceRecord } from "../store/types";
 import type { VolumeRecord } from "../store/volume-types";
 import { volumeOfferSeed } from "./volumes";
+import { stoppedMsOf } from "./stopped";
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-const HOURS_PER_MONTH = 730;
-/** Volumes are priced per month of 30 days (domain/volumes.ts, as their `storage_total_cost` shows). */
-const VOLUME_HOURS_PER_MONTH = 30 * 24;
+/** Storage (disk and volumes) is priced per month of 30 days, as rows' `storage_total_cost` shows (offers.ts, volumes.ts). */
+const HOURS_PER_MONTH = 30 * 24;
+const VOLUME_HOURS_PER_MONTH = HOURS_PER_MONTH;
+
 
 export interface ChargeRow {
   start: number;
@@ -55,9 +58,10 @@ function chargeOf(contract: Contract): ChargeRow {
   const c = { ...contract, start: Math.floor(contract.start), end: Math.floor(contract.end) };
   const offer = offerSeed(c.offerId);
   const hours = Math.max(0, c.end - c.start) / HOUR;
+  const runningHours = Math.max(0, c.end - c.start - (c.stoppedS ?? 0)) / HOUR;
   const diskPerHour = (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * c.diskGb;
   const gpuPerHour = offer ? Math.max(0, offer.dphTotal - (STORAGE_COST_PER_GB_MONTH / HOURS_PER_MONTH) * 8) : 0;
-  const gpu = round3(hours * gpuPerHour);
+  const gpu = round3(runningHours * gpuPerHour);
   const disk = round3(hours * diskPerHour);
   const metadata: Record<string, unknown> = {};
   if (c.templateId !== null) metadata.template_id = c.templateId;
@@ -73,7 +77,7 @@ function chargeOf(contract: Contract): ChargeRow {
     amount: round3(gpu + disk),
     metadata,
     items: [
-      { start: c.start, end: c.end, type: "gpu", source: null, description: `${hours.toFixed(3)} hours at $${gpuPerHour.toFixed(3)}/hour`, amount: gpu, metadata: {} },
+      { start: c.start, end: c.end, type: "gpu", source: null, description: `${runningHours.toFixed(3)} hours at $${gpuPerHour.toFixed(3)}/hour`, amount: gpu, metadata: {} },
       { start: c.start, end: c.end, type: "disk", source: null, description: `${c.diskGb} GB for ${hours.toFixed(3)} hours`, amount: disk, metadata: {} },
     ],
   };
@@ -110,7 +114,8 @@ function pastContracts(nowS: number): Contract[] {
 }
 
 function liveContract(inst: InstanceRecord, nowS: number): Contract {
-  return { instanceId: inst.id, offerId: inst.offerId, label: inst.label, templateId: inst.templateId, diskGb: inst.diskSpace, start: inst.createdAt / 1000, end: nowS };
+  const stoppedS = stoppedMsOf(inst, nowS * 1000) / 1000;
+  return { instanceId: inst.id, offerId: inst.offerId, label: inst.label, templateId: inst.templateId, diskGb: inst.diskSpace, start: inst.createdAt / 1000, end: nowS, ...(stoppedS > 0 ? { stoppedS } : {}) };
 }
 
 function liveVolumeContract(v: VolumeRecord, nowS: number): VolumeContract {

@@ -7,7 +7,7 @@ import type { SimContext } from "../context";
 import { machineById } from "../seed/machines";
 import type { InstanceRecord } from "../store/types";
 import { OUTBID_MSG, minBidOf } from "./bids";
-import { offerSeed } from "./offers";
+import { STORAGE_COST_PER_GB_MONTH, offerSeed } from "./offers";
 
 export function instanceStatus(ctx: SimContext, inst: InstanceRecord): string | null {
   if (inst.statusOverride) return inst.statusOverride.value;
@@ -83,6 +83,9 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     is_bid: inst.bidPrice !== null,
     min_bid: minBidOf(ctx.store, inst.offerId),
     disk_space: inst.diskSpace,
+    // The disk bills in every state, stopped or outbid too ($ per GB per month, and its $/hour).
+    storage_cost: STORAGE_COST_PER_GB_MONTH,
+    storage_total_cost: (STORAGE_COST_PER_GB_MONTH * inst.diskSpace) / (30 * 24),
     geolocation: offer?.geolocation,
     reliability2: offer?.reliability,
     ssh_host: machine?.publicIp,

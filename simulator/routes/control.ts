@@ -5,6 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
 import { setMarketPrice } from "../domain/bids";
+import { noteStopped } from "../domain/stopped";
 import { catalogueOffer } from "../domain/offers";
 import { machineById } from "../seed/machines";
 import { MARKET_FIRST_OFFER_ID, MAX_MARKET_OFFERS } from "../seed/offers";
@@ -75,6 +76,7 @@ function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
     for (const inst of ctx.store.data.instances) {
       if (inst.offerId === id && inst.startQueued) {
         inst.startQueued = false;
+        noteStopped(inst, ctx.now());
         inst.bootStartedAt = ctx.now();
         inst.finalStatus = "running";
       }
@@ -130,7 +132,7 @@ function setMarket(ctx: SimContext, idText: string, raw: unknown) {
   if (!machineById(id)) throw notFound("no_such_machine", `No machine with id ${id} in the catalogue`);
   const price = bodyOf(raw).price;
   if (typeof price !== "number" || !Number.isFinite(price) || price <= 0) throw invalidArgs(`price must be a positive $/hour (got ${show(price)})`);
-  const outbid = setMarketPrice(ctx.store, id, price);
+  const outbid = setMarketPrice(ctx.store, id, price, ctx.now());
   ctx.store.changed();
   return { success: true, machine_id: id, price, outbid };
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { EnvFlagError, mergeEnv, parseEnvFlags } from "../domain/env-flags";
 import { minBidOf } from "../domain/bids";
+import { noteStopped } from "../domain/stopped";
 import { catalogueOffer, offerSeed, offerState, pricedWithDisk } from "../domain/offers";
 import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, show } from "../http/errors";
@@ -207,6 +208,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   placeBid(ctx, inst);
   // Queued until the offer is free again (control.ts starts it then).
   if (start === "queued") inst.startQueued = true;
+  noteStopped(inst, inst.createdAt);
   if (volume) inst.volumeId = volume();
   ctx.store.data.instances.push(inst);
   if (template) {

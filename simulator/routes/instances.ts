@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { endedContract } from "../domain/billing";
+import { noteStopped } from "../domain/stopped";
 import { leaveOverlays } from "./clusters";
 import { FilterError, matches, plainReader } from "../domain/filters";
 import { instanceView } from "../domain/instance-view";
@@ -169,6 +170,7 @@ function update(ctx: SimContext, request: IdRequest): Record<string, unknown> {
     inst.intendedStatus = "stopped";
     inst.startQueued = false;
   } else if (state === "running") result = startAgain(ctx, inst);
+  noteStopped(inst, ctx.now());
   ctx.store.changed();
   return result;
 }

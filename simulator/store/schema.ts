@@ -77,6 +77,8 @@ const instance = z.object({
   bidPrice: z.number().nullable(),
   dphTotal: z.number().nonnegative().optional(),
   outbid: z.boolean().optional(),
+  stoppedMs: z.number().nonnegative().optional(),
+  stoppedSince: z.number().optional(),
   prepaid: z.number().nonnegative().optional(),
   reboots: z.number().int().nonnegative().optional(),
   recycles: z.number().int().nonnegative().optional(),
@@ -171,7 +173,7 @@ export const simDataSchema = z.object({
   networks: networkDataSchema,
   scheduledJobs: z.object({ nextId: nextId, jobs: z.array(scheduledJob) }).optional(),
   endedContracts: z
-    .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time }))
+    .array(z.object({ userId: id, instanceId: id, offerId: id, label: z.string().nullable(), templateId: id.nullable(), diskGb: z.number(), start: time, end: time, stoppedS: z.number().nonnegative().optional() }))
     .default([]),
   endedVolumes: z.array(z.object({ userId: id, volumeId: id, offerId: id, sizeGb: z.number(), start: time, end: time })).default([]),
   teams: teamDataSchema,

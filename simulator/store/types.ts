@@ -97,6 +97,10 @@ export interface InstanceRecord {
   dphTotal?: number;
   /** Stopped by the service because a higher bid took the machine (`POST /_sim/machines/{id}/market`). */
   outbid?: boolean;
+  /** Milliseconds the instance spent stopped (owner's stop, queued start, outbid) before `stoppedSince`: its GPU is not billed then, its disk is (domain/billing.ts). */
+  stoppedMs?: number;
+  /** Simulator ms since when it is stopped now; absent while it runs. */
+  stoppedSince?: number;
   /** $ prepaid and not used (`PUT /api/v0/instances/prepay/{id}/`). */
   prepaid?: number;
   /** Reboots and recycles asked for, so tests can see them. */
@@ -172,6 +176,8 @@ export interface EndedContractRecord {
   diskGb: number;
   start: number;
   end: number;
+  /** Seconds of its life it was stopped (GPU not billed); absent in files written before it existed: none. */
+  stoppedS?: number;
 }
 
 /** A deleted volume, kept for the billing history (its charge). Times in Unix seconds. */

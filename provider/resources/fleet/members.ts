@@ -23,6 +23,7 @@ import { fleetKeyOfMarker, memberLabel, sweep } from "./listing";
 import { bootReads } from "../instance/live";
 import { fatalBoot, readStatus, type FatalBoot } from "../instance/status";
 import { release, type Candidate } from "./claims";
+import { instanceStoragePerHour } from "../kit/costs";
 import type { FleetMember } from "./index";
 import { LATER_SPEC_KEYS } from "./inputs";
 import { deleteMemberVolume, memberVolume, volumeIdOf, withVolumeIds } from "./volumes";
@@ -111,6 +112,8 @@ export function refreshed(member: Member, instance: Instance): Member {
     status: readStatus(instance.id, instance.actualStatus).status,
     machineId: instance.machineId ?? member.machineId,
     pricePerHour: instance.dphTotal ?? member.pricePerHour,
+    // The disk as the service bills it now (the offer's figure priced the search's disk size).
+    storagePerHour: instanceStoragePerHour(instance) ?? member.storagePerHour,
     sshHost: instance.sshHost ?? null,
     sshPort: instance.sshPort ?? null,
   };

@@ -4,9 +4,13 @@
  * so that both print the same figures for the same object.
  *
  * - **Hourly cost** ($/hour now) comes from live rows: a running (or booting) instance at its
- *   `dph_total`, a stopped one at its disk alone, a dead or gone one at nothing; a volume at its
- *   storage cost per hour; a fleet as the sum of its members and their volumes; an endpoint as
- *   the sum of its workers.
+ *   `dph_total`, a stopped one (by its owner, its schedule, or outbid) at its disk alone, a dead
+ *   or gone one at nothing; a volume at its storage cost per hour; a fleet as the sum of its
+ *   members and their volumes; an endpoint as the sum of its workers. The service bills an
+ *   instance's disk for as long as the instance exists, running or not: the disk's $/hour is the
+ *   row's `storage_total_cost`, or, on a row without it, `disk_space` GB x `storage_cost` ($ per
+ *   GB per month) / 720 (a month of 30 days, as the vendor document's rows give it:
+ *   0.149333 x 10 GB / 720 = 0.0020741).
  * - **Spend to date** ($) is the sum of the account's charges (`GET /api/v0/charges/`) of the
  *   object's contracts: `instance-<id>`, `volume-<id>`, and for a serverless endpoint the rows
  *   whose metadata names it (`endpoint_id`, its workers).
@@ -86,11 +90,26 @@ export function hourlyCostOf(m: CostParts): number {
   return m.pricePerHour + volume;
 }
 
-/** The parts of a live instance row (`storage_total_cost` is the disk's $/hour when the row has it). */
+/** Hours in the month that storage prices ($ per GB per month) are quoted for: 30 days. */
+export const STORAGE_HOURS_PER_MONTH = 30 * 24;
+
+/**
+ * $/hour of a live instance's disk, what it bills while stopped: `storage_total_cost`, else
+ * `disk_space` x `storage_cost` / 720; null when the row has neither.
+ */
+export function instanceStoragePerHour(instance: Instance): number | null {
+  const total = instance.storageTotalCostPerHour;
+  if (typeof total === "number" && Number.isFinite(total)) return total;
+  const price = instance.storageCostPerGbMonth;
+  const gb = instance.diskSpace;
+  if (typeof price === "number" && Number.isFinite(price) && typeof gb === "number" && Number.isFinite(gb)) return (price * gb) / STORAGE_HOURS_PER_MONTH;
+  return null;
+}
+
+/** The parts of a live instance row (the disk's $/hour: {@link instanceStoragePerHour}, 0 when the row gives no storage price). */
 export function instanceCostParts(instance: Instance | null | undefined): CostParts {
   if (!instance) return { status: "gone", pricePerHour: 0, storagePerHour: 0 };
-  const storage = Number((instance.raw as Record<string, unknown> | undefined)?.storage_total_cost);
-  return { status: instance.actualStatus, pricePerHour: instance.dphTotal ?? 0, storagePerHour: Number.isFinite(storage) ? storage : 0 };
+  return { status: instance.actualStatus, pricePerHour: instance.dphTotal ?? 0, storagePerHour: instanceStoragePerHour(instance) ?? 0 };
 }
 
 /** $/hour of a live volume row; 0 when it is gone. */
