@@ -80,6 +80,14 @@ function readSdkConfig(key: string): string | undefined {
   }
 }
 
+/**
+ * Throws MissingApiKeyError (the message `up` gives) when no API key is configured. Resolves
+ * the configuration only, never calls the API: check runs it so preview fails as `up` would.
+ */
+export function requireApiKey(): void {
+  resolveConfig({ apiKey: overrides.apiKey, apiUrl: overrides.apiUrl, runUrl: overrides.runUrl }, { config: pulumiConfig ?? defaultConfigGetter() });
+}
+
 /** The shared client for the current configuration. */
 export function getClient(): VastClient {
   const config = resolveConfig(

@@ -6,7 +6,7 @@
  * stays in this table.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { configureRuntime } from "./context";
+import { configureRuntime, requireApiKey } from "./context";
 import { BOOKKEEPING_KEYS, IDENTITY_KEY, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
 import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
@@ -63,6 +63,8 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
     provider = {
       configure: configureRuntime,
       check: async (o, n) => {
+        // A missing key fails preview with the message `up` would give, not only at create.
+        requireApiKey();
         const result = await impl.check(o, n);
         return result.inputs ? { ...result, inputs: withGeneration(generationBase(o, n), result.inputs) } : result;
       },

@@ -70,6 +70,7 @@ const RULES: Rule[] = [
   { rule: "recommended disk space has a finite maximum", kind: "template", inputs: { ...template, recommendedDiskSpaceGb: 1e308 }, property: "recommendedDiskSpaceGb", says: /at most 100000 GB/ },
   // Instance creation (spec: Instance-creation request body, Limits)
   { rule: "onstart at most 4048 bytes, after compression", kind: "instance", inputs: { ...instance, onstart: incompressible }, property: "onstart", says: /at most 4048 bytes/ },
+  { rule: "instance offer.gpuName is not a misspelt known GPU", kind: "instance", inputs: { ...instance, offer: { gpuName: "RTX4090" } }, property: "offer.gpuName", says: /"RTX4090" is not a GPU name the market lists; did you mean RTX 4090\?/ },
   { rule: "instance properties are known ones", kind: "instance", inputs: { ...instance, lable: "x" }, property: "lable", says: /is not an Instance property; did you mean label\?/ },
   { rule: "instance image is an image reference", kind: "instance", inputs: { ...instance, image: "alpine:x y" }, property: "image", says: /image reference/ },
   { rule: "env names are not constructor", kind: "instance", inputs: { ...instance, env: { constructor: "x" } }, property: "env.constructor", says: /is not allowed as a name/ },

@@ -4,6 +4,7 @@
  * so a fleet refuses what an instance refuses; the volume has rules of its own on top (one new
  * volume per member). `check` never throws and never calls the API.
  */
+import { gpuNameFailures } from "../kit/gpu-names";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { Props, UNKNOWN, checkWith, containsUnknown } from "../kit";
@@ -131,7 +132,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
 /** Validates inputs and applies defaults; `outputs` are accepted beside the inputs. */
 export function checkFleetInputs(news: Props, outputs: readonly string[]): pulumi.dynamic.CheckResult {
   const result = checkWith(fleetSchema, news, { type: "Fleet", outputs, secretFields: ["env", "onstart", "argsStr"] });
-  const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
+  const failures = [...(result.failures ?? []), ...crossFieldFailures(news), ...gpuNameFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(FLEET_DEFAULTS)) if (inputs[key] === undefined) inputs[key] = value;
   return { inputs, failures };

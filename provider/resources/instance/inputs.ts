@@ -2,6 +2,7 @@
  * Inputs of the Instance resource: the zod schema, the rules that span several properties,
  * and the defaults `check` applies. `check` never throws and never calls the API.
  */
+import { gpuNameFailures } from "../kit/gpu-names";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ENV_NAME, ENV_NAME_RULE, LABEL_LIMIT, ONSTART_LIMIT, imageReferenceProblem, isPortMapping, prepareOnstart, utf8Bytes } from "../../client";
@@ -230,7 +231,7 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
  */
 export function checkInstanceInputs(news: Props, outputs: readonly string[] = []): pulumi.dynamic.CheckResult {
   const result = checkWith(inputSchema, news, { type: "Instance", outputs, secretFields: ["env", "onstart", "imageLogin"] });
-  const failures = [...(result.failures ?? []), ...crossFieldFailures(news)];
+  const failures = [...(result.failures ?? []), ...crossFieldFailures(news), ...gpuNameFailures(news)];
   const inputs: Props = { ...news };
   for (const [key, value] of Object.entries(DEFAULTS)) {
     if (inputs[key] === undefined) inputs[key] = value;
