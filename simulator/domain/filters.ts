@@ -15,6 +15,9 @@ export type FieldReader = (field: string) => unknown[];
 
 function same(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "string" && b.trim() !== "") return a === Number(b);
+  // A flag the service keeps as 0/1 (`has_avx`) matches true/false, as a database compares them.
+  if (typeof a === "number" && typeof b === "boolean") return a === (b ? 1 : 0);
+  if (typeof a === "boolean" && typeof b === "number") return same(b, a);
   if (typeof a === "string" && typeof b === "number") return same(b, a);
   return a === b;
 }

@@ -1,5 +1,6 @@
 /** Offers as the search shows them, and their availability (changed by `POST /_sim/offers/{id}`). */
 import { machineById } from "../seed/machines";
+import { marketClusterOf } from "../seed/market-clusters";
 import { minBidOf } from "./bids";
 import { MARKET_FIRST_OFFER_ID, OFFER_SEEDS, marketOffer, seedOffer, type OfferSeed } from "../seed/offers";
 import type { Store } from "../store/store";
@@ -131,17 +132,69 @@ function computeCap(gpuName: string): number {
   return 860;
 }
 
+/** NVIDIA driver versions of the hosts, by offer id (the oldest on the consumer card). */
+const DRIVERS = ["550.54.15", "535.183.01", "550.107.02", "560.35.03"];
+
+function driverOf(o: OfferSeed): string {
+  return o.gpuName === "RTX 3060" ? "470.256.02" : DRIVERS[o.id % DRIVERS.length];
+}
+
+/**
+ * A driver version as the service's numeric `driver_vers` (each part 3 digits: 535.86.05 is
+ * 535086005), which `driver_version` filters with a number compare against.
+ */
+export function driverNumber(version: string): number {
+  return Number(version.split(".").map((p) => p.padStart(3, "0")).join(""));
+}
+
+/** Board power limit (W) and temperature limit (C) by GPU model. */
+function gpuLimits(gpuName: string): [number, number] {
+  if (/H100/.test(gpuName)) return [700, 87];
+  if (/A100/.test(gpuName)) return [400, 85];
+  if (/5090/.test(gpuName)) return [575, 90];
+  if (/4090/.test(gpuName)) return [450, 90];
+  if (/L40S|A6000/.test(gpuName)) return [300, 89];
+  if (/3060/.test(gpuName)) return [170, 93];
+  return [350, 91];
+}
+
+const MOBOS = ["ROMED8-2T", "H12DSi-N6", "X570 AORUS MASTER", "WRX80E-SAGE"];
+const UBUNTU = ["22.04", "20.04", "24.04"];
+const DAY_SECONDS = 24 * 60 * 60;
+/** Days each host keeps its offer listed, by offer id. */
+const LISTED_DAYS = [30, 7, 90, 180];
+
 /** The offer fields beyond the basic ones (the vendor's whole search vocabulary), derived from the seed. */
 function vocabularyFields(o: OfferSeed, dphTotal: number): Record<string, unknown> {
   const datacenter = o.verified && o.reliability >= 0.995;
   const flops = Math.round(o.gpuRam / 300) * o.numGpus;
   const dlperf = Math.round(o.gpuRam / 400) * o.numGpus;
+  const driver = driverOf(o);
+  const [power, temp] = gpuLimits(o.gpuName);
+  const sxm = /SXM/.test(o.gpuName) && o.numGpus > 1;
   return {
     cpu_cores_effective: 16 * o.numGpus,
     cpu_arch: "amd64",
+    cpu_ghz: [2.4, 3.0, 3.5, 4.2][o.id % 4],
     gpu_arch: "nvidia",
     compute_cap: computeCap(o.gpuName),
-    driver_version: "550.54.15",
+    driver_version: driver,
+    driver_vers: driverNumber(driver),
+    // Seconds the offer stays listed from now (the service counts to the host's end date).
+    duration: LISTED_DAYS[o.id % LISTED_DAYS.length] * DAY_SECONDS,
+    pci_gen: /H100|5090/.test(o.gpuName) ? 5 : /3060|3090/.test(o.gpuName) ? 3 : 4,
+    has_avx: NO_DIRECT_PORTS.has(o.id) ? 0 : 1,
+    bw_nvlink: sxm ? (/H100/.test(o.gpuName) ? 900 : 600) : 0,
+    flops_per_dphtotal: Math.round((flops / dphTotal) * 100) / 100,
+    gpu_display_active: /^RTX \d/.test(o.gpuName) && o.numGpus === 1 && o.id % 2 === 0,
+    // Every offer here is the whole machine (domain comment above offerState).
+    gpu_frac: 1,
+    gpu_max_power: power,
+    gpu_max_temp: temp,
+    mobo_name: MOBOS[o.id % MOBOS.length],
+    os_version: UBUNTU[o.id % UBUNTU.length],
+    vms_enabled: datacenter && o.id % 2 === 1,
+    cluster_id: marketClusterOf(o.machineId),
     disk_bw: 2000,
     pcie_bw: 24.5,
     gpu_mem_bw: Math.round(o.gpuRam / 25),

@@ -18,6 +18,7 @@ import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
 import { bodyOf, type Body } from "../http/validate";
 import { machineById } from "../seed/machines";
+import { MARKET_CLUSTERS } from "../seed/market-clusters";
 import type { ClusterRecord, OverlayRecord } from "../store/network-types";
 
 const OVERLAY_NAME_LIMIT = 64;
@@ -151,8 +152,8 @@ export function registerClusters(app: FastifyInstance, ctx: SimContext): void {
     const clusterId = intField(body, "cluster_id", true);
     const name = body.name;
     if (typeof name !== "string" || name.trim() === "" || name.length > OVERLAY_NAME_LIMIT) throw invalidArgs(`name must be a non-empty string of at most ${OVERLAY_NAME_LIMIT} characters (got ${show(name)})`);
-    // Renters put overlays on clusters hosts made: any cluster of the service.
-    if (!net().clusters.some((c) => c.id === clusterId)) throw notFound("not_found", `No cluster with id ${clusterId}`);
+    // Renters put overlays on clusters hosts made: any cluster of the service (the market's too).
+    if (!net().clusters.some((c) => c.id === clusterId) && !MARKET_CLUSTERS.some((c) => c.id === clusterId)) throw notFound("not_found", `No cluster with id ${clusterId}`);
     if (net().overlays.some((o) => o.userId === userId && o.name === name)) throw apiError(400, "overlay_exists", `An overlay named ${show(name)} already exists on this account`);
     const id = net().nextOverlayId++;
     const o: OverlayRecord = { id, userId, clusterId, name, internalSubnet: `10.200.${id % 256}.0/24`, instanceIds: [] };

@@ -15,10 +15,20 @@ const CONTROL_KEYS = new Set(["order", "type", "limit", "allocated_storage", "di
 // The document spells on-demand `ondemand`; the vendor's client sends `on-demand`.
 const TYPES = new Set(["on-demand", "ondemand", "bid", "reserved", "ask"]);
 
+/**
+ * How the search reads a field of an offer row. A location matches by its name or its country
+ * code. A driver version is compared as the number `driver_vers` when the filter gives a
+ * number (535086005, as the vendor's client sends it) and as text otherwise (where only
+ * equality is meaningful: as text, 550.107.02 sorts below 550.54.15). `ubuntu_version` reads
+ * the row's `os_version` (vendor document: an alias).
+ */
 function readerFor(view: Record<string, unknown>): FieldReader {
   return (field) => {
     const v = view[field];
-    return field === "geolocation" && typeof v === "string" ? [v, countryCode(v)] : [v];
+    if (field === "geolocation" && typeof v === "string") return [v, countryCode(v)];
+    if (field === "driver_version") return [v, view.driver_vers];
+    if (field === "ubuntu_version") return [view.os_version];
+    return [v];
   };
 }
 

@@ -4,6 +4,7 @@
  * holds exactly these accounts, keys and objects.
  */
 import { HOST_NETWORK_DISKS } from "./network-disks";
+import { MARKET_CLUSTERS } from "./market-clusters";
 import { OFFER_SEEDS, type OfferSeed } from "./offers";
 
 /** API key of the default account when `startSimulator` is given none. */
@@ -45,6 +46,8 @@ export const SEED = {
   /** Offers on the market, rentable many times over unless the control API changes them. */
   offers: OFFER_SEEDS as readonly OfferSeed[],
   offerIds: OFFER_SEEDS.map((o) => o.id),
+  /** Clusters of the market's hosts (offers show their `cluster_id`; any account may put an overlay on them). */
+  marketClusters: MARKET_CLUSTERS,
   /** A deployment of the default account; versions are listed newest first. */
   deployment: { id: 3101, versionIds: [9003, 9002, 9001] },
   /** A deployment of another account (404 for the default account). */

@@ -91,6 +91,17 @@ const RULES: Rule[] = [
   { rule: "the marker variable is reserved", kind: "instance", inputs: { ...instance, env: { [MARKER_ENV]: "x" } }, property: `env.${MARKER_ENV}`, says: /is reserved/ },
   { rule: "GPU memory filter is a positive number of GB", kind: "instance", inputs: { image: "alpine", offer: { gpuRamGb: 0 } }, property: "offer.gpuRamGb", says: /greater than 0/ },
   { rule: "reliability filter is between 0 and 1", kind: "instance", inputs: { image: "alpine", offer: { minReliability: 2 } }, property: "offer.minReliability", says: /between 0 and 1/ },
+  // 33.7: the rest of the vendor's offer vocabulary, with its encodings
+  { rule: "33.7 driver version is three parts of 1 to 3 digits (the vendor's client encodes it as a number)", kind: "instance", inputs: { image: "alpine", offer: { driverVersion: { gte: "535.86" } } }, property: "offer.driverVersion", says: /^offer\.driverVersion: must be a driver version of three parts of 1 to 3 digits, such as "535\.86\.05", got "535\.86"/ },
+  { rule: "33.7 cluster id is a positive whole number", kind: "instance", inputs: { image: "alpine", offer: { clusterId: 4.5 } }, property: "offer.clusterId", says: /must be a whole number \(cluster id\), got 4\.5/ },
+  { rule: "33.7 durationDays is not negative", kind: "instance", inputs: { image: "alpine", offer: { durationDays: { gte: -1 } } }, property: "offer.durationDays", says: /must be at least 0 \(days\), got -1/ },
+  { rule: "33.7 pciGen is a PCIe generation", kind: "instance", inputs: { image: "alpine", offer: { pciGen: { gte: 40 } } }, property: "offer.pciGen", says: /must be at most 10 \(PCIe generation\), got 40/ },
+  { rule: "33.7 hasAvx is true or false", kind: "instance", inputs: { image: "alpine", offer: { hasAvx: 1 } }, property: "offer.hasAvx", says: /must be true or false, got 1/ },
+  { rule: "33.7 gpuFrac is 0..1", kind: "instance", inputs: { image: "alpine", offer: { gpuFrac: { gte: 2 } } }, property: "offer.gpuFrac", says: /must be at most 1 \(0\.\.1\), got 2/ },
+  { rule: "33.7 verification is one the service knows", kind: "instance", inputs: { image: "alpine", offer: { verification: "trusted" } }, property: "offer.verification", says: /must be one of verified, unverified, deverified, got "trusted"/ },
+  { rule: "33.7 gpuMaxPower is watts, not negative", kind: "instance", inputs: { image: "alpine", offer: { gpuMaxPower: { lte: -5 } } }, property: "offer.gpuMaxPower", says: /must be at least 0 \(W\), got -5/ },
+  { rule: "33.7 ubuntuVersion is a non-empty string", kind: "instance", inputs: { image: "alpine", offer: { ubuntuVersion: 22.04 } }, property: "offer.ubuntuVersion", says: /must be a non-empty string, got 22\.04/ },
+  { rule: "33.7 fleet driver version as Instance's", kind: "fleet", inputs: { ...fleet, offer: { driverVersion: "latest" } }, property: "offer.driverVersion", says: /must be a driver version .*got "latest"/ },
   { rule: "create attempts at most 10", kind: "instance", inputs: { ...instance, maxCreateAttempts: 11 }, property: "maxCreateAttempts", says: /at most 10/ },
   // Interruptible rentals, triggers, prepayment (vendor document: create `price`, change bid, prepay)
   { rule: "bid price at least 0.001 $/hour", kind: "instance", inputs: { ...instance, bidPricePerHour: 0 }, property: "bidPricePerHour", says: /at least 0.001/ },

@@ -147,8 +147,36 @@ export interface OfferFieldSpec {
   /** Smallest and largest sensible value, in the user's unit: values outside are unit mistakes. */
   min?: number;
   max?: number;
-  /** User's unit to the service's (GB to MB). */
+  /** User's unit to the service's (GB to MB, days to seconds). */
   scale?: (v: number) => number;
+  /** A string value's form (checked before sending), and the rule's words for a refusal. */
+  pattern?: RegExp;
+  rule?: string;
+  /** The only values the service knows for this field. */
+  values?: readonly string[];
+  /** The value as the vendor's client encodes it on the wire (driver version `535.86.05` to 535086005). */
+  encode?: (v: string) => number;
+}
+
+/** Seconds per day: `duration` is filtered in seconds, and the vendor's client takes days (x 86400). */
+export const SECONDS_PER_DAY = 24 * 60 * 60;
+
+function secondsOfDays(days: number): number {
+  return days * SECONDS_PER_DAY;
+}
+
+/** A driver version the vendor's client can encode: three dot-separated parts of 1 to 3 digits. */
+export const DRIVER_VERSION_FORM = /^\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/**
+ * A driver version as the vendor's client sends it (`numeric_version`): each part padded to 3
+ * digits and the whole read as a number, so `535.86.05` is 535086005 and versions order as
+ * numbers (the service compares the numeric `driver_vers`; as text, 550.107.02 sorts below
+ * 550.54.15).
+ */
+export function driverVersionNumber(version: string): number {
+  if (!DRIVER_VERSION_FORM.test(version)) throw new Error(`driver version ${JSON.stringify(version)} is not of the form 535.86.05`);
+  return Number(version.split(".").map((part) => part.padStart(3, "0")).join(""));
 }
 
 /**
@@ -167,7 +195,14 @@ export const OFFER_VOCABULARY = {
   gpuArch: { wire: "gpu_arch", type: "string" },
   computeCap: { wire: "compute_cap", type: "integer", unit: "CUDA compute capability x 100 (890 for 8.9)", min: 100, max: 2_000 },
   cudaMaxGood: { wire: "cuda_max_good", type: "number", unit: "CUDA version, for example 12.4", min: 1, max: 100 },
-  driverVersion: { wire: "driver_version", type: "string" },
+  /** "535.86.05"; sent as the number 535086005, as the vendor's client encodes it. */
+  driverVersion: {
+    wire: "driver_version",
+    type: "string",
+    pattern: DRIVER_VERSION_FORM,
+    rule: "a driver version of three parts of 1 to 3 digits, such as \"535.86.05\"",
+    encode: driverVersionNumber,
+  },
   totalFlops: { wire: "total_flops", type: "number", unit: "TFLOPS", min: 0 },
   dlperf: { wire: "dlperf", type: "number", unit: "DLPerf score", min: 0 },
   dlperfPerDphtotal: { wire: "dlperf_per_dphtotal", type: "number", unit: "DLPerf per $/hour", min: 0 },
@@ -200,6 +235,27 @@ export const OFFER_VOCABULARY = {
   geolocation: { wire: "geolocation", type: "string" },
   machineId: { wire: "machine_id", type: "integer", min: 1 },
   hostId: { wire: "host_id", type: "integer", min: 1 },
+  /** The physical cluster the machine is in (an overlay network spans one cluster). */
+  clusterId: { wire: "cluster_id", type: "integer", unit: "cluster id", min: 1 },
+  /** Days the offer stays available from now; sent as `duration` in seconds (x 86400, as the vendor's client). */
+  durationDays: { wire: "duration", type: "number", unit: "days", min: 0, max: 36_500, scale: secondsOfDays },
+  pciGen: { wire: "pci_gen", type: "number", unit: "PCIe generation", min: 1, max: 10 },
+  hasAvx: { wire: "has_avx", type: "boolean" },
+  bwNvlink: { wire: "bw_nvlink", type: "number", unit: "GB/s", min: 0 },
+  cpuGhz: { wire: "cpu_ghz", type: "number", unit: "GHz", min: 0, max: 20 },
+  flopsPerDphtotal: { wire: "flops_per_dphtotal", type: "number", unit: "TFLOPS per $/hour", min: 0 },
+  /** Whether a display is attached to the GPU. */
+  gpuDisplayActive: { wire: "gpu_display_active", type: "boolean" },
+  /** The offer's share of the machine's GPUs. */
+  gpuFrac: { wire: "gpu_frac", type: "number", unit: "0..1", min: 0, max: 1 },
+  gpuMaxPower: { wire: "gpu_max_power", type: "number", unit: "W", min: 0, max: 10_000 },
+  gpuMaxTemp: { wire: "gpu_max_temp", type: "number", unit: "degrees C", min: 0, max: 200 },
+  moboName: { wire: "mobo_name", type: "string" },
+  /** The host's Ubuntu release, for example "22.04". */
+  ubuntuVersion: { wire: "ubuntu_version", type: "string" },
+  verification: { wire: "verification", type: "string", values: ["verified", "unverified", "deverified"] },
+  /** Machines that can run VM instances. */
+  vmsEnabled: { wire: "vms_enabled", type: "boolean" },
 } as const satisfies Record<string, OfferFieldSpec>;
 
 export type OfferField = keyof typeof OFFER_VOCABULARY;
@@ -214,7 +270,12 @@ export const OFFER_FILTER_FIELDS = Object.keys(OFFER_VOCABULARY) as OfferField[]
 
 function valueProblem(spec: OfferFieldSpec, v: unknown): string | undefined {
   const unit = spec.unit ? ` (${spec.unit})` : "";
-  if (spec.type === "string") return typeof v === "string" && v !== "" ? undefined : `must be a non-empty string, got ${JSON.stringify(v)}`;
+  if (spec.type === "string") {
+    if (typeof v !== "string" || v === "") return `must be a non-empty string, got ${JSON.stringify(v)}`;
+    if (spec.pattern && !spec.pattern.test(v)) return `must be ${spec.rule ?? `of the form ${String(spec.pattern)}`}, got ${JSON.stringify(v)}`;
+    if (spec.values && !spec.values.includes(v)) return `must be one of ${spec.values.join(", ")}, got ${JSON.stringify(v)}`;
+    return undefined;
+  }
   if (spec.type === "boolean") return typeof v === "boolean" ? undefined : `must be true or false, got ${JSON.stringify(v)}`;
   if (typeof v !== "number" || !Number.isFinite(v)) return `must be a number${unit}, got ${JSON.stringify(v)}`;
   if (spec.type === "integer" && !Number.isInteger(v)) return `must be a whole number${unit}, got ${v}`;
@@ -257,9 +318,17 @@ export function offerFiltersToWire(filters: OfferFilters): WireFilters {
     const problem = offerConditionProblem(field, condition);
     if (problem) throw new Error(`offer filter ${field}: ${problem}`);
     const spec = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field];
-    out[spec.wire] = conditionToWire(field, condition, spec.scale);
+    out[spec.wire] = encoded(spec, conditionToWire(field, condition, spec.scale));
   }
   return out;
+}
+
+/** Every operand of a field the vendor's client encodes, encoded (checked values only). */
+function encoded(spec: OfferFieldSpec, ops: Record<string, unknown>): Record<string, unknown> {
+  const { encode } = spec;
+  if (!encode) return ops;
+  const one = (v: unknown) => (typeof v === "string" ? encode(v) : v);
+  return Object.fromEntries(Object.entries(ops).map(([op, v]) => [op, Array.isArray(v) ? v.map(one) : one(v)]));
 }
 
 const QUERY_OPS: Readonly<Record<string, string>> = { eq: "=", neq: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: " in ", notin: " notin " };
@@ -274,7 +343,8 @@ function queryValue(v: unknown): string {
 /**
  * Offer filters in the vendor's search query language (`gpu_ram>=24 num_gpus=2
  * gpu_name=RTX_4090`), as WorkerGroup `search_params` takes them. The language speaks the
- * CLI's units (GB), so no field is scaled here.
+ * CLI's units (GB, days), so no field is scaled here; a driver version is written as its
+ * number (`driver_version>=535086005`, as the vendor's examples write it).
  */
 export function offerFiltersToQuery(filters: OfferFilters): string {
   const terms: string[] = [];
@@ -282,8 +352,10 @@ export function offerFiltersToQuery(filters: OfferFilters): string {
     if (condition === undefined) continue;
     const problem = offerConditionProblem(field, condition);
     if (problem) throw new Error(`offer filter ${field}: ${problem}`);
-    const wire = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field].wire;
-    for (const [op, value] of Object.entries(conditionToWire(field, condition))) {
+    const spec = (OFFER_VOCABULARY as Record<string, OfferFieldSpec>)[field];
+    const wire = spec.wire;
+    // The language speaks the CLI's units, but a driver version is written as its number, as the vendor's examples do.
+    for (const [op, value] of Object.entries(encoded(spec, conditionToWire(field, condition)))) {
       const text = Array.isArray(value) ? `[${value.map(queryValue).join(",")}]` : queryValue(value);
       terms.push(`${wire}${QUERY_OPS[op]}${text}`);
     }

@@ -2,10 +2,10 @@
  * The query of the volume offer searches (`POST /api/v0/volumes/search/`,
  * `POST /api/v0/network_volumes/search/`): the same `{field: {op: value}}` form as the offer
  * search, on the fields the vendor's client lets a volume search name (`vol_offers_fields`).
- * Units are in the names: `durationDays` is sent as `duration` in seconds, as the vendor's
- * client converts it.
+ * Units are in the names: `durationDays` is sent as `duration` in seconds, and `driverVersion`
+ * ("535.86.05") as the number 535086005, as the vendor's client converts them.
  */
-import { conditionToWire, toSnakeCase, type Condition } from "./filters";
+import { conditionToWire, driverVersionNumber, DRIVER_VERSION_FORM, SECONDS_PER_DAY, toSnakeCase, type Condition } from "./filters";
 
 /** Volume offer fields with their units; unknown fields are refused (the service would ignore or refuse them). */
 export interface VolumeOfferFilters {
@@ -33,6 +33,7 @@ export interface VolumeOfferFilters {
   durationDays?: Condition<number>;
   staticIp?: Condition<boolean>;
   cudaMaxGood?: Condition<number>;
+  /** "535.86.05"; sent as the number 535086005, as the vendor's client encodes it. */
   driverVersion?: Condition<string>;
   cpuArch?: Condition<string>;
   gpuArch?: Condition<string>;
@@ -69,7 +70,6 @@ export const DEFAULT_VOLUME_OFFER_FILTERS: Readonly<Record<string, Record<string
   disk_space: { gte: 1 },
 };
 
-const SECONDS_PER_DAY = 24 * 60 * 60;
 const WIRE_NAMES: Readonly<Record<string, string>> = { durationDays: "duration" };
 const known = new Set<string>([...VOLUME_OFFER_FILTER_FIELDS, "score"]);
 
@@ -82,7 +82,15 @@ export function buildVolumeOfferQuery(query: VolumeOfferQuery): Record<string, u
       throw new Error(`volume offer filter "${field}" is not searchable; use one of ${VOLUME_OFFER_FILTER_FIELDS.join(", ")}`);
     }
     const scale = field === "durationDays" ? (v: number) => v * SECONDS_PER_DAY : undefined;
-    out[WIRE_NAMES[field] ?? toSnakeCase(field)] = conditionToWire(field, condition, scale);
+    const ops = conditionToWire(field, condition, scale);
+    if (field === "driverVersion") {
+      const encode = (v: unknown) => {
+        if (typeof v !== "string" || !DRIVER_VERSION_FORM.test(v)) throw new Error(`volume offer filter driverVersion: must be a driver version such as "535.86.05", got ${JSON.stringify(v)}`);
+        return driverVersionNumber(v);
+      };
+      for (const [op, v] of Object.entries(ops)) ops[op] = Array.isArray(v) ? v.map(encode) : encode(v);
+    }
+    out[WIRE_NAMES[field] ?? toSnakeCase(field)] = ops;
   }
   if (query.order) {
     out.order = query.order.map(([field, dir]) => {
