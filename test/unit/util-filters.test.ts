@@ -82,7 +82,7 @@ describe("issue 33 item 7: the vendor's whole offer vocabulary and its encodings
 
   it("names every one of the vendor's 53 search fields", () => {
     expect(new Set(VENDOR_OFFER_FIELDS).size).toBe(53);
-    const ours = new Set(Object.values(OFFER_VOCABULARY).map((s) => s.wire));
+    const ours = new Set<string>(Object.values(OFFER_VOCABULARY).map((s) => s.wire));
     expect(VENDOR_OFFER_FIELDS.filter((f) => !ours.has(f))).toEqual([]);
   });
 
