@@ -80,6 +80,12 @@ function readSdkConfig(key: string): string | undefined {
   }
 }
 
+/** The service's base URL the shared client calls (the guard in an instance calls it too). */
+export function currentApiUrl(): string {
+  getClient();
+  return (cached as { config: ResolvedConfig }).config.apiUrl;
+}
+
 /** The shared client for the current configuration. */
 export function getClient(): VastClient {
   const config = resolveConfig(

@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Instance, VastClient } from "../../client";
-import { getClient } from "../../context";
+import { currentApiUrl, getClient } from "../../context";
+import { withGuard } from "./guard/inputs";
 import { PartialFailure, Props, jsonClean, release, startChoosing } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
@@ -83,7 +84,8 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
 const MAX_OFFER_SEARCHES = 3;
 
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
-  let inputs = typedInputs(props);
+  // The start command carries the guard when the inputs ask for one (guard/inputs.ts).
+  let inputs = typedInputs(withGuard(props, currentApiUrl()));
   // Until this create holds an offer, creates starting beside it search wider (kit/claims.ts).
   const chosen = startChoosing(client);
   let earlier: Awaited<ReturnType<typeof leftByEarlierRun>>;

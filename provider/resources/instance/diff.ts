@@ -23,6 +23,9 @@ import { INPUT_KEYS } from "./inputs";
 import { hasOffBid, scheduleOf, scheduleState } from "./schedule";
 import { readStatus } from "./status";
 import { liveInstances } from "./live";
+import { currentTiming, warnOnce } from "../kit";
+import { DEADLINE_KEYS, GUARD_KEYS } from "./guard/inputs";
+import { byGuard, goneBy, retiredMessage, stoppedByOf } from "./guard/state";
 
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
@@ -38,6 +41,8 @@ export const IN_PLACE_KEYS: readonly string[] = [
   "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
   // schedule.ts: its jobs are written, changed and cancelled in place.
   "schedule",
+  // guard/: the guard is part of the start command, recreated in place as onstart is; wake starts.
+  ...GUARD_KEYS, "wake",
   // inplace.ts: recreated on the same machine by the update endpoint; the policy is recorded.
   ...TEMPLATE_KEYS, "updatePolicy",
   // adopt.ts: a later change of importId is recorded only.
@@ -73,6 +78,10 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
   const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
   const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
   replaces.push(...templateReplaces(changed, news, olds));
+  // The guard rides in the start command: under updatePolicy "replace", or once the service
+  // refused to recreate the container, a change of it replaces as an onstart change does.
+  const startCommand = templateReplaces([...changed.filter((k) => GUARD_KEYS.includes(k)).map(() => "onstart")], news, olds).length > 0;
+  if (startCommand) replaces.push(...changed.filter((k) => GUARD_KEYS.includes(k)));
   replaces.sort();
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameOfferAgain(olds, news) };
 }
@@ -84,7 +93,20 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
 export async function liveReplacement(id: string, props: Props = {}, olds: Props = {}): Promise<string | undefined> {
   if (!/^\d+$/.test(id)) return undefined;
   const instance = await liveInstances().get(id);
-  if (!instance) return "instanceId";
+  const now = currentTiming().now();
+  // What the guard did is judged by the plan it carries: the state's (guard/state.ts).
+  const carried = { ...props, autostop: olds.autostop, deadline: olds.deadline, expireAction: olds.expireAction };
+  if (!instance) {
+    // Destroyed by its own guard: not rented again until the deadline or wake changes.
+    const by = goneBy(carried, now);
+    if (by && !retiredChanged(olds, props, by)) {
+      warnOnce(`instance ${id} retired`, retiredMessage(id, olds, by));
+      return "retired";
+    }
+    return by === "ttl" ? (DEADLINE_KEYS.find((k) => !deepEqual(olds[k], props[k])) ?? "wake") : by === "autostop" ? "wake" : "instanceId";
+  }
+  // Stopped by its own guard: neither dead nor to be started (unless wake changes: an update).
+  if (byGuard(stoppedByOf(carried, instance, now))) return undefined;
   // Stopped by its own schedule in its off-hours: neither dead nor outbid (schedule.ts). Still at
   // the losing bid in its on-hours, or with its schedule removed: the update sends the declared bid.
   const scheduled = scheduleState(props, instance) ?? (scheduleOf(olds) && !scheduleOf(props) && hasOffBid(instance) ? "late" : undefined);
@@ -94,8 +116,20 @@ export async function liveReplacement(id: string, props: Props = {}, olds: Props
   return outbidDiff(props, instance);
 }
 
+/** Whether the program asks to rent again an instance its guard destroyed: a new deadline, or wake. */
+function retiredChanged(olds: Props, news: Props, by: "ttl" | "autostop"): boolean {
+  const woken = news.wake !== undefined && news.wake !== null && !deepEqual(olds.wake, news.wake);
+  return woken || (by === "ttl" && DEADLINE_KEYS.some((k) => !deepEqual(olds[k], news[k])));
+}
+
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const result = diffOfInputs(olds, news);
+  // An instance its guard destroyed stays as it is whatever else changed (guard/state.ts).
+  const by = typeof olds.deadline === "string" || olds.autostop ? goneBy(olds, currentTiming().now()) : null;
+  if (by && olds.actualStatus === null && olds.stoppedBy === by && !retiredChanged(olds, news, by)) {
+    warnOnce(`instance ${id} retired`, retiredMessage(id, olds, by));
+    return { changes: false, replaces: [], deleteBeforeReplace: false };
+  }
   if (result.replaces && result.replaces.length > 0) return result;
   let reason: string | undefined;
   try {
@@ -104,6 +138,7 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
     throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
   }
   if (!reason) return result;
+  if (reason === "retired") return { changes: false, replaces: [], deleteBeforeReplace: false };
   if (reason === "update") return { ...result, changes: true };
   return { changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) };
 }

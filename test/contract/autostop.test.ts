@@ -1,0 +1,145 @@
+/**
+ * Issue 34 items 1-3 (the resource side): Instance `autostop`, `ttl`/`expiresAt` and `wake`
+ * through Pulumi's own dynamic-provider plugin, from the package as a user installs it. The
+ * guard's own stop or destroy is made here as the guard makes it (a state change to stopped, a
+ * destroy of the instance, through the service's API), and the engine's answer is checked.
+ */
+import { createClient, onstartScript, type VastClient } from "../../provider/client";
+import { useInstanceContract } from "./harness";
+
+type Props = Record<string, unknown>;
+
+jest.setTimeout(Number(process.env.AUTOSTOP_TEST_TIMEOUT ?? 120_000));
+
+const { fx, urn, liveIds, writesSinceLast } = useInstanceContract();
+let client: VastClient;
+beforeAll(() => {
+  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+});
+
+const onstartOf = (id: string) => {
+  const raw = fx.sim.state().instances.find((i) => String(i.id) === id)?.onstart;
+  return typeof raw === "string" ? onstartScript(raw) : raw;
+};
+
+const USER_ONSTART = "echo user-start > /tmp/started; python3 -m http.server 8000 &";
+
+test("34 create with autostop sends the guard in onstart beside the user's own; a refresh shows no drift; preview writes nothing", async () => {
+  const news: Props = { __provider: fx.provider, offerId: 700001, image: "pytorch/pytorch", onstart: USER_ONSTART, autostop: { idleMinutes: 30 } };
+  const { inputs, failures } = await fx.plugin.check(urn("box"), {}, news);
+  expect(failures).toEqual([]);
+  await writesSinceLast();
+  const made = await fx.plugin.create(urn("box"), inputs);
+  const sent = onstartOf(made.id) as string;
+  // The guard is in the start command, the user's script is there whole, and no key is in it.
+  expect(sent).not.toBe(USER_ONSTART);
+  expect(sent).toContain(USER_ONSTART);
+  expect(sent).toContain("CONTAINER_API_KEY");
+  expect(sent).toContain('"idleMinutes":30');
+  expect(typeof made.properties.instanceApiKey).toBe("string");
+  expect(sent).not.toContain(made.properties.instanceApiKey as string);
+  // State keeps the user's own onstart; the guard's outputs say it runs.
+  expect(made.properties).toMatchObject({ onstart: USER_ONSTART, actualStatus: "running", stoppedBy: null, expired: false });
+  expect(made.properties.deadline).toBeUndefined();
+
+  const read = await fx.plugin.read(urn("box"), made.id, made.properties, inputs);
+  expect((read.inputs as Props).onstart).toBe(USER_ONSTART);
+  await writesSinceLast();
+  const again = await fx.plugin.check(urn("box"), read.properties, news);
+  expect(await fx.plugin.diff(urn("box"), made.id, read.properties, again.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  // A changed idle time: the container is recreated on the same machine with the new guard (in place).
+  const longer = await fx.plugin.check(urn("box"), read.properties, { ...news, autostop: { idleMinutes: 60 } });
+  expect(await fx.plugin.diff(urn("box"), made.id, read.properties, longer.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  // Under updatePolicy "replace" the same change replaces, naming autostop.
+  const replacing = await fx.plugin.check(urn("box"), read.properties, { ...news, autostop: { idleMinutes: 60 }, updatePolicy: "replace" });
+  expect((await fx.plugin.diff(urn("box"), made.id, read.properties, replacing.inputs)).replaces).toEqual(expect.arrayContaining(["autostop"]));
+  // Check and diff (a preview) made no write.
+  expect(await writesSinceLast()).toEqual([]);
+  const updated = await fx.plugin.update(urn("box"), made.id, read.properties, longer.inputs);
+  expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/update_template/${made.id}/`]);
+  expect(onstartOf(made.id)).toContain('"idleMinutes":60');
+  expect(onstartOf(made.id)).toContain(USER_ONSTART);
+  expect(updated.properties).toMatchObject({ actualStatus: "running", lastUpdate: "in-place" });
+  await fx.plugin.delete(urn("box"), made.id, updated.properties);
+});
+
+test("34 runtype args carries the guard in the container's command, keeping the user's", async () => {
+  const news: Props = { __provider: fx.provider, offerId: 700002, image: "vllm/vllm-openai", runtype: "args", argsStr: "--model facebook/opt-125m", ttl: "2h" };
+  const { inputs, failures } = await fx.plugin.check(urn("args"), {}, news);
+  expect(failures).toEqual([]);
+  const made = await fx.plugin.create(urn("args"), inputs);
+  const row = fx.sim.state().instances.find((i) => String(i.id) === made.id) as Props;
+  expect(String(row.args_str ?? row.argsStr)).toContain("--model facebook/opt-125m");
+  expect(String(row.args_str ?? row.argsStr)).toContain(String(made.properties.deadline));
+  expect(made.properties.argsStr).toBe("--model facebook/opt-125m");
+  await fx.plugin.delete(urn("args"), made.id, made.properties);
+});
+
+test("34 an instance stopped by its autostop is neither restarted nor replaced by the next up, shows stoppedBy autostop; wake starts it", async () => {
+  const news: Props = { __provider: fx.provider, offerId: 700003, image: "alpine", autostop: { idleMinutes: 15, action: "stop" } };
+  const { inputs } = await fx.plugin.check(urn("idle"), {}, news);
+  const made = await fx.plugin.create(urn("idle"), inputs);
+  const id = Number(made.id);
+  // The guard's call: the instance's state set to stopped (intended_status stopped).
+  await client.instances.stop(id);
+  await writesSinceLast();
+  // The diff of the next up, from state as create left it (no refresh): nothing to do.
+  expect(await fx.plugin.diff(urn("idle"), made.id, made.properties, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  const read = await fx.plugin.read(urn("idle"), made.id, made.properties, inputs);
+  expect(read.properties).toMatchObject({ intendedStatus: "stopped", stoppedBy: "autostop", targetState: "running" });
+  expect((read.inputs as Props).targetState).toBe("running");
+  expect(await fx.plugin.diff(urn("idle"), made.id, read.properties, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  expect(await writesSinceLast()).toEqual([]);
+  // Another change (the label) is applied without starting it or waiting for it to run.
+  const labelled = await fx.plugin.check(urn("idle"), read.properties, { ...news, label: "idle-box" });
+  const relabelled = await fx.plugin.update(urn("idle"), made.id, read.properties, labelled.inputs);
+  expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/${id}/`]);
+  expect(relabelled.properties).toMatchObject({ stoppedBy: "autostop", intendedStatus: "stopped" });
+  // wake: the program asks: the update starts it and waits for running.
+  const woken = await fx.plugin.check(urn("idle"), relabelled.properties, { ...news, label: "idle-box", wake: "monday" });
+  expect(await fx.plugin.diff(urn("idle"), made.id, relabelled.properties, woken.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+  const started = await fx.plugin.update(urn("idle"), made.id, relabelled.properties, woken.inputs);
+  expect(started.properties).toMatchObject({ actualStatus: "running", intendedStatus: "running", stoppedBy: null });
+  expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/${id}/`]);
+  // Stopped by its guard again, the machine showing it exited (as a stopped container often
+  // is): still not dead, so not replaced (the replace rule's exited is a container that died).
+  await client.instances.stop(id);
+  await fx.control("POST", `/instances/${id}/status`, { actual_status: "exited" });
+  expect(await fx.plugin.diff(urn("idle"), made.id, started.properties, woken.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  const exited = await fx.plugin.read(urn("idle"), made.id, started.properties, woken.inputs);
+  expect(exited.properties).toMatchObject({ actualStatus: "exited", stoppedBy: "autostop" });
+  await fx.plugin.delete(urn("idle"), made.id, exited.properties);
+});
+
+test("34 a ttl becomes a fixed deadline at create, kept by later updates; an instance destroyed at it is not re-created and shows expired", async () => {
+  const news: Props = { __provider: fx.provider, offerId: 700004, image: "alpine", ttl: "8h" };
+  const before = Date.now();
+  const { inputs } = await fx.plugin.check(urn("ttl"), {}, news);
+  const made = await fx.plugin.create(urn("ttl"), inputs);
+  const deadline = Date.parse(made.properties.deadline as string);
+  expect(deadline).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 8 * 3600_000);
+  expect(deadline).toBeLessThanOrEqual(Date.now() + 8 * 3600_000);
+  expect(onstartOf(made.id)).toContain(made.properties.deadline as string);
+  // A later up with the same ttl keeps the deadline (no diff, and an update of the label keeps it).
+  const relabel = await fx.plugin.check(urn("ttl"), made.properties, { ...news, label: "later" });
+  const updated = await fx.plugin.update(urn("ttl"), made.id, made.properties, relabel.inputs);
+  expect(updated.properties.deadline).toBe(made.properties.deadline);
+
+  // The deadline passes (state as it stands then: its deadline is behind) and the guard destroys it.
+  const passed = { ...updated.properties, deadline: new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z") };
+  await client.instances.destroy(Number(made.id));
+  expect(liveIds()).not.toContain(made.id);
+  await writesSinceLast();
+  expect(await fx.plugin.diff(urn("ttl"), made.id, passed, relabel.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  const read = await fx.plugin.read(urn("ttl"), made.id, passed, relabel.inputs);
+  expect(read.id).toBe(made.id);
+  expect(read.properties).toMatchObject({ expired: true, stoppedBy: "ttl", actualStatus: null, hourlyCost: 0 });
+  expect(await fx.plugin.diff(urn("ttl"), made.id, read.properties, relabel.inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  expect(await writesSinceLast()).toEqual([]);
+  expect(liveIds()).not.toContain(made.id);
+  // A new deadline rents it again (a replacement, naming ttl; the same offerId: the old goes first).
+  const longer = await fx.plugin.check(urn("ttl"), read.properties, { ...news, label: "later", ttl: "10h" });
+  expect(await fx.plugin.diff(urn("ttl"), made.id, read.properties, longer.inputs)).toEqual({ changes: "some", replaces: ["ttl"], deleteBeforeReplace: true });
+  // Deleting the expired resource is fine (the instance is already gone).
+  await fx.plugin.delete(urn("ttl"), made.id, read.properties);
+});
