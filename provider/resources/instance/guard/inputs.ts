@@ -26,6 +26,7 @@ export const DEFAULT_GPU_UTIL_BELOW = 5;
 
 const TTL_RULE = 'must be a duration such as "90m", "8h", "2d" or "1d12h" (whole days, hours, minutes)';
 const ACTION_RULE = 'must be one of "stop", "destroy"';
+const EXPIRES_RULE = "must be an ISO 8601 time with a zone, such as 2026-12-01T18:00:00Z";
 
 /** Minutes of a ttl text, or undefined when it is not one. */
 export function ttlMinutes(text: string): number | undefined {
@@ -34,38 +35,45 @@ export function ttlMinutes(text: string): number | undefined {
   return Number(m[1] ?? 0) * 1440 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
 }
 
-const action = z.enum(["stop", "destroy"], { error: ACTION_RULE });
+const got = (v: unknown) => `got ${JSON.stringify(v)}`;
+const action = z.enum(["stop", "destroy"], { error: (iss) => `${ACTION_RULE} (${got(iss.input)})` });
 
 export const GUARD_INPUTS = {
   autostop: z
     .strictObject(
       {
         idleMinutes: z
-          .number({ error: "must be a number (minutes)" })
-          .int("must be a whole number (minutes)")
-          .min(1, "must be at least 1 (minutes)")
-          .max(MAX_GUARD_MINUTES, `must be at most ${MAX_GUARD_MINUTES} (minutes, a year)`),
-        gpuUtilBelowPercent: z.number({ error: "must be a number (percent)" }).gt(0, "must be greater than 0 (percent)").max(100, "must be at most 100 (percent)").optional(),
+          .number({ error: (iss) => `must be a number of minutes (${got(iss.input)})` })
+          .int({ error: (iss) => `must be a whole number of minutes (${got(iss.input)})` })
+          .min(1, { error: (iss) => `must be at least 1 minute (${got(iss.input)})` })
+          .max(MAX_GUARD_MINUTES, { error: (iss) => `must be at most ${MAX_GUARD_MINUTES} minutes, a year (${got(iss.input)})` }),
+        gpuUtilBelowPercent: z
+          .number({ error: (iss) => `must be a number (percent, ${got(iss.input)})` })
+          .gt(0, { error: (iss) => `must be greater than 0 (percent, ${got(iss.input)})` })
+          .max(100, { error: (iss) => `must be at most 100 (percent, ${got(iss.input)})` })
+          .optional(),
         action: action.optional(),
       },
       { error: 'must be an object such as { idleMinutes: 30, gpuUtilBelowPercent: 5, action: "stop" }' },
     )
     .optional(),
   ttl: z
-    .string({ error: TTL_RULE })
+    .string({ error: (iss) => `${TTL_RULE} (${got(iss.input)})` })
     .superRefine((text, ctx) => {
       const minutes = ttlMinutes(text);
-      if (minutes === undefined) ctx.addIssue({ code: "custom", message: TTL_RULE });
-      else if (minutes < 1) ctx.addIssue({ code: "custom", message: "must be at least 1 minute" });
-      else if (minutes > MAX_GUARD_MINUTES) ctx.addIssue({ code: "custom", message: "must be at most 365d" });
+      if (minutes === undefined) ctx.addIssue({ code: "custom", message: `${TTL_RULE} (${got(text)})` });
+      else if (minutes < 1) ctx.addIssue({ code: "custom", message: `must be at least 1 minute (${got(text)})` });
+      else if (minutes > MAX_GUARD_MINUTES) ctx.addIssue({ code: "custom", message: `must be at most 365d (${got(text)})` });
     })
     .optional(),
   expiresAt: z
-    .string({ error: "must be an ISO 8601 time with a zone, such as 2026-12-01T18:00:00Z" })
-    .refine((v) => /(Z|[+-]\d\d:?\d\d)$/i.test(v.trim()) && Number.isFinite(Date.parse(v)), "must be an ISO 8601 time with a zone, such as 2026-12-01T18:00:00Z")
+    .string({ error: (iss) => `${EXPIRES_RULE} (${got(iss.input)})` })
+    .superRefine((v, ctx) => {
+      if (!/(Z|[+-]\d\d:?\d\d)$/i.test(v.trim()) || !Number.isFinite(Date.parse(v))) ctx.addIssue({ code: "custom", message: `${EXPIRES_RULE} (${got(v)})` });
+    })
     .optional(),
   expireAction: action.optional(),
-  /** Any value; a change starts an instance its guard stopped (or re-creates one its guard destroyed). */
+  /** Any value; a change starts an instance its guard stopped (or re-creates one its autostop destroyed). */
   wake: z.unknown().optional(),
 };
 
