@@ -16,6 +16,7 @@ import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
+import { readEnds, withEnds } from "./ends";
 import { round6 } from "../resources/kit/costs";
 import { deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
 
@@ -184,7 +185,8 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
   const held = readCostedResources(files);
   const since = sinceOf(options.since, Date.now());
   const client = io.client ?? createClient(resolveConfig({ apiUrl: options.apiUrl }, { env: io.env ?? process.env }));
-  const rows = await findCosts(client, held, since);
+  // With when each object stops or expires, and what it will have cost by then (ends.ts).
+  const rows = withEnds(await findCosts(client, held, since), readEnds(files), Date.now());
   const hourlyCost = round6(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0));
   const spentUsd = round6(rows.reduce((s, r) => s + r.spentUsd, 0));
   if (options.json) {
