@@ -143,3 +143,32 @@ test("34 a ttl becomes a fixed deadline at create, kept by later updates; an ins
   // Deleting the expired resource is fine (the instance is already gone).
   await fx.plugin.delete(urn("ttl"), made.id, read.properties);
 });
+
+test("34 an instance from a template keeps the template's onstart beside the guard, also after it moves to another template", async () => {
+  const one = (await client.templates.create({ name: "guard-one", image: "pytorch/pytorch", onstart: "echo from-template-one", runtype: "ssh" })).template;
+  const two = (await client.templates.create({ name: "guard-two", image: "pytorch/pytorch", onstart: "echo from-template-two", runtype: "ssh" })).template;
+  const news: Props = { __provider: fx.provider, offerId: 700005, templateHashId: one.hashId, autostop: { idleMinutes: 30 } };
+  const { inputs } = await fx.plugin.check(urn("tpl"), {}, news);
+  const made = await fx.plugin.create(urn("tpl"), inputs);
+  expect(onstartOf(made.id)).toContain("echo from-template-one");
+  expect(onstartOf(made.id)).toContain('"idleMinutes":30');
+  // No drift: the program declares no onstart of its own.
+  const read = await fx.plugin.read(urn("tpl"), made.id, made.properties, inputs);
+  expect(await fx.plugin.diff(urn("tpl"), made.id, read.properties, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  // Another template: the service would run its start command instead of the guarded one, so the guarded one is sent again.
+  const moved = await fx.plugin.check(urn("tpl"), read.properties, { ...news, templateHashId: two.hashId });
+  const updated = await fx.plugin.update(urn("tpl"), made.id, read.properties, moved.inputs);
+  expect(onstartOf(made.id)).toContain("echo from-template-two");
+  expect(onstartOf(made.id)).toContain('"idleMinutes":30');
+  // The guard removed: the template's own start command comes back, without the guard.
+  const plain = await fx.plugin.check(urn("tpl"), updated.properties, { __provider: fx.provider, offerId: 700005, templateHashId: two.hashId });
+  const unguarded = await fx.plugin.update(urn("tpl"), made.id, updated.properties, plain.inputs);
+  expect(onstartOf(made.id)).toBe("echo from-template-two");
+  await fx.plugin.delete(urn("tpl"), made.id, unguarded.properties);
+});
+
+test("34 an expiresAt that has passed since it was set is not an error: the instance has expired", async () => {
+  const olds: Props = { offerId: 700001, image: "alpine", expiresAt: "2026-01-01T00:00:00Z" };
+  const { failures } = await fx.plugin.check(urn("old"), olds, { __provider: fx.provider, ...olds });
+  expect(failures).toEqual([]);
+});

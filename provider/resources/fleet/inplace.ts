@@ -24,7 +24,8 @@ import type { VastClient } from "../../client";
 import { Props, deepEqual } from "../kit";
 import { InPlaceRefusedError, TEMPLATE_KEYS, applyTemplateUpdate } from "../instance/inplace";
 import { MARKER_ENV } from "../instance/inputs";
-import { GUARD_KEYS, withGuard } from "../instance/guard/inputs";
+import { GUARD_KEYS } from "../instance/guard/inputs";
+import { guardedSides } from "../instance/guard/start";
 import { currentApiUrl } from "../../context";
 import { SPEC_KEYS } from "./inputs";
 import { type Member, specOf } from "./members";
@@ -55,8 +56,8 @@ export function inPlaceBatch(healthy: number, minHealthy: number, left: number):
 export async function updateMember(client: VastClient, member: Member, olds: Props, news: Props): Promise<"sent" | { refused: string }> {
   try {
     // The member's own marker stays in its env (updateBody adds it to a changed env).
-    const apiUrl = currentApiUrl();
-    await applyTemplateUpdate(client, member.id, withGuard({ ...olds, marker: member.marker }, apiUrl), withGuard(news, apiUrl), MARKER_ENV);
+    const [oldStart, newStart] = await guardedSides(client, { ...olds, marker: member.marker }, news, currentApiUrl());
+    await applyTemplateUpdate(client, member.id, oldStart, newStart, MARKER_ENV);
     return "sent";
   } catch (error) {
     if (error instanceof InPlaceRefusedError) return { refused: error.reason };

@@ -122,6 +122,23 @@ function retiredChanged(olds: Props, news: Props, by: "ttl" | "autostop"): boole
   return woken || (by === "ttl" && DEADLINE_KEYS.some((k) => !deepEqual(olds[k], news[k])));
 }
 
+/**
+ * A change of the guard is a change of the container's start command, which cannot change while
+ * it runs: the diff says so (through the engine log), with what the update or replacement does.
+ */
+function sayWhyGuardChanges(id: string, olds: Props, news: Props, result: pulumi.dynamic.DiffResult): void {
+  const changed = GUARD_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
+  if (changed.length === 0) return;
+  const replaced = changed.some((k) => result.replaces?.includes(k));
+  warnOnce(
+    `instance ${id} guard ${JSON.stringify(changed.map((k) => news[k]))}`,
+    `Instance ${id}: ${changed.join(", ")} changed; the guard runs in the container's start command, which cannot change while it runs, so ` +
+      (replaced
+        ? `the instance is replaced (${news.updatePolicy === "replace" ? 'updatePolicy "replace"' : "the service refused to recreate its container in place"})`
+        : "the update recreates the container on the same machine with the new guard (the GPU stays rented; processes in the container restart)"),
+  );
+}
+
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const result = diffOfInputs(olds, news);
   // An instance its guard destroyed stays as it is whatever else changed (guard/state.ts).
@@ -130,6 +147,7 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
     warnOnce(`instance ${id} retired`, retiredMessage(id, olds, by));
     return { changes: false, replaces: [], deleteBeforeReplace: false };
   }
+  sayWhyGuardChanges(id, olds, news, result);
   if (result.replaces && result.replaces.length > 0) return result;
   let reason: string | undefined;
   try {

@@ -20,6 +20,7 @@ import { instanceKey, spentUsd, unixOf } from "../kit/costs";
 import { applySshKeys } from "./ssh-keys";
 import { GUARD_KEYS, deadlineOf, guardFailures, planOf, withGuard } from "./guard/inputs";
 import { byGuard, goneBy, guardOutputs, stoppedByOf } from "./guard/state";
+import { guardedSides } from "./guard/start";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -31,9 +32,9 @@ function instanceNumber(id: string): number {
 function reflect(props: Props, instance: Instance): Props {
   // Template, image, env, onstart as the service shows them (inplace.ts), for drift; with a
   // guard the service shows the guarded start command, which is compared as sent.
-  const guarded = withGuard(props, currentApiUrl());
-  const drift = reflectTemplate(guarded, instance);
-  if (guarded !== props && drift.onstart === undefined && props.onstart === undefined) delete drift.onstart;
+  const drift = reflectTemplate(withGuard(props, currentApiUrl()), instance);
+  // Without an onstart of its own (the template's runs), none is compared, as without a guard.
+  if (props.onstart === undefined || props.onstart === null) delete drift.onstart;
   const guard = guardOutputs(props, instance, currentTiming().now());
   const outs: Props = { ...props, ...liveOutputs(instance), ...drift, ...guard };
   // Only a label the program manages is compared; the service may label instances itself.
@@ -159,8 +160,8 @@ export const provider: ProviderImpl = {
     // travels in the start command: a change of it is an in-place change of that command.
     let recreated: boolean;
     try {
-      const apiUrl = currentApiUrl();
-      recreated = await applyTemplateUpdate(client, n, withGuard(olds, apiUrl), withGuard(news, apiUrl), MARKER_ENV);
+      const [oldStart, newStart] = await guardedSides(client, olds, news, currentApiUrl());
+      recreated = await applyTemplateUpdate(client, n, oldStart, newStart, MARKER_ENV);
     } catch (error) {
       if (!(error instanceof InPlaceRefusedError)) throw error;
       const guardChanged = GUARD_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
