@@ -84,8 +84,8 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
 const MAX_OFFER_SEARCHES = 3;
 
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
-  // The start command carries the guard when the inputs ask for one (guard/inputs.ts).
-  let inputs = typedInputs(props);
+  // The start command carries the guard when the inputs ask for one (guard/start.ts).
+  let inputs: InstanceInputs;
   // Until this create holds an offer, creates starting beside it search wider (kit/claims.ts).
   const chosen = startChoosing(client);
   let earlier: Awaited<ReturnType<typeof leftByEarlierRun>>;
