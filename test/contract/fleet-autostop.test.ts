@@ -42,9 +42,8 @@ test("34 Fleet: one deadline for every member, autostop-stopped members not heal
     expect(onstartOf(m.id)).toContain("echo fleet-member");
   }
 
-  // Member a is stopped by its autostop (its guard's call), and its machine shows it exited.
+  // Member a is stopped by its autostop (its guard's call).
   await client.instances.stop(a.id);
-  await fx.control("POST", `/instances/${a.id}/status`, { actual_status: "exited" });
   const same = await checked("guarded", { ...base, count: 2 }, made.properties);
   expect(await fx.plugin.diff(u, made.id, made.properties, same)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
   const read = await fx.plugin.read(u, made.id, made.properties, same);
@@ -56,14 +55,26 @@ test("34 Fleet: one deadline for every member, autostop-stopped members not heal
   expect(membersOf(updated.properties).map((m) => m.id)).toEqual([a.id, b.id]);
   expect(updated.properties.deadline).toBe(deadline);
   expect(liveIds().sort()).toEqual([a.id, b.id].sort());
+  expect(fx.sim.state().instances.find((i) => Number(i.id) === a.id)).toMatchObject({ intended_status: "stopped" });
+  // wake: the program asks: the stopped member starts again, the same instance.
+  const woken = await checked("guarded", { ...base, count: 2, label: "team-a", wake: "1" }, updated.properties);
+  const started = await fx.plugin.update(u, made.id, updated.properties, woken);
+  expect(membersOf(started.properties).map((m) => [m.id, m.status, m.stoppedBy])).toEqual([
+    [a.id, "running", null],
+    [b.id, "running", null],
+  ]);
+  // Member b stopped by its guard, its machine showing it exited: still not healed.
+  await client.instances.stop(b.id);
+  await fx.control("POST", `/instances/${b.id}/status`, { actual_status: "exited" });
+  expect(await fx.plugin.diff(u, made.id, started.properties, woken)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
 
   // The deadline passes (state as it is then) and member b's guard destroys it: nothing is rented again.
-  const passed = { ...updated.properties, deadline: new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z") };
+  const passed = { ...started.properties, deadline: new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z") };
   await client.instances.destroy(b.id);
-  expect(await fx.plugin.diff(u, made.id, passed, relabel)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
-  const expired = await fx.plugin.read(u, made.id, passed, relabel);
+  expect(await fx.plugin.diff(u, made.id, passed, woken)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
+  const expired = await fx.plugin.read(u, made.id, passed, woken);
   expect(expired.properties.expired).toBe(true);
-  const after = await fx.plugin.update(u, made.id, passed, relabel);
+  const after = await fx.plugin.update(u, made.id, passed, woken);
   expect(after.properties.expired).toBe(true);
   expect(membersOf(after.properties).map((m) => m.id)).toEqual([a.id]);
   expect(liveIds()).toEqual([a.id]);

@@ -4,12 +4,13 @@
  *
  * - A member its guard stopped (autostop, or the deadline with `expireAction: "stop"`) is not
  *   dead: it is kept as it is, not healed back, not restarted.
+ * - A change of `wake` starts the members their guard stopped (counted by `maxHourlyCost`).
  * - After the deadline the fleet rents nothing: members their guards destroyed are not replaced,
  *   the rest are left to their guards; `expired` says so, and a warning. A new deadline (a change
  *   of `ttl` or `expiresAt`) makes the next `up` rent again.
  */
 import type { Instance } from "../../client";
-import { Props, warnOnce } from "../kit";
+import { Props, deepEqual, warnOnce } from "../kit";
 import { deadlineOf } from "../instance/guard/inputs";
 import { byGuard, pastDeadline, stoppedByOf, type StoppedBy } from "../instance/guard/state";
 
@@ -40,4 +41,9 @@ export function fleetExpired(id: string, props: Props, now: number): boolean {
       "Change ttl or expiresAt to rent again, or remove the resource",
   );
   return true;
+}
+
+/** `wake` changed (to a value): the members their guard stopped are started again. */
+export function wakeChanged(olds: Props | undefined, news: Props): boolean {
+  return !!olds && news.wake !== undefined && news.wake !== null && !deepEqual(olds.wake, news.wake);
 }

@@ -114,6 +114,8 @@ export interface FleetArgs {
   expiresAt?: pulumi.Input<string>;
   /** What each member's guard does at the deadline: "destroy" (default) or "stop". After it the fleet rents nothing. */
   expireAction?: pulumi.Input<"stop" | "destroy">;
+  /** Any value; a change starts the members their guard stopped (within `maxHourlyCost`). */
+  wake?: pulumi.Input<unknown>;
 }
 
 /**

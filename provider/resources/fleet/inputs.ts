@@ -106,6 +106,7 @@ export const fleetSchema = z.strictObject({
   ttl: GUARD_INPUTS.ttl,
   expiresAt: GUARD_INPUTS.expiresAt,
   expireAction: GUARD_INPUTS.expireAction,
+  wake: GUARD_INPUTS.wake,
 });
 
 export type FleetInputs = Omit<z.infer<typeof fleetSchema>, "badHostMinutes" | "runningTimeoutMinutes" | "maxCreateAttempts"> & {

@@ -31,7 +31,7 @@ import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, 
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
 import { BudgetError, budgetFailure, liveProjection, overBudget, readBackPrices } from "./budget";
 import { volumeIdOf, withVolumeIds } from "./volumes";
-import { fleetExpired, memberStoppedBy } from "./guard";
+import { fleetExpired, memberStoppedBy, wakeChanged } from "./guard";
 
 export { BudgetError } from "./budget";
 
@@ -156,6 +156,10 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     const kept = [...run.members, ...dead.filter((m) => m.status !== "gone")];
     return { ...fleetOutputs(fleetKey, kept, run.badHosts), expired: true };
   }
+  // wake changed: members their guard stopped are started again (guard.ts); from here on they
+  // count as booting, so the budget counts them at their price and the run waits for them.
+  const waking = wakeChanged(olds, news) ? run.members.filter((m) => m.stoppedBy === "autostop" || m.stoppedBy === "ttl") : [];
+  run.members = run.members.map((m) => (waking.includes(m) ? { ...m, status: "loading", stoppedBy: null } : m));
   // 2. the plan
   const excess = [...run.members].sort(removalOrder).slice(0, Math.max(0, run.members.length - inputs.count));
   const kept = run.members.filter((m) => !excess.includes(m));
@@ -211,6 +215,10 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   }
   // 4. the plan runs
   try {
+    for (const m of waking) {
+      run.changed = true;
+      await client.instances.start(m.id);
+    }
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
     // Members still booting (left by a killed run, or by one whose wait ran out) are waited for
     // with the new ones: only a wait that runs out says they are not running.
