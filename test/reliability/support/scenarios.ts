@@ -209,6 +209,10 @@ const instanceWake: Scenario = {
   ops: ["update"],
   inputs: () => ({ ...instanceInputs(), autostop: { idleMinutes: 30 }, wake: "1" }),
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label", "autostop"]), wake: "2" }),
+  // Its guard stopped it (the call the guard makes) before the update that wakes it.
+  settle: async (_rig, entries) => {
+    for (const e of entries) await getClient().instances.stop(Number(e.id));
+  },
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
 };
 
@@ -846,7 +850,20 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule];
+/** Issue 34: a Fleet's wake starts the members their guard stopped: one start each, never lost. */
+const fleetWake: Scenario = {
+  ...fleet,
+  name: "Fleet wake",
+  ops: ["update"],
+  inputs: () => ({ ...fleet.inputs({}), autostop: { idleMinutes: 30 } }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["count", "offer", "image", "label", "autostop"]), wake: "1" }),
+  settle: async (_rig, entries) => {
+    for (const e of entries) for (const m of (e.outs.members ?? []) as { id: number }[]) await getClient().instances.stop(m.id);
+  },
+  targets: { ...fleet.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
