@@ -25,7 +25,7 @@ import { readStatus } from "./status";
 import { liveInstances } from "./live";
 import { currentTiming, warnOnce } from "../kit";
 import { DEADLINE_KEYS, GUARD_KEYS } from "./guard/inputs";
-import { byGuard, goneBy, retiredMessage, stoppedByOf } from "./guard/state";
+import { byGuard, goneBy, pastDeadline, retiredMessage, stoppedByOf } from "./guard/state";
 
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
@@ -107,6 +107,16 @@ export async function liveReplacement(id: string, props: Props = {}, olds: Props
   }
   // Stopped by its own guard: neither dead nor to be started (unless wake changes: an update).
   if (byGuard(stoppedByOf(carried, instance, now))) return undefined;
+  // Past its deadline and still there: the guard did not act (its process killed, no shell or
+  // HTTP tool in the image). The engine says so; `pulumi destroy` or a new deadline settles it.
+  const by = stoppedByOf(carried, instance, now);
+  if (pastDeadline(carried, now) && by === null) {
+    warnOnce(
+      `instance ${id} overdue`,
+      `Instance ${id} is past its deadline ${String(olds.deadline)} and still runs: its guard did not act (its process killed, or no shell or HTTP tool ` +
+        "in the image; see its log in the container). It keeps billing until it is destroyed: run `pulumi destroy`, or set a new ttl or expiresAt",
+    );
+  }
   // Stopped by its own schedule in its off-hours: neither dead nor outbid (schedule.ts). Still at
   // the losing bid in its on-hours, or with its schedule removed: the update sends the declared bid.
   const scheduled = scheduleState(props, instance) ?? (scheduleOf(olds) && !scheduleOf(props) && hasOffBid(instance) ? "late" : undefined);
