@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "./resources/kit/shim";
+import { serializableProvider } from "./resources/kit/loader";
 import { KINDS, type ResourceKind } from "./runtime";
 
 /**

@@ -5,6 +5,13 @@
  */
 const PEERS = ["fastify", "proper-lockfile"] as const;
 
+/**
+ * What to install, with versions that install on Node 20 without an engine warning: fastify 5
+ * takes any light-my-request 6 (its `inject`), whose releases from 6.8 need cookie 2 and so Node
+ * 22; naming 6.6.0 beside fastify makes npm use it for fastify too. README.md gives this command.
+ */
+export const PEER_INSTALL = "npm install --save-dev fastify@5.12.8 light-my-request@6.6.0 proper-lockfile@4.1.2";
+
 /** The peers that cannot be resolved from this file. */
 export function missingPeers(resolve: (id: string) => string = require.resolve): string[] {
   return PEERS.filter((id) => {
@@ -22,7 +29,7 @@ export function missingPeersMessage(missing: readonly string[]): string {
     `The simulator of pulumi-vastai (pulumi-vastai/simulator, startTestStack of pulumi-vastai/testing, ` +
     `the vastai-simulator command) needs ${missing.join(" and ")}, which the package lists as optional ` +
     `peer dependencies so that programs that only deploy do not install them. ` +
-    `Install them in your project: npm install --save-dev fastify@^5 proper-lockfile@^4`
+    `Install them in your project: ${PEER_INSTALL}`
   );
 }
 

@@ -18,6 +18,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { ensureBuilt } from "../contract/harness";
+import { PEER_INSTALL } from "../../simulator/peers";
 
 const repo = path.resolve(__dirname, "..", "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -87,7 +88,7 @@ describe("issue 25 item 5: the package as installed", () => {
     // Without the peers, the simulator says what to install instead of "Cannot find module".
     const sim = spawnSync(process.execPath, ["-e", 'require("pulumi-vastai/simulator")'], { cwd: dir, encoding: "utf8" });
     expect(sim.status).not.toBe(0);
-    expect(sim.stderr).toContain("npm install --save-dev fastify@^5 proper-lockfile@^4");
+    expect(sim.stderr).toContain(PEER_INSTALL);
     // The resources load without them.
     const root = spawnSync(process.execPath, ["-e", 'const v = require("pulumi-vastai"); if (typeof v.Instance !== "function") process.exit(2)'], { cwd: dir, encoding: "utf8" });
     expect(root.stderr).toBe("");
@@ -111,6 +112,13 @@ describe("issue 25 item 5: the package as installed", () => {
   }, 600_000);
 });
 
+/** The peers and versions of README's install command for the simulator (simulator/peers.ts PEER_INSTALL). */
+function readmePeers(): Record<string, string> {
+  const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+  expect(readme).toContain(PEER_INSTALL);
+  return Object.fromEntries(PEER_INSTALL.split(" ").slice(3).map((spec) => [spec.slice(0, spec.lastIndexOf("@")), spec.slice(spec.lastIndexOf("@") + 1)]));
+}
+
 /** The project of a user who followed README: the package, jest, ts-jest, the simulator's peers. */
 function userProject(): string {
   const { dir } = project("firsthour", {
@@ -125,13 +133,23 @@ function userProject(): string {
       jest: dev("jest"),
       "ts-jest": dev("ts-jest"),
       "@types/jest": dev("@types/jest"),
-      fastify: dev("fastify"),
-      "proper-lockfile": dev("proper-lockfile"),
+      // The simulator's peers exactly as README's command installs them (issue 35 item 8).
+      ...readmePeers(),
     },
   });
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(PULUMI_TSCONFIG, null, 4));
   return dir;
 }
+
+describe("issue 35 item 8: the simulator's peers as README installs them", () => {
+  it("35.8 install on this Node without an engine warning, and the simulator starts", () => {
+    const { dir, log } = project("peers", { name: "peers", private: true, dependencies: { "pulumi-vastai": "file:pulumi-vastai.tgz" }, devDependencies: readmePeers() });
+    expect(log).not.toMatch(/EBADENGINE/);
+    const sim = spawnSync(process.execPath, ["-e", 'require("pulumi-vastai/simulator").startSimulator({ port: 0 }).then((s) => s.close())'], { cwd: dir, encoding: "utf8" });
+    expect(sim.stderr).toBe("");
+    expect(sim.status).toBe(0);
+  }, 600_000);
+});
 
 describe("issue 25 item 4: types in Pulumi's default project", () => {
   it("25.4 tsc with the tsconfig of `pulumi new typescript` type-checks every subpath of the packed package", () => {

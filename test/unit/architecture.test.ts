@@ -97,7 +97,7 @@ describe("architecture", () => {
     const resources = path.join(ROOT, "provider", "resources");
     const surface = ["provider/index.ts", "provider/providers.ts", "provider/runtime.ts"];
     // The serialized shim loads the runtime at call time: that is its whole job.
-    const shim = path.join(resources, "kit", "shim.ts");
+    const shim = path.join(resources, "kit", "loader.ts");
     for (const f of files.filter((x) => x.startsWith(resources) && x !== shim)) {
       for (const dep of graph.get(f) ?? []) expect({ file: rel(f), dep: surface.includes(rel(dep)) }).toEqual({ file: rel(f), dep: false });
     }
@@ -113,6 +113,8 @@ describe("architecture", () => {
     expect(Object.keys(KINDS).sort()).toEqual(folders);
     for (const kind of folders) {
       expect(fs.existsSync(path.join(dir, kind, "index.ts"))).toBe(true);
+      // The provider object its resources register (kit/loader.ts): the installed package's `pulumi-vastai/shims/<kind>`.
+      expect({ kind, shim: fs.readFileSync(path.join(dir, kind, "shim.ts"), "utf8").includes(`export = loaderFor("${kind}");`) }).toEqual({ kind, shim: true });
       const provider = (KINDS as Record<string, () => Record<string, unknown>>)[kind]();
       // Beside the six methods, a kind may declare how importId takes over its objects (kit/import.ts).
       expect(Object.keys(provider).filter((k) => k !== "importing").sort()).toEqual(["check", "create", "delete", "diff", "read", "update"]);
@@ -124,7 +126,7 @@ describe("architecture", () => {
     for (const kind of Object.keys(KINDS)) {
       const index = path.join(dir, kind, "index.ts");
       const deps = (graph.get(index) ?? []).map(rel);
-      const kit = ["provider/resources/kit/shim.ts", "provider/resources/kit/resource.ts"];
+      const kit = ["provider/resources/kit/loader.ts", "provider/resources/kit/resource.ts"];
       // Another kind's class module is light too: this loop checks it on its own turn.
       const light = (d: string) => kit.includes(d) || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits|index)\.ts$/.test(d);
       expect({ kind, deps }).toEqual({ kind, deps: deps.filter(light) });

@@ -14,6 +14,7 @@
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, type Instance, type VastClient } from "../../client";
+import { withinStackBudget } from "../kit/stack-budget";
 import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, bootPaceOf, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
@@ -147,7 +148,12 @@ export async function rentMember(client: VastClient, props: Props, offer: Candid
   });
   return createAtMostOnce<Member>({
     isAmbiguous: isAmbiguousResponse,
-    send: async () => made((await client.instances.create(offer.id, body)).id),
+    // The stack's budget (kit/stack-budget.ts) beside the fleet's own: the member's offer and volume.
+    send: () =>
+      withinStackBudget(client, marker, `Fleet member on offer ${offer.id}`, offer.pricePerHour + (offer.volumePerHour ?? 0), async () => made((await client.instances.create(offer.id, body)).id), (m) => ({
+        instance: m.id,
+        volume: props.volume !== undefined,
+      })),
     recover: async () => {
       const found = await lookUp(async () => (await sweep(client, [label], marker, markerValue, true)).find((i) => markerValue(i) === marker));
       return found ? made(found.id) : undefined;

@@ -80,6 +80,10 @@ export async function createInstance(props: Props): Promise<pulumi.dynamic.Creat
   }
 }
 
+/** The searched $/hour of each candidate offer (the stack budget's price of a rental, kit/stack-budget.ts). */
+const pricesOf = (candidates: readonly { id: number; pricePerHour?: number }[]) =>
+  new Map(candidates.flatMap((c) => (c.pricePerHour === undefined ? [] : [[c.id, c.pricePerHour] as const])));
+
 /** Offer searches of one create when the creates beside it took every match it saw. */
 const MAX_OFFER_SEARCHES = 3;
 
@@ -112,7 +116,7 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
       rented =
         earlier && attempt === 1
           ? { id: earlier.id, offerId: inputs.offerId ?? 0, marker: log.marker, adopted: true, offerIndex: inputs.offerId === undefined ? -1 : 0 }
-          : await rentFirstAvailable(client, inputs, offers, index, log);
+          : await rentFirstAvailable(client, inputs, offers, index, log, pricesOf(candidates));
       chosen();
     } catch (error) {
       // Every match this create saw was claimed by creates beside it: a new search sees past them.

@@ -74,7 +74,7 @@ export async function candidateOfferList(
   client: VastClient,
   inputs: InstanceInputs,
   options: { allowNone?: boolean; fresh?: boolean } = {},
-): Promise<{ id: number; machineId?: number }[]> {
+): Promise<{ id: number; machineId?: number; pricePerHour?: number }[]> {
   if (inputs.offerId !== undefined) return [{ id: inputs.offerId }];
   const filters = inputs.offer ?? {};
   // Offers other creates of this process hold are skipped, and the creates choosing at the same
@@ -113,5 +113,5 @@ export async function candidateOfferList(
         `(${ranked.length} offer(s)); widen the filters`,
     );
   }
-  return free.slice(0, MAX_OFFER_CANDIDATES + others).map((o) => ({ id: o.id, machineId: o.machineId }));
+  return free.slice(0, MAX_OFFER_CANDIDATES + others).map((o) => ({ id: o.id, machineId: o.machineId, pricePerHour: Number.isFinite(o.price) ? o.price : undefined }));
 }

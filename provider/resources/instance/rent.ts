@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { GoneError, NotFoundError, VastError, vendorRuntype, type CreateInstanceInput, type Instance, type VastClient } from "../../client";
+import { stackBudget, withinStackBudget } from "../kit/stack-budget";
 import { claim, createAtMostOnce, identityMarker, isAmbiguousResponse, lookUp, release, type Props } from "../kit";
 import { MARKER_ENV, type InstanceInputs } from "./inputs";
 import { offerTaken } from "./offer-window";
@@ -96,6 +97,7 @@ export async function rentFirstAvailable(
   offers: number[],
   start: number,
   log: CreateLog,
+  prices: ReadonlyMap<number, number> = new Map(),
 ): Promise<Rented> {
   const gone: number[] = [];
   const taken: number[] = [];
@@ -114,7 +116,14 @@ export async function rentFirstAvailable(
       continue;
     }
     try {
-      const rented = await rentOne(client, inputs, offers[i], log);
+      const rented = await withinStackBudget(
+        client,
+        log.marker,
+        `Instance: renting offer ${offers[i]}`,
+        inputs.bidPricePerHour ?? prices.get(offers[i]) ?? (await searchedPrice(client, offers[i], inputs.diskGb)),
+        () => rentOne(client, inputs, offers[i], log),
+        (r) => ({ instance: r.id, volume: inputs.volume?.createNew !== undefined }),
+      );
       if (!cannotStartNow(inputs, rented)) return { ...rented, offerIndex: i };
       // Made, but it cannot start now (the service queued its start): it is destroyed, and the
       // next match is rented instead of waiting out the boot timeout.
@@ -151,6 +160,14 @@ export async function rentFirstAvailable(
   if (why.length === 0) throw new Error("Instance: no matching offer was left to try; run again or widen the offer filters");
   const message = `Instance: every remaining matching offer was ${why.join(" or ")}; run again or widen the offer filters`;
   throw taken.length > 0 ? new OffersTakenError(message) : new Error(message);
+}
+
+/** An offer's $/hour as the search shows it (a given offerId has no searched price), only under a stack budget. */
+async function searchedPrice(client: VastClient, offerId: number, diskGb: number | undefined): Promise<number | undefined> {
+  if (stackBudget() === undefined) return undefined;
+  // Priced with the disk rented, as a search by filters prices it (offers.ts).
+  const [offer] = await client.offers.search({ filters: { id: { eq: offerId } }, noDefaults: true, limit: 1, allocatedStorageGb: diskGb });
+  return offer?.dphTotal;
 }
 
 async function rentOne(client: VastClient, inputs: InstanceInputs, offerId: number, log: CreateLog): Promise<Omit<Rented, "offerIndex">> {

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../runtime";
 import { stackIdentity } from "../stackIdentity";
 import { IDENTITY_KEY, stackIdentityOf } from "./create-once";
-import { serializableProvider } from "./shim";
+import { serializableProvider } from "./loader";
 
 /**
  * The base of every resource class: registers as `pulumi-nodejs:dynamic/vastai:<type>` with

@@ -9,7 +9,7 @@
  * anything else exists.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { serializableProvider } from "../kit/shim";
+import { serializableProvider } from "../kit/loader";
 
 /** The type token's last part, `vastai:StackIdentity`: reports of the user's resources leave it out. */
 export const STACK_IDENTITY_TYPE = "StackIdentity";

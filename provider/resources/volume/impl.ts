@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, GoneError, isoOfEpochSeconds, type VastClient, type Volume, type VolumeKind, type VolumeOffer } from "../../client";
 import { getClient } from "../../context";
+import { stackBudget, withinStackBudget } from "../kit/stack-budget";
 import { ImportableImpl, PartialFailure, Props, createAtMostOnce, currentTiming, diffInputs, identityMarker, jsonClean, lookUp, numericImport } from "../kit";
 import { DEFAULT_SIZE_GB, INPUT_KEYS, checkVolumeInputs, type VolumeOfferFiltersInput } from "./inputs";
 import { liveVolumes } from "./live";
@@ -83,7 +84,9 @@ async function rent(client: VastClient, kind: VolumeKind, offers: VolumeOffer[] 
   for (const o of list) {
     const offerId = typeof o === "number" ? o : o.id;
     try {
-      const made = await client.volumes.create(kind, { offerId, sizeGb, name });
+      const perHour = typeof o === "number" ? await searchedCost(client, kind, o, sizeGb) : costOf(o, sizeGb);
+      // The stack's budget (kit/stack-budget.ts): the storage this rental adds.
+      const made = await withinStackBudget(client, marker ?? "", `${describe(kind)} on offer ${offerId} (${sizeGb} GB)`, perHour, () => client.volumes.create(kind, { offerId, sizeGb, name }), () => ({ volume: true }));
       const id = made.id ?? (marker ? (await findMarked(client, marker))?.id : undefined);
       if (id === undefined || id === null) throw new Error(`the service answered ${JSON.stringify(made.volumeName)} without a volume id, and no volume carries the name ${JSON.stringify(name)}`);
       return { id, offer: typeof o === "number" ? undefined : o };
@@ -94,6 +97,22 @@ async function rent(client: VastClient, kind: VolumeKind, offers: VolumeOffer[] 
     }
   }
   throw new Error(`every matching ${describe(kind)} offer was gone when rented (${list.length} tried): ${(lastGone as Error | undefined)?.message ?? "none matched"}`);
+}
+
+/** $/hour of `sizeGb` on a searched offer (its total is for the size searched; else by the GB-month price). */
+function costOf(o: VolumeOffer, sizeGb: number): number | undefined {
+  if (o.storageTotalCostPerHour !== null) return o.storageTotalCostPerHour;
+  return o.storageCostPerGbMonth === null ? undefined : (o.storageCostPerGbMonth * sizeGb) / VOLUME_HOURS_PER_MONTH;
+}
+
+/** Hours in the month the storage prices are per. */
+const VOLUME_HOURS_PER_MONTH = 30 * 24;
+
+/** A given offer's $/hour for `sizeGb`, searched only under a stack budget. */
+async function searchedCost(client: VastClient, kind: VolumeKind, offerId: number, sizeGb: number): Promise<number | undefined> {
+  if (stackBudget() === undefined) return undefined;
+  const [offer] = await client.volumes.searchOffers(kind, { filters: { id: { eq: offerId } }, limit: 1, allocatedStorageGb: sizeGb });
+  return offer ? costOf(offer, sizeGb) : undefined;
 }
 
 async function findMarked(client: VastClient, marker: string): Promise<Volume | undefined> {
