@@ -5,7 +5,8 @@
  * destroy of the instance, through the service's API), and the engine's answer is checked.
  */
 import { createClient, onstartScript, type VastClient } from "../../provider/client";
-import { useInstanceContract } from "./harness";
+import { GENERATION_KEY, IDENTITY_KEY, stackIdentityOf } from "../../provider/resources/kit/create-once";
+import { startPlugin, useInstanceContract } from "./harness";
 
 type Props = Record<string, unknown>;
 
@@ -171,4 +172,32 @@ test("34 an expiresAt that has passed since it was set is not an error: the inst
   const olds: Props = { offerId: 700001, image: "alpine", expiresAt: "2026-01-01T00:00:00Z" };
   const { failures } = await fx.plugin.check(urn("old"), olds, { __provider: fx.provider, ...olds });
   expect(failures).toEqual([]);
+});
+
+test("34 wake starts an instance its guard stopped only within the stack's budget (vastai:maxHourlyCost)", async () => {
+  const budgeted = (budget: string) =>
+    startPlugin({ "vastai:apiKey": fx.sim.apiKey, "vastai:apiUrl": fx.sim.url, "vastai:runUrl": fx.sim.runUrl, "vastai:pollIntervalMs": "5", "vastai:maxHourlyCost": budget });
+  const roomy = await budgeted("100");
+  const tight = await budgeted("0.0001");
+  try {
+    const news: Props = {
+      __provider: fx.provider, [IDENTITY_KEY]: stackIdentityOf("0123456789abcdef0123456789abcdef", "Instance", "wakey"), [GENERATION_KEY]: 1,
+      offerId: 700006, image: "alpine", autostop: { idleMinutes: 10 },
+    };
+    const { inputs } = await roomy.check(urn("wakey"), {}, news);
+    const made = await roomy.create(urn("wakey"), inputs);
+    await client.instances.stop(Number(made.id));
+    const woken = await tight.check(urn("wakey"), made.properties, { ...news, wake: "now" });
+    await writesSinceLast();
+    // The stack already runs above the tight budget (the stopped instance's disk): the start is refused, nothing sent.
+    await expect(tight.update(urn("wakey"), made.id, made.properties, woken.inputs)).rejects.toThrow(/vastai:maxHourlyCost 0\.0001/);
+    expect(await writesSinceLast()).toEqual([]);
+    expect(fx.sim.state().instances.find((i) => String(i.id) === made.id)).toMatchObject({ intended_status: "stopped" });
+    const started = await roomy.update(urn("wakey"), made.id, made.properties, woken.inputs);
+    expect(started.properties).toMatchObject({ actualStatus: "running", stoppedBy: null });
+    await roomy.delete(urn("wakey"), made.id, started.properties);
+  } finally {
+    await roomy.close();
+    await tight.close();
+  }
 });

@@ -32,6 +32,7 @@ import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from ".
 import { BudgetError, budgetFailure, liveProjection, overBudget, readBackPrices } from "./budget";
 import { volumeIdOf, withVolumeIds } from "./volumes";
 import { fleetExpired, memberStoppedBy, wakeChanged } from "./guard";
+import { withinStackBudget } from "../kit/stack-budget";
 
 export { BudgetError } from "./budget";
 
@@ -216,8 +217,9 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   // 4. the plan runs
   try {
     for (const m of waking) {
+      // Within the stack's budget (kit/stack-budget.ts): the start adds its running price less its disk.
+      await withinStackBudget(client, m.marker, `Fleet: starting member ${m.id} again (wake)`, Math.max(0, m.pricePerHour - m.storagePerHour), () => client.instances.start(m.id), () => ({ instance: m.id }));
       run.changed = true;
-      await client.instances.start(m.id);
     }
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
     // Members still booting (left by a killed run, or by one whose wait ran out) are waited for

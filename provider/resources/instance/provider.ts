@@ -16,7 +16,8 @@ import { liveInstances } from "./live";
 import { ScheduleSyncError, bidLeftToSchedule, cancelSchedule, hasSchedule, reflectSchedule, scheduleOf, scheduleState, syncSchedule } from "./schedule";
 import { liveScheduledJobs } from "../kit/scheduled-calls";
 import { sweepLateCreates } from "./rent";
-import { instanceKey, spentUsd, unixOf } from "../kit/costs";
+import { hourlyCostOf, instanceCostParts, instanceKey, spentUsd, unixOf } from "../kit/costs";
+import { stackBudget, withinStackBudget } from "../kit/stack-budget";
 import { applySshKeys } from "./ssh-keys";
 import { GUARD_KEYS, deadlineOf, guardFailures, planOf, withGuard } from "./guard/inputs";
 import { byGuard, goneBy, guardOutputs, stoppedByOf } from "./guard/state";
@@ -56,8 +57,19 @@ async function reflectJobs(props: Props): Promise<Props> {
 /** `wake` changed: the instance its guard stopped is started (guard/inputs.ts). */
 async function applyWake(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
   if (news.wake === undefined || news.wake === null || deepEqual(olds.wake, news.wake) || news.targetState === "stopped") return false;
-  await client.instances.start(id);
+  // Under the stack's budget (kit/stack-budget.ts) the start must fit: it adds the running price
+  // less what the stopped instance costs now (its disk).
+  const added = stackBudget() === undefined ? 0 : await startingCost(client, id);
+  await withinStackBudget(client, typeof olds.marker === "string" ? olds.marker : "", `Instance ${id}: starting it again (wake)`, added, () => client.instances.start(id), () => ({ instance: id }));
   return true;
+}
+
+/** $/hour a start adds: the running price less the instance's cost now. */
+async function startingCost(client: VastClient, id: number): Promise<number | undefined> {
+  const live = await client.instances.get(id);
+  if (!live) return undefined;
+  const parts = instanceCostParts(live);
+  return Math.max(0, parts.pricePerHour - hourlyCostOf(parts));
 }
 
 async function applyInPlace(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
