@@ -88,6 +88,12 @@ export function requireApiKey(): void {
   resolveConfig({ apiKey: overrides.apiKey, apiUrl: overrides.apiUrl, runUrl: overrides.runUrl }, { config: pulumiConfig ?? defaultConfigGetter() });
 }
 
+/** The service's base URL the shared client calls (the guard in an instance calls it too). */
+export function currentApiUrl(): string {
+  getClient();
+  return (cached as { config: ResolvedConfig }).config.apiUrl;
+}
+
 /** The shared client for the current configuration. */
 export function getClient(): VastClient {
   const config = resolveConfig(

@@ -12,7 +12,7 @@
 export { providers } from "./providers";
 export { setClientOptions, setProviderSettings } from "./context";
 export { Template, type TemplateArgs, type FilterCondition } from "./resources/template";
-export { Instance, type InstanceArgs, type InstanceOfferFilters, type InstanceVolume, type InstanceReadiness, type InstanceSchedule, type InstanceOutputs } from "./resources/instance";
+export { Instance, type InstanceArgs, type InstanceOfferFilters, type InstanceVolume, type InstanceReadiness, type InstanceSchedule, type InstanceAutostop, type InstanceOutputs } from "./resources/instance";
 export { SshKey, type SshKeyArgs } from "./resources/sshKey";
 export { MachineListing, type MachineListingArgs, type MachineDefaultJobArgs } from "./resources/machineListing";
 export { VolumeListing, type VolumeListingArgs } from "./resources/volumeListing";

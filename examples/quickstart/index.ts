@@ -38,11 +38,19 @@ const template = new Template("pytorch", {
   recommendedDiskSpaceGb: 32,
 });
 
+/** Minutes of idle GPUs after which the instance stops itself (its disk stays; `wake` starts it). */
+const idleMinutes = config.getNumber("idleMinutes", { min: 1 }) ?? 30;
+
 const gpu = new Instance("gpu", {
   offer: { gpuName, numGpus: 1, maxPricePerHour, minReliability: 0.98 },
   templateHashId: template.hashId,
   sshKeyIds: [key.keyId],
   label: "quickstart",
+  // Forgotten over a weekend, it stops itself: a guard in the container watches the GPUs and
+  // stops the instance after idleMinutes below 5% (README "Stopping spend").
+  autostop: { idleMinutes, gpuUtilBelowPercent: 5, action: "stop" },
+  // Change it (any value) to start the instance again after its autostop stopped it.
+  wake: config.get("wake"),
 });
 
 // Its own image, not the template: a new imageTag leaves the fleet as it is.
@@ -66,6 +74,8 @@ const fleet =
 export const instanceId = gpu.instanceId;
 export const templateHashId = template.hashId;
 export const pricePerHour = gpu.pricePerHour;
+/** "autostop" once the guard stopped it for being idle; null while it runs. */
+export const stoppedBy = gpu.stoppedBy;
 export const sshCommand = pulumi.interpolate`ssh -p ${gpu.sshPort} root@${gpu.sshHost}`;
 /** The fleet's instance ids (only with fleetSize > 0). */
 export const fleetMembers = fleet?.members.apply((members) => members.map((m) => m.id));

@@ -17,6 +17,7 @@
 import type { VastClient } from "../client";
 import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
+import { endText, type EndingRow } from "./ends";
 
 /** Type tokens of this package's resources in a state file. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
@@ -129,16 +130,18 @@ export async function findCosts(client: VastClient, held: readonly Held[], since
   });
 }
 
-/** The report as a text table, with a total per stack. */
-export function costTable(rows: readonly CostRow[]): string {
+/** The report as a text table, with a total per stack; with ends (ends.ts), when each stops and its cost by then. */
+export function costTable(rows: readonly (CostRow & Partial<EndingRow>)[]): string {
   const money = (n: number | null, unit = "") => (n === null ? "-" : `$${n.toFixed(3)}${unit}`);
-  const lines = [["STACK", "TYPE", "NAME", "ID", "HOURLY", "SPENT"]];
+  const ending = rows.some((r) => r.endsAt !== undefined);
+  const ends = (r: Partial<EndingRow>) => (ending ? [r.endsAt === undefined ? "-" : endText(r as EndingRow), money(r.costByEnd ?? null)] : []);
+  const lines = [["STACK", "TYPE", "NAME", "ID", "HOURLY", "SPENT", ...(ending ? ["ENDS", "BY END"] : [])]];
   const stacks = [...new Set(rows.map((r) => `${r.project}/${r.stack}`))];
   for (const s of stacks) {
     const mine = rows.filter((r) => `${r.project}/${r.stack}` === s);
-    for (const r of mine) lines.push([s, r.type, r.name, r.id, money(r.hourlyCost, "/h"), money(r.spentUsd)]);
+    for (const r of mine) lines.push([s, r.type, r.name, r.id, money(r.hourlyCost, "/h"), money(r.spentUsd), ...ends(r)]);
     const hourly = mine.reduce((sum, r) => sum + (r.hourlyCost ?? 0), 0);
-    lines.push([s, "(total)", "", "", money(hourly, "/h"), money(mine.reduce((sum, r) => sum + r.spentUsd, 0))]);
+    lines.push([s, "(total)", "", "", money(hourly, "/h"), money(mine.reduce((sum, r) => sum + r.spentUsd, 0)), ...(ending ? ["", ""] : [])]);
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");

@@ -20,6 +20,7 @@ import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { MissingApiKeyError, keyFilePath, resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
+import { readEnds, withEnds } from "./ends";
 import { round6 } from "../resources/kit/costs";
 import { reportText, runLiveCheck, spendCapProblem, writeReport } from "./live-check/run";
 import { CLOCK_MARGIN_MS, deleteOrphans, findLeftovers, findOrphans, readStackHoldings, type Leftover, type Orphan, type StackHoldings } from "./orphans";
@@ -256,7 +257,8 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
   const held = readCostedResources(files);
   const since = sinceOf(options.since, Date.now());
   const client = commandClient(options.apiUrl, io);
-  const rows = await findCosts(client, held, since);
+  // With when each object stops or expires, and what it will have cost by then (ends.ts).
+  const rows = withEnds(await findCosts(client, held, since), readEnds(files), Date.now());
   const hourlyCost = round6(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0));
   const spentUsd = round6(rows.reduce((s, r) => s + r.spentUsd, 0));
   if (options.json) {

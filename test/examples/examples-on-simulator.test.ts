@@ -13,6 +13,7 @@ import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { DEMO_PUBLIC_KEY } from "../../examples/demo/scenario";
 import { scratchProject } from "../contract/harness";
 import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
+import { onstartScript } from "../../provider/client";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 
@@ -89,6 +90,37 @@ describe("issue 25 item 7: the examples run against the simulator", () => {
     const { up } = await upAndDestroy(stack, "host-maintenance", { "vastai-host-maintenance:startTime": startTime });
     expect(up.outputs.machines).toBe(150);
     expect(up.outputs.scheduled).toBe(150);
+  }, 300_000);
+
+  test("34 dev-box on the default simulator: the guard in its start command, a deadline two days out; stopped by its guard, preview and up leave it, wake starts it", async () => {
+    stack = await stackFor("vastai-dev-box");
+    const config = { "vastai-dev-box:sshPublicKey": DEMO_PUBLIC_KEY };
+    const program = exampleProgram("dev-box");
+    const up = await stack.up(program, config);
+    expect(up.outcomes.filter((o) => o.outcome === "failed")).toEqual([]);
+    expect(Date.parse(up.outputs.deadline as string)).toBeGreaterThan(Date.now() + 47 * 3600_000);
+    expect(up.outputs).toMatchObject({ stoppedBy: null, expired: false });
+    const id = Number(up.outputs.instanceId);
+    const row = () => stack!.sim.state().instances.find((i) => Number(i.id) === id) as Record<string, unknown>;
+    const onstart = onstartScript(String(row().onstart));
+    expect(onstart).toContain("nvidia-smi > /workspace/gpu.txt");
+    expect(onstart).toContain(up.outputs.deadline as string);
+    // Its guard stops it (the call it makes: the instance's state set to stopped).
+    const stop = await fetch(`${stack.sim.url}/api/v0/instances/${id}/`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${stack.sim.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ state: "stopped" }),
+    });
+    expect(stop.ok).toBe(true);
+    const box = (r: { outcomes: { name: string; outcome: string }[] }) => r.outcomes.find((o) => o.name === "box")?.outcome;
+    expect(box(await stack.preview(program, config))).toBe("unchanged");
+    expect(box(await stack.up(program, config))).toBe("unchanged");
+    expect(row()).toMatchObject({ intended_status: "stopped" });
+    const woken = await stack.up(program, { ...config, "vastai-dev-box:wake": "back" });
+    expect(box(woken)).toBe("updated");
+    expect(row()).toMatchObject({ intended_status: "running", actual_status: "running" });
+    await stack.destroy();
+    expect(stack.sim.state().instances).toEqual([]);
   }, 300_000);
 
   test("25.7 account on the default simulator: subaccountUserId 10002 is a seeded subaccount", async () => {

@@ -100,7 +100,7 @@ describe("issue 25 item 5: the package as installed", () => {
     const installed = path.join(dir, "node_modules", "pulumi-vastai");
     expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0, January 2004/);
     const broken: string[] = [];
-    for (const readme of ["README.md", "simulator/README.md", "provider/client/README.md", ...["quickstart", "gpu-fleet", "host-maintenance", "account"].map((e) => `examples/${e}/README.md`)]) {
+    for (const readme of ["README.md", "simulator/README.md", "provider/client/README.md", ...["quickstart", "gpu-fleet", "host-maintenance", "account", "dev-box"].map((e) => `examples/${e}/README.md`)]) {
       const text = fs.readFileSync(path.join(installed, readme), "utf8");
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^(https?:|mailto:|#)/.test(target)) continue;

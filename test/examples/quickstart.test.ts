@@ -35,3 +35,10 @@ test("exports the SSH command built from the instance's host and port", () => {
   expect(run.outputs.sshCommand).toMatch(/^ssh -p \d+ root@203\.0\.113\.7$/);
   expect(run.outputs.instanceId).toBe(run.get("Instance", "gpu").outputs.instanceId);
 });
+
+test("34 the instance stops itself after 30 idle minutes (autostop), and exports who stopped it", () => {
+  const instance = run.get("Instance", "gpu").inputs;
+  expect(instance.autostop).toEqual({ idleMinutes: 30, gpuUtilBelowPercent: 5, action: "stop" });
+  expect(instance.wake).toBeUndefined();
+  expect("stoppedBy" in run.outputs).toBe(true);
+});

@@ -88,3 +88,33 @@ test("27.5 costs refuses without state files, a bad --since and an unreadable st
   expect(unreadable.code).toBe(2);
   expect(unreadable.err).toContain("broken.json: not JSON");
 });
+
+test("34 costs: when each object stops or expires (its deadline, its autostop) and what it will have cost by then", async () => {
+  const a = (await h.client.instances.create(SEED.offerIds[3], { image: "ubuntu:22.04", label: "ttl" })).id;
+  const b = (await h.client.instances.create(SEED.offerIds[4], { image: "ubuntu:22.04", label: "idle" })).id;
+  const live = new Map((await h.client.instances.listAll()).map((i) => [i.id, i.dphTotal ?? 0]));
+  const deadline = new Date(Date.now() + 2 * 3600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const past = "2026-01-01T00:00:00Z";
+  const file = stateFile("ends.json", "dev", [
+    { type: "Instance", name: "box", id: String(a), outputs: { ttl: "2h", deadline, autostop: { idleMinutes: 30 } } },
+    { type: "Instance", name: "idle", id: String(b), outputs: { autostop: { idleMinutes: 45, action: "stop" } } },
+    { type: "Fleet", name: "pool", id: "fleet-9", outputs: { members: [], deadline: past, expireAction: "stop" } },
+  ]);
+  const json = await run(["costs", file, "--json"]);
+  expect(json.code).toBe(0);
+  const rows = new Map((JSON.parse(json.out) as { resources: Array<Row & Record<string, unknown>> }).resources.map((r) => [r.name, r]));
+  const box = rows.get("box")!;
+  expect(box).toMatchObject({ endsAt: deadline, endAction: "destroy", idleStopMinutes: 30 });
+  // Spent to date plus the hourly cost for the hours left (a little under 2: the run took a moment).
+  const projected = (box.costByEnd as number) - box.spentUsd;
+  expect(projected).toBeLessThanOrEqual(live.get(a)! * 2 + 1e-6);
+  expect(projected).toBeGreaterThan(live.get(a)! * 1.99);
+  expect(rows.get("idle")).toMatchObject({ endsAt: null, endAction: null, idleStopMinutes: 45, costByEnd: null });
+  // Past its deadline: what it cost to date.
+  expect(rows.get("pool")).toMatchObject({ endsAt: past, endAction: "stop", costByEnd: rows.get("pool")!.spentUsd });
+
+  const table = await run(["costs", file]);
+  expect(table.out).toMatch(/^STACK\s+TYPE\s+NAME\s+ID\s+HOURLY\s+SPENT\s+ENDS\s+BY END/);
+  expect(table.out).toMatch(new RegExp(`Instance\\s+box\\s+${a}\\s+\\S+\\s+\\S+\\s+${deadline.slice(0, 10)} ${deadline.slice(11, 16)}Z destroy, idle 30m\\s+\\$${(box.costByEnd as number).toFixed(3)}`));
+  expect(table.out).toMatch(/Instance\s+idle\s+\d+\s+\S+\s+\S+\s+idle 45m\s+-/);
+}, 60_000);

@@ -320,6 +320,25 @@ const RULES: Rule[] = [
   { rule: "27.5 a scheduled bid at most 32 $/hour (the start job sets it through the bid endpoint)", kind: "instance", inputs: { ...instance, bidPricePerHour: 40, schedule: { start: "08:00", end: "20:00" } }, property: "bidPricePerHour", says: /at most 32 with a schedule/ },
   { rule: "33.2 the stack identity's stackName is organization/project/stack", kind: "stackIdentity", inputs: { stackName: "dev" }, property: "stackName", says: /fully qualified stack name, organization\/project\/stack.*got "dev"/ },
   { rule: "27.5 Fleet takes no schedule (its members are on-demand)", kind: "fleet", inputs: { ...fleet, schedule: { start: "08:00", end: "20:00" } }, property: "schedule", says: /not offered for a Fleet: its members are rented on-demand/ },
+  // Issue 34: the in-machine guard (autostop, ttl, expiresAt, expireAction).
+  { rule: "34 autostop idle time at least 1 minute (a negative one refused)", kind: "instance", inputs: { ...instance, autostop: { idleMinutes: -5 } }, property: "autostop.idleMinutes", says: /must be at least 1 minute \(got -5\)/ },
+  { rule: "34 autostop idle time whole minutes", kind: "instance", inputs: { ...instance, autostop: { idleMinutes: 2.5 } }, property: "autostop.idleMinutes", says: /whole number of minutes \(got 2.5\)/ },
+  { rule: "34 autostop GPU threshold a percent up to 100", kind: "instance", inputs: { ...instance, autostop: { idleMinutes: 30, gpuUtilBelowPercent: 150 } }, property: "autostop.gpuUtilBelowPercent", says: /at most 100 \(percent, got 150\)/ },
+  { rule: "34 autostop action stop or destroy", kind: "instance", inputs: { ...instance, autostop: { idleMinutes: 30, action: "hibernate" } }, property: "autostop.action", says: /must be one of "stop", "destroy" \(got "hibernate"\)/ },
+  { rule: "34 ttl a duration in m, h, d", kind: "instance", inputs: { ...instance, ttl: "8 hours" }, property: "ttl", says: /must be a duration such as "90m", "8h".*\(got "8 hours"\)/ },
+  { rule: "34 ttl at least a minute", kind: "instance", inputs: { ...instance, ttl: "0m" }, property: "ttl", says: /must be at least 1 minute \(got "0m"\)/ },
+  { rule: "34 ttl at most a year", kind: "instance", inputs: { ...instance, ttl: "400d" }, property: "ttl", says: /must be at most 365d \(got "400d"\)/ },
+  { rule: "34 expiresAt an ISO 8601 time with a zone", kind: "instance", inputs: { ...instance, expiresAt: "tomorrow 6pm" }, property: "expiresAt", says: /ISO 8601 time with a zone.*\(got "tomorrow 6pm"\)/ },
+  { rule: "34 expiresAt in the future (a deadline in the past refused at create)", kind: "instance", inputs: { ...instance, expiresAt: "2020-01-01T00:00:00Z" }, property: "expiresAt", says: /must be in the future \(got 2020-01-01T00:00:00Z, now is / },
+  { rule: "34 expiresAt changed to a past time refused on update", kind: "instance", olds: { ...instance, expiresAt: "2099-01-01T00:00:00Z" }, inputs: { ...instance, expiresAt: "2021-06-01T00:00:00Z" }, property: "expiresAt", says: /must be in the future \(got 2021-06-01T00:00:00Z/ },
+  { rule: "34 ttl or expiresAt, not both", kind: "instance", inputs: { ...instance, ttl: "8h", expiresAt: "2099-01-01T00:00:00Z" }, property: "expiresAt", says: /give either ttl or expiresAt, not both \(ttl "8h", expiresAt "2099-01-01T00:00:00Z"\)/ },
+  { rule: "34 expireAction stop or destroy", kind: "instance", inputs: { ...instance, ttl: "8h", expireAction: "pause" }, property: "expireAction", says: /must be one of "stop", "destroy" \(got "pause"\)/ },
+  { rule: "34 expireAction only with a deadline", kind: "instance", inputs: { ...instance, expireAction: "stop" }, property: "expireAction", says: /is used only with ttl or expiresAt/ },
+  { rule: "34 the guard needs a container (no VM)", kind: "instance", inputs: { ...instance, vm: true, sshKeyIds: [1], autostop: { idleMinutes: 30 } }, property: "autostop", says: /cannot be combined with vm: the guard runs in a container's start command/ },
+  { rule: "34 runtype args with a guard needs the command (argsStr)", kind: "instance", inputs: { ...instance, runtype: "args", ttl: "2h" }, property: "argsStr", says: /is required with runtype args and autostop, ttl or expiresAt/ },
+  { rule: "34 Fleet autostop stops only (a member destroyed from inside looks lost)", kind: "fleet", inputs: { ...fleet, autostop: { idleMinutes: 30, action: "destroy" } }, property: "autostop.action", says: /must be "stop" on a Fleet \(got "destroy"\)/ },
+  { rule: "34 Fleet ttl a duration", kind: "fleet", inputs: { ...fleet, ttl: "-3h" }, property: "ttl", says: /must be a duration such as "90m".*\(got "-3h"\)/ },
+  { rule: "34 Fleet expiresAt in the future", kind: "fleet", inputs: { ...fleet, expiresAt: "2020-01-01T00:00:00+02:00" }, property: "expiresAt", says: /must be in the future/ },
 ];
 
 let rig: Rig;

@@ -76,6 +76,7 @@ const KIND: Record<string, ResourceKind> = {
   ClusterMember: "clusterMember", OverlayMember: "overlayMember",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
   "Instance schedule": "instance",
+  "Instance autostop": "instance", "Instance wake": "instance", "Fleet wake": "fleet",
 };
 
 let rig: Rig;

@@ -19,7 +19,7 @@ const ROOT_EXPORTS = [
   "EndpointArgs", "EndpointInfo", "EndpointsArgs", "EndpointsOutputArgs", "EnvVar", "EnvVarArgs",
   "Exchange", "ExchangeResult", "FilterCondition", "Fleet", "FleetArgs", "FleetMember",
   "FleetSpread", "FleetVolume", "GetVolumesArgs", "GoneError", "InputsOf", "Instance",
-  "InstanceArgs", "InstanceOfferFilters", "InstanceOutputs", "InstanceReadiness", "InstanceSchedule", "InstanceVolume", "InvalidApiKeyError",
+  "InstanceArgs", "InstanceAutostop", "InstanceOfferFilters", "InstanceOutputs", "InstanceReadiness", "InstanceSchedule", "InstanceVolume", "InvalidApiKeyError",
   "Invoice", "InvoicesArgs", "Logger", "LookupOptions", "Machine", "MachineDefaultJobArgs",
   "MachineListing", "MachineListingArgs", "MaintenanceCategory", "MaintenanceMachineResult", "MaintenanceWindow", "MaintenanceWindowArgs",
   "MaintenanceWindowStatus", "MissingApiKeyError", "NetworkVolume", "NetworkVolumeArgs", "NetworkVolumeListing", "NetworkVolumeListingArgs", "NetworkVolumeOfferFilters", "NotFoundError",

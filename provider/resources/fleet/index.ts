@@ -24,7 +24,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { VastResource, possiblySecret } from "../kit/resource";
-import type { InstanceOfferFilters, InstanceReadiness } from "../instance";
+import type { InstanceAutostop, InstanceOfferFilters, InstanceReadiness } from "../instance";
 
 /** How a fleet spreads its members: at most `max` members per machine or per country. */
 export interface FleetSpread {
@@ -102,6 +102,20 @@ export interface FleetArgs {
   runningTimeoutMinutes?: pulumi.Input<number>;
   /** Rounds of renting when members die, or never become ready, while booting (default 3). */
   maxCreateAttempts?: pulumi.Input<number>;
+  /**
+   * Each member's guard stops it after its GPUs were idle for `idleMinutes` (action "stop" only:
+   * a member destroyed from inside could not be told from a lost machine, which the fleet heals).
+   * A member so stopped is not healed back. A change recreates members' containers in place.
+   */
+  autostop?: pulumi.Input<InstanceAutostop>;
+  /** Time to live, "8h", "2d": one deadline for every member, fixed at the fleet's create (output `deadline`). */
+  ttl?: pulumi.Input<string>;
+  /** One deadline for every member, ISO 8601 with a zone, in the future. */
+  expiresAt?: pulumi.Input<string>;
+  /** What each member's guard does at the deadline: "destroy" (default) or "stop". After it the fleet rents nothing. */
+  expireAction?: pulumi.Input<"stop" | "destroy">;
+  /** Any value; a change starts the members their guard stopped (within `maxHourlyCost`). */
+  wake?: pulumi.Input<unknown>;
 }
 
 /**
@@ -140,9 +154,11 @@ export interface FleetMember {
   marker: string;
   /** Hash of the inputs it was made with: another hash rolls it. */
   spec: string;
+  /** Who stopped it (as Instance's `stoppedBy`: autostop, ttl, outside, ...); null or absent while it runs. */
+  stoppedBy?: string | null;
 }
 
-const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, healthy: undefined, badHosts: undefined, specKey: undefined };
+const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, healthy: undefined, badHosts: undefined, specKey: undefined, deadline: undefined, expired: undefined };
 
 /** A fleet of identical instances declared once: rented from offer filters, spread over machines, kept at `count` healthy members by each `pulumi up`, under a per-member and a whole-fleet price cap. */
 export class Fleet extends VastResource {
@@ -164,6 +180,10 @@ export class Fleet extends VastResource {
   /** Machine id -> until when (ms since the epoch) it is avoided. */
   declare readonly badHosts: pulumi.Output<Record<string, number>>;
   declare readonly count: pulumi.Output<number>;
+  /** With `ttl`/`expiresAt`: ISO 8601 UTC, every member's deadline (fixed at create). */
+  declare readonly deadline: pulumi.Output<string | undefined>;
+  /** True once `deadline` has passed: the fleet then rents nothing (members its guards destroyed are not replaced). */
+  declare readonly expired: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: FleetArgs, opts?: pulumi.CustomResourceOptions) {
     super("fleet", "Fleet", name, { ...OUTPUT_PLACEHOLDERS, ...args }, opts, ["specKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])]);

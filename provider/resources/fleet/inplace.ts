@@ -24,6 +24,9 @@ import type { VastClient } from "../../client";
 import { Props, deepEqual } from "../kit";
 import { InPlaceRefusedError, TEMPLATE_KEYS, applyTemplateUpdate } from "../instance/inplace";
 import { MARKER_ENV } from "../instance/inputs";
+import { GUARD_KEYS } from "../instance/guard/inputs";
+import { guardedSides } from "../instance/guard/start";
+import { currentApiUrl } from "../../context";
 import { SPEC_KEYS } from "./inputs";
 import { type Member, specOf } from "./members";
 
@@ -34,7 +37,8 @@ import { type Member, specOf } from "./members";
 export function updatableInPlace(member: Member, olds: Props | undefined, news: Props): boolean {
   if (!olds || news.updatePolicy === "replace" || member.spec !== specOf(olds, SPEC_KEYS)) return false;
   const changed = SPEC_KEYS.filter((k) => !deepEqual(olds[k] ?? null, news[k] ?? null));
-  return changed.length > 0 && changed.every((k) => TEMPLATE_KEYS.includes(k));
+  // The guard is part of the start command (instance/guard/): recreated in place as onstart is.
+  return changed.length > 0 && changed.every((k) => TEMPLATE_KEYS.includes(k) || GUARD_KEYS.includes(k));
 }
 
 /**
@@ -52,7 +56,8 @@ export function inPlaceBatch(healthy: number, minHealthy: number, left: number):
 export async function updateMember(client: VastClient, member: Member, olds: Props, news: Props): Promise<"sent" | { refused: string }> {
   try {
     // The member's own marker stays in its env (updateBody adds it to a changed env).
-    await applyTemplateUpdate(client, member.id, { ...olds, marker: member.marker }, news, MARKER_ENV);
+    const [oldStart, newStart] = await guardedSides(client, { ...olds, marker: member.marker }, news, currentApiUrl());
+    await applyTemplateUpdate(client, member.id, oldStart, newStart, MARKER_ENV);
     return "sent";
   } catch (error) {
     if (error instanceof InPlaceRefusedError) return { refused: error.reason };

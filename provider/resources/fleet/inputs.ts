@@ -12,6 +12,7 @@ import { INPLACE_INPUTS } from "../instance/inplace";
 import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/inputs";
 import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
 import { overlayNameRule } from "../overlay/provider";
+import { GUARD_INPUTS } from "../instance/guard/inputs";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;
@@ -91,6 +92,22 @@ export const fleetSchema = z.strictObject({
   ...READINESS_INPUTS,
   // Template changes update members in place unless "replace" (fleet/inplace.ts).
   ...INPLACE_INPUTS,
+  // Every member's guard (instance/guard/): autostop stops only, one deadline for all.
+  autostop: GUARD_INPUTS.autostop.superRefine((a, ctx) => {
+    if (a?.action === "destroy") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["action"],
+        message:
+          'must be "stop" on a Fleet (got "destroy"): a member destroyed from inside cannot be told from a lost machine, which the fleet heals; ' +
+          "use ttl or expiresAt to end a fleet, or Instances for autostop with destroy",
+      });
+    }
+  }),
+  ttl: GUARD_INPUTS.ttl,
+  expiresAt: GUARD_INPUTS.expiresAt,
+  expireAction: GUARD_INPUTS.expireAction,
+  wake: GUARD_INPUTS.wake,
 });
 
 export type FleetInputs = Omit<z.infer<typeof fleetSchema>, "badHostMinutes" | "runningTimeoutMinutes" | "maxCreateAttempts"> & {
@@ -107,13 +124,17 @@ export const FLEET_INPUT_KEYS: readonly string[] = Object.keys(fleetSchema.shape
  * Inputs whose change rolls through the members: those of Instance's TEMPLATE_KEYS update a
  * member in place (fleet/inplace.ts), the others replace it with one made with the new values.
  */
-export const SPEC_KEYS: readonly string[] = ["offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume", "overlay"];
+export const SPEC_KEYS: readonly string[] = [
+  "offer", "templateHashId", "image", "env", "ports", "onstart", "diskGb", "runtype", "argsStr", "volume", "overlay",
+  // The guard (instance/guard/): part of each member's start command.
+  "autostop", "ttl", "expiresAt", "expireAction",
+];
 
 /**
  * Spec keys added after fleets already existed: they count in a member's spec only when set, so
  * members made before them keep their spec (and are not rolled by an upgrade of the package).
  */
-export const LATER_SPEC_KEYS: readonly string[] = ["volume", "overlay"];
+export const LATER_SPEC_KEYS: readonly string[] = ["volume", "overlay", "autostop", "ttl", "expiresAt", "expireAction"];
 
 const known = (news: Props, key: string) => news[key] !== undefined && news[key] !== null && !containsUnknown(news[key]);
 

@@ -18,6 +18,8 @@ import { withinStackBudget } from "../kit/stack-budget";
 import { GENERATION_KEY, IDENTITY_KEY, STACK_TAG_LENGTH, UNKNOWN, bootPaceOf, createAtMostOnce, nonceOf, stackTagOf, currentTiming, identityMarker, isAmbiguousResponse, lookUp, type Props } from "../kit";
 import { MARKER_ENV } from "../instance/inputs";
 import { createBody } from "../instance/rent";
+import { guardedStart } from "../instance/guard/start";
+import { currentApiUrl } from "../../context";
 import { typedInputs } from "../instance/inputs";
 import { fleetKeyOfMarker, memberLabel, sweep } from "./listing";
 import { bootReads } from "../instance/live";
@@ -140,7 +142,8 @@ export function isOfferGone(error: unknown): boolean {
 export async function rentMember(client: VastClient, props: Props, offer: Candidate, marker: string, spec: string): Promise<Member> {
   // The member carries the fleet's label (its key without one): the sweep finds it by that (listing.ts).
   const label = memberLabel(props, fleetKeyOfMarker(marker));
-  const body = createBody(typedInputs({ ...props, label, offer: undefined, offerId: offer.id, volume: memberVolume(props.volume, offer) }), marker);
+  // Every member carries the fleet's guard, with the fleet's one deadline (instance/guard/inputs.ts).
+  const body = createBody(typedInputs(await guardedStart(client, { ...props, label, offer: undefined, offerId: offer.id, volume: memberVolume(props.volume, offer) }, currentApiUrl())), marker);
   // The volume's id is learnt from the volume list once the batch is up (volumes.ts).
   const made = (id: number): Member => ({
     id, machineId: offer.machineId, country: offer.country, offerId: offer.id, pricePerHour: offer.pricePerHour,

@@ -5,7 +5,7 @@ import { isHealthy } from "./health";
 import type { Member } from "./members";
 import { volumeCostOf } from "./volumes";
 
-export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "spentUsd", "spendSince", "healthy", "badHosts", "specKey"];
+export const FLEET_OUTPUT_KEYS: readonly string[] = ["fleetKey", "members", "hourlyCost", "spentUsd", "spendSince", "healthy", "badHosts", "specKey", "deadline", "expired"];
 
 /**
  * A member's $/hour now, by the rule every cost output and the cost report share

@@ -12,6 +12,8 @@ import { reconcile } from "./reconcile";
 import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
 import { instanceKey, spentUsd, unixOf, volumeKey } from "../kit/costs";
+import { guardFailures } from "../instance/guard/inputs";
+import { fleetExpired, memberStoppedBy, withFleetDeadline } from "./guard";
 
 /**
  * Members as the shared reader sees them (by id, listing.ts), each probed once
@@ -22,6 +24,7 @@ async function liveMembers(
   members: Member[],
   inputs: FleetInputs,
   ownLabel?: string,
+  plan: Props = {},
 ): Promise<{ members: Member[]; dead: number; gone: number; unready: number; since: number | undefined }> {
   const client = getClient();
   const byId = await readMembers(client, members.map((m) => m.id), ownLabel);
@@ -35,8 +38,10 @@ async function liveMembers(
       if (volumeIdOf(m) !== null) out.push({ ...m, status: "gone", sshHost: null, sshPort: null });
       continue;
     }
-    if (readStatus(m.id, live.actualStatus).kind === "dead") dead++;
-    out.push(refreshed(m, live));
+    // Stopped by its own guard (autostop, or its deadline): not dead, not healed (guard.ts).
+    const stoppedBy = memberStoppedBy(plan, live, currentTiming().now());
+    if (readStatus(m.id, live.actualStatus).kind === "dead" && stoppedBy !== "autostop" && stoppedBy !== "ttl") dead++;
+    out.push({ ...refreshed(m, live), ...(plan.autostop || plan.deadline ? { stoppedBy } : {}) });
   }
   const probed = await probeMembers(out, byId, inputs);
   const unready = probed.filter((m) => m.status === "running" && m.ready === false).length;
@@ -75,13 +80,16 @@ async function joinOrKeep(fleetKey: string, inputs: Props, outs: Props): Promise
 }
 
 export const provider: ProviderImpl = {
-  async check(_olds, news) {
-    return checkFleetInputs(news, FLEET_OUTPUT_KEYS);
+  async check(olds, news) {
+    const checked = checkFleetInputs(news, FLEET_OUTPUT_KEYS);
+    return { ...checked, failures: [...(checked.failures ?? []), ...guardFailures(olds, news, currentTiming().now())] };
   },
 
   async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
     const changed = FLEET_INPUT_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
     if (changed.length > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    // Past its deadline the fleet rents nothing: nothing to heal or grow (guard.ts).
+    if (fleetExpired(id, olds, currentTiming().now())) return { changes: false, replaces: [], deleteBeforeReplace: false };
     const members = storedMembers(olds);
     const inputs = typedFleetInputs(news);
     if (members.length !== inputs.count) return { changes: true, replaces: [], deleteBeforeReplace: false };
@@ -90,7 +98,7 @@ export const provider: ProviderImpl = {
     if (members.some((m) => m.spec !== spec)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     let live;
     try {
-      live = await liveMembers(members, inputs, ownKeyLabel(olds, id));
+      live = await liveMembers(members, inputs, ownKeyLabel(olds, id), { ...news, deadline: olds.deadline });
     } catch (error) {
       throw new Error(`Fleet ${id}: the diff could not read the members' status: ${(error as Error).message}`, { cause: error });
     }
@@ -105,7 +113,8 @@ export const provider: ProviderImpl = {
   async create(given) {
     const fleetKey = fleetKeyOf(given);
     const createdAt = Math.floor(currentTiming().now() / 1000);
-    const inputs = { ...given, [SPEC_KEY]: newSpecKey() };
+    // One deadline for every member, fixed now (guard.ts).
+    const inputs = withFleetDeadline({}, { ...given, [SPEC_KEY]: newSpecKey() }, createdAt * 1000);
     await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), fleetKey, inputs);
     await joinOrKeep(fleetKey, inputs, outs);
@@ -114,8 +123,9 @@ export const provider: ProviderImpl = {
   },
 
   async read(id, props) {
-    const { members, since } = await liveMembers(storedMembers(props), typedFleetInputs(props), ownKeyLabel(props, id));
+    const { members, since } = await liveMembers(storedMembers(props), typedFleetInputs(props), ownKeyLabel(props, id), props);
     const outs = fleetOutputs(id, members, liveBadHosts(props.badHosts, currentTiming().now()));
+    if (typeof props.deadline === "string") outs.expired = fleetExpired(id, props, currentTiming().now());
     const all = jsonClean({ ...props, ...outs, ...(await fleetSpend(id, members, since, props)) }) as Props;
     return { id, props: all, inputs: storedInputs(all) };
   },
@@ -123,7 +133,7 @@ export const provider: ProviderImpl = {
   async update(id, stored, given) {
     // State of an earlier release gets its key here, its members' digests moved to it (no roll).
     const olds = withSpecKey(stored, SPEC_KEYS);
-    const news = { ...given, [SPEC_KEY]: olds[SPEC_KEY] };
+    const news = withFleetDeadline(olds, { ...given, [SPEC_KEY]: olds[SPEC_KEY] }, currentTiming().now());
     await requireOverlay(getClient(), given.overlay);
     const outs = await reconcile(getClient(), id, news, olds);
     await joinOrKeep(id, news, outs);

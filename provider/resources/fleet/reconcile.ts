@@ -31,6 +31,8 @@ import { BootWatch, type Member, type VolumeLeft, adoptedMember, destroyMember, 
 import { fleetOutputs, liveBadHosts, memberCost, round6, storedMembers } from "./outputs";
 import { BudgetError, budgetFailure, liveProjection, overBudget, readBackPrices } from "./budget";
 import { volumeIdOf, withVolumeIds } from "./volumes";
+import { fleetExpired, memberStoppedBy, wakeChanged } from "./guard";
+import { withinStackBudget } from "../kit/stack-budget";
 
 export { BudgetError } from "./budget";
 
@@ -126,8 +128,10 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
       run.changed = true;
       continue;
     }
-    const member = refreshed(m, live);
-    if (readStatus(m.id, live.actualStatus).kind === "dead") dead.push(member);
+    // Stopped by its own guard (autostop, or the deadline): kept as it is, never healed (guard.ts).
+    const stoppedBy = memberStoppedBy(news, live, now);
+    const member: Member = { ...refreshed(m, live), ...(news.autostop || news.deadline ? { stoppedBy } : {}) };
+    if (readStatus(m.id, live.actualStatus).kind === "dead" && stoppedBy !== "autostop" && stoppedBy !== "ttl") dead.push(member);
     else run.members.push(member);
   }
   for (const i of left) {
@@ -147,6 +151,16 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   dead.push(...health.unready.map((u) => u.member));
   // Members whose volume did not show in the volume list yet, or adopted ones, learn its id.
   if (inputs.volume || olds?.volume) [run.members, dead] = await withVolumeIds(client, run.members, dead);
+  // Past the deadline the fleet rents, rolls and heals nothing: its members are left to their
+  // guards, those gone are dropped (guard.ts).
+  if (fleetExpired(fleetKey, news, now)) {
+    const kept = [...run.members, ...dead.filter((m) => m.status !== "gone")];
+    return { ...fleetOutputs(fleetKey, kept, run.badHosts), expired: true };
+  }
+  // wake changed: members their guard stopped are started again (guard.ts); from here on they
+  // count as booting, so the budget counts them at their price and the run waits for them.
+  const waking = wakeChanged(olds, news) ? run.members.filter((m) => m.stoppedBy === "autostop" || m.stoppedBy === "ttl") : [];
+  run.members = run.members.map((m) => (waking.includes(m) ? { ...m, status: "loading", stoppedBy: null } : m));
   // 2. the plan
   const excess = [...run.members].sort(removalOrder).slice(0, Math.max(0, run.members.length - inputs.count));
   const kept = run.members.filter((m) => !excess.includes(m));
@@ -202,6 +216,11 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
   }
   // 4. the plan runs
   try {
+    for (const m of waking) {
+      // Within the stack's budget (kit/stack-budget.ts): the start adds its running price less its disk.
+      await withinStackBudget(client, m.marker, `Fleet: starting member ${m.id} again (wake)`, Math.max(0, m.pricePerHour - m.storagePerHour), () => client.instances.start(m.id), () => ({ instance: m.id }));
+      run.changed = true;
+    }
     // Removals and new rentals run at once: they use different endpoints, each paced on its own.
     // Members still booting (left by a killed run, or by one whose wait ran out) are waited for
     // with the new ones: only a wait that runs out says they are not running.
@@ -223,9 +242,10 @@ export async function reconcile(client: VastClient, fleetKey: string, news: Prop
     throw new PartialFailure(`${message}${also}`, fleetKey, news, outputsOf(run));
   }
   releaseReserved(run);
-  const outs = outputsOf(run);
+  const outs: Props = { ...outputsOf(run), ...(typeof news.deadline === "string" ? { expired: false } : {}) };
   if (run.volumesLeft.length > 0) throw new PartialFailure(`Fleet: ${volumesLeftText(run)}`, fleetKey, news, outs);
-  const late = run.members.filter((m) => !isHealthy(m));
+  // Members their guard stopped are not late: they stay stopped (guard.ts).
+  const late = run.members.filter((m) => !isHealthy(m) && m.stoppedBy !== "autostop" && m.stoppedBy !== "ttl");
   if (late.length > 0 && (wanted > 0 || inPlace.length > 0 || booting.length > 0)) {
     throw new PartialFailure(
       `Fleet: member(s) ${late.map((m) => `${m.id} (${m.status ?? "no status"})`).join(", ")} were not running after ` +

@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Instance, VastClient } from "../../client";
-import { getClient } from "../../context";
+import { currentApiUrl, getClient } from "../../context";
+import { guardedStart } from "./guard/start";
 import { PartialFailure, Props, jsonClean, release, startChoosing } from "../kit";
 import { BootOutcome, describeOutcome, waitForRunning } from "./boot";
 import { typedInputs, type InstanceInputs } from "./inputs";
@@ -87,12 +88,14 @@ const pricesOf = (candidates: readonly { id: number; pricePerHour?: number }[]) 
 const MAX_OFFER_SEARCHES = 3;
 
 async function createWithRetries(client: VastClient, props: Props, log: CreateLog): Promise<pulumi.dynamic.CreateResult> {
-  let inputs = typedInputs(props);
+  // The start command carries the guard when the inputs ask for one (guard/start.ts).
+  let inputs: InstanceInputs;
   // Until this create holds an offer, creates starting beside it search wider (kit/claims.ts).
   const chosen = startChoosing(client);
   let earlier: Awaited<ReturnType<typeof leftByEarlierRun>>;
   let candidates: Awaited<ReturnType<typeof candidateOfferList>>;
   try {
+    inputs = typedInputs(await guardedStart(client, props, currentApiUrl()));
     earlier = await leftByEarlierRun(client, log, props);
     // The disk priced by the search is the disk rented (offers.ts).
     inputs = { ...inputs, diskGb: await diskToRent(client, inputs) };

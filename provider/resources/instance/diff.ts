@@ -24,6 +24,9 @@ import { hasOffBid, scheduleOf, scheduleState } from "./schedule";
 import { readStatus } from "./status";
 import { offHoursRunning, warnOffHours } from "./off-hours";
 import { liveInstances } from "./live";
+import { currentTiming, warnOnce } from "../kit";
+import { DEADLINE_KEYS, GUARD_KEYS } from "./guard/inputs";
+import { byGuard, goneBy, pastDeadline, retiredMessage, stoppedByOf } from "./guard/state";
 
 /** Inputs whose change replaces the instance (TEMPLATE_KEYS too under `updatePolicy: "replace"`). */
 export const REPLACE_KEYS: readonly string[] = [
@@ -39,6 +42,8 @@ export const IN_PLACE_KEYS: readonly string[] = [
   "bidPricePerHour", "onOutbid", "maxBidPricePerHour", "cancelUnavailable", "readiness", ...ACTION_KEYS,
   // schedule.ts: its jobs are written, changed and cancelled in place.
   "schedule",
+  // guard/: the guard is part of the start command, recreated in place as onstart is; wake starts.
+  ...GUARD_KEYS, "wake",
   // inplace.ts: recreated on the same machine by the update endpoint; the policy is recorded.
   ...TEMPLATE_KEYS, "updatePolicy",
   // adopt.ts: a later change of importId is recorded only.
@@ -74,6 +79,10 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
   const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
   const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
   replaces.push(...templateReplaces(changed, news, olds));
+  // The guard rides in the start command: under updatePolicy "replace", or once the service
+  // refused to recreate the container, a change of it replaces as an onstart change does.
+  const startCommand = templateReplaces([...changed.filter((k) => GUARD_KEYS.includes(k)).map(() => "onstart")], news, olds).length > 0;
+  if (startCommand) replaces.push(...changed.filter((k) => GUARD_KEYS.includes(k)));
   replaces.sort();
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameOfferAgain(olds, news) };
 }
@@ -85,7 +94,30 @@ export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResul
 export async function liveReplacement(id: string, props: Props = {}, olds: Props = {}): Promise<string | undefined> {
   if (!/^\d+$/.test(id)) return undefined;
   const instance = await liveInstances().get(id);
-  if (!instance) return "instanceId";
+  const now = currentTiming().now();
+  // What the guard did is judged by the plan it carries: the state's (guard/state.ts).
+  const carried = { ...props, autostop: olds.autostop, deadline: olds.deadline, expireAction: olds.expireAction };
+  if (!instance) {
+    // Destroyed by its own guard: not rented again until the deadline or wake changes.
+    const by = goneBy(carried, now);
+    if (by && !retiredChanged(olds, props, by)) {
+      warnOnce(`instance ${id} retired`, retiredMessage(id, olds, by));
+      return "retired";
+    }
+    return by === "ttl" ? (DEADLINE_KEYS.find((k) => !deepEqual(olds[k], props[k])) ?? "wake") : by === "autostop" ? "wake" : "instanceId";
+  }
+  // Stopped by its own guard: neither dead nor to be started (unless wake changes: an update).
+  if (byGuard(stoppedByOf(carried, instance, now))) return undefined;
+  // Past its deadline and still there: the guard did not act (its process killed, no shell or
+  // HTTP tool in the image). The engine says so; `pulumi destroy` or a new deadline settles it.
+  const by = stoppedByOf(carried, instance, now);
+  if (pastDeadline(carried, now) && by === null) {
+    warnOnce(
+      `instance ${id} overdue`,
+      `Instance ${id} is past its deadline ${String(olds.deadline)} and still runs: its guard did not act (its process killed, or no shell or HTTP tool ` +
+        "in the image; see its log in the container). It keeps billing until it is destroyed: run `pulumi destroy`, or set a new ttl or expiresAt",
+    );
+  }
   // Stopped by its own schedule in its off-hours: neither dead nor outbid (schedule.ts). Still at
   // the losing bid in its on-hours, or with its schedule removed: the update sends the declared bid.
   const scheduled = scheduleState(props, instance) ?? (scheduleOf(olds) && !scheduleOf(props) && hasOffBid(instance) ? "late" : undefined);
@@ -108,8 +140,38 @@ async function runsInOffHours(id: string, news: Props): Promise<boolean> {
   return running !== undefined;
 }
 
+/** Whether the program asks to rent again an instance its guard destroyed: a new deadline, or wake. */
+function retiredChanged(olds: Props, news: Props, by: "ttl" | "autostop"): boolean {
+  const woken = news.wake !== undefined && news.wake !== null && !deepEqual(olds.wake, news.wake);
+  return woken || (by === "ttl" && DEADLINE_KEYS.some((k) => !deepEqual(olds[k], news[k])));
+}
+
+/**
+ * A change of the guard is a change of the container's start command, which cannot change while
+ * it runs: the diff says so (through the engine log), with what the update or replacement does.
+ */
+function sayWhyGuardChanges(id: string, olds: Props, news: Props, result: pulumi.dynamic.DiffResult): void {
+  const changed = GUARD_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
+  if (changed.length === 0) return;
+  const replaced = changed.some((k) => result.replaces?.includes(k));
+  warnOnce(
+    `instance ${id} guard ${JSON.stringify(changed.map((k) => news[k]))}`,
+    `Instance ${id}: ${changed.join(", ")} changed; the guard runs in the container's start command, which cannot change while it runs, so ` +
+      (replaced
+        ? `the instance is replaced (${news.updatePolicy === "replace" ? 'updatePolicy "replace"' : "the service refused to recreate its container in place"})`
+        : "the update recreates the container on the same machine with the new guard (the GPU stays rented; processes in the container restart)"),
+  );
+}
+
 export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const result = diffOfInputs(olds, news);
+  // An instance its guard destroyed stays as it is whatever else changed (guard/state.ts).
+  const by = typeof olds.deadline === "string" || olds.autostop ? goneBy(olds, currentTiming().now()) : null;
+  if (by && olds.actualStatus === null && olds.stoppedBy === by && !retiredChanged(olds, news, by)) {
+    warnOnce(`instance ${id} retired`, retiredMessage(id, olds, by));
+    return { changes: false, replaces: [], deleteBeforeReplace: false };
+  }
+  sayWhyGuardChanges(id, olds, news, result);
   if (result.replaces && result.replaces.length > 0) return result;
   let reason: string | undefined;
   try {
@@ -118,6 +180,7 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
     throw new Error(`Instance ${id}: the diff could not read the live status: ${(error as Error).message}`, { cause: error });
   }
   if (!reason) return (await runsInOffHours(id, news)) ? { ...result, changes: true } : result;
+  if (reason === "retired") return { changes: false, replaces: [], deleteBeforeReplace: false };
   if (reason === "update") return { ...result, changes: true };
   return { changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) };
 }

@@ -164,6 +164,34 @@ export interface InstanceArgs {
    * stopped instance as it is.
    */
   schedule?: pulumi.Input<InstanceSchedule>;
+  /**
+   * Stop (or destroy) the instance from inside after its GPUs were idle for `idleMinutes`, with
+   * nobody running `pulumi`: a guard started with the container calls the service with the
+   * container's own key (`CONTAINER_API_KEY`). See "Stopping spend" in the README. A change
+   * recreates the container on the same machine (as an `onstart` change does).
+   */
+  autostop?: pulumi.Input<InstanceAutostop>;
+  /** Time to live, "90m", "8h", "2d": the deadline is fixed at create (output `deadline`) and the guard acts at it. Give this or `expiresAt`. */
+  ttl?: pulumi.Input<string>;
+  /** Deadline, ISO 8601 with a zone ("2026-12-01T18:00:00Z"), in the future; the guard acts at it. */
+  expiresAt?: pulumi.Input<string>;
+  /** What the guard does at the deadline: "destroy" (default) or "stop". */
+  expireAction?: pulumi.Input<"stop" | "destroy">;
+  /**
+   * Any value; a change starts an instance its guard stopped (`stoppedBy` autostop or ttl), or
+   * rents again one its autostop destroyed. Without a change the next `up` leaves it as it is.
+   */
+  wake?: pulumi.Input<unknown>;
+}
+
+/** Idle autostop: the guard's rule (see "Stopping spend" in the README). */
+export interface InstanceAutostop {
+  /** Minutes every GPU must stay idle before the action, 1 to 525600. */
+  idleMinutes: pulumi.Input<number>;
+  /** A GPU is idle while its utilization is below this percent (default 5). */
+  gpuUtilBelowPercent?: pulumi.Input<number>;
+  /** "stop" (default: the disk stays, billed as storage) or "destroy". */
+  action?: pulumi.Input<"stop" | "destroy">;
 }
 
 /** Office hours of an interruptible instance (`schedule`). */
@@ -197,6 +225,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
   scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined, offHoursRunning: undefined,
+  deadline: undefined, stoppedBy: undefined, expired: undefined,
 };
 
 /** A rented GPU instance: from an offer id or offer filters, a template or an image, with SSH keys, env and readiness checks; replaced when it dies. */
@@ -269,6 +298,12 @@ export class Instance extends VastResource {
   declare readonly scheduledOff: pulumi.Output<boolean | undefined>;
   /** With `schedule`: set when a refresh finds it running in its off-hours (since, hours, hourlyCost, costUsd); null otherwise. */
   declare readonly offHoursRunning: pulumi.Output<{ since: string; hours: number; hourlyCost: number; costUsd: number } | null | undefined>;
+  /** With `ttl`/`expiresAt`: ISO 8601 UTC, when the guard acts (fixed at create). */
+  declare readonly deadline: pulumi.Output<string | undefined>;
+  /** Who stopped it: autostop, ttl, schedule, outbid, program, outside; null while it runs. */
+  declare readonly stoppedBy: pulumi.Output<string | null | undefined>;
+  /** True once `deadline` has passed. */
+  declare readonly expired: pulumi.Output<boolean | undefined>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly targetState: pulumi.Output<"running" | "stopped">;
   /** The registry login (secret). */

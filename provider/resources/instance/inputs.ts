@@ -15,6 +15,7 @@ import { INPLACE_INPUTS } from "./inplace";
 import { SPOT_INPUTS, spotFailures } from "./bid";
 import { READINESS_INPUTS, readinessFailures } from "./readiness";
 import { SCHEDULE_INPUTS, scheduleFailures } from "./schedule";
+import { GUARD_INPUTS } from "./guard/inputs";
 
 /** Environment variable the provider adds to every instance it creates, to find it again. */
 export const MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -167,6 +168,8 @@ export const inputSchema = z.strictObject({
   ...SCHEDULE_INPUTS,
   // In-place updates of template, image, env, onstart, args (inplace.ts).
   ...INPLACE_INPUTS,
+  // The in-machine guard: idle autostop, a deadline, wake (guard/inputs.ts).
+  ...GUARD_INPUTS,
   // Private registry login, secret: never shown in errors (secretFields below), state or logs.
   imageLogin: z
     .string({ error: "must be a string" })

@@ -5,6 +5,7 @@ import { hourlyCostOf, instanceCostParts, round6 } from "../kit/costs";
 import { INPUT_KEYS } from "./inputs";
 import { SCHEDULE_OUTPUT_KEYS } from "./schedule";
 import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
+import { GUARD_OUTPUT_KEYS } from "./guard/state";
 
 /** Outputs as Pulumi sees them (numbers and strings; null while the service has no value). */
 export interface InstanceOutputs {
@@ -78,13 +79,20 @@ export interface InstanceOutputs {
    * (off-hours.ts): since when, hours, $/hour and the cost so far; null otherwise.
    */
   offHoursRunning?: { since: string; hours: number; hourlyCost: number; costUsd: number } | null;
+  // With `autostop`, `ttl` or `expiresAt` (guard/).
+  /** ISO 8601 UTC: when the guard stops or destroys the instance (`expiresAt`, or creation + `ttl`, fixed at create). */
+  deadline?: string;
+  /** Who stopped it: `autostop`, `ttl`, `schedule`, `outbid`, `program` (targetState), `outside` (console, CLI); null while it runs (guard/state.ts). */
+  stoppedBy?: string | null;
+  /** True once `deadline` has passed (an instance its guard destroyed then stays in state, not re-created). */
+  expired?: boolean;
 }
 
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
   "numGpus", "gpuRamGb", "pricePerHour", "hourlyCost", "spentUsd", "spendSince", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
-  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS,
+  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS, ...GUARD_OUTPUT_KEYS,
 ];
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);

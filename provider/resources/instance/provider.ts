@@ -1,6 +1,6 @@
 /** The Instance provider: check, diff, create, read, update, delete (the class is in index.ts). */
 import { scrub, type Instance, type VastClient } from "../../client";
-import { getClient } from "../../context";
+import { currentApiUrl, getClient } from "../../context";
 import { PartialFailure, ProviderImpl, Props, currentTiming, deepEqual, jsonClean, release, userInputs } from "../kit";
 import { applyActions, balanceOutput } from "./actions";
 import { applyBid, isOutbid, outbidAtBoot, policyOf } from "./bid";
@@ -17,8 +17,12 @@ import { ScheduleSyncError, bidLeftToSchedule, cancelSchedule, hasSchedule, refl
 import { liveScheduledJobs } from "../kit/scheduled-calls";
 import { offHoursRunning, reflectOffHours } from "./off-hours";
 import { sweepLateCreates } from "./rent";
-import { instanceKey, spentUsd, unixOf } from "../kit/costs";
+import { hourlyCostOf, instanceCostParts, instanceKey, spentUsd, unixOf } from "../kit/costs";
+import { stackBudget, withinStackBudget } from "../kit/stack-budget";
 import { applySshKeys } from "./ssh-keys";
+import { GUARD_KEYS, deadlineOf, guardFailures, planOf, withGuard } from "./guard/inputs";
+import { byGuard, goneBy, guardOutputs, stoppedByOf } from "./guard/state";
+import { guardedSides } from "./guard/start";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -28,11 +32,18 @@ function instanceNumber(id: string): number {
 
 /** State from a live record: live outputs, and drift of the properties that change in place. */
 function reflect(props: Props, instance: Instance): Props {
-  // Template, image, env, onstart as the service shows them (inplace.ts), for drift.
-  const outs: Props = { ...props, ...liveOutputs(instance), ...reflectTemplate(props, instance) };
+  // Template, image, env, onstart as the service shows them (inplace.ts), for drift; with a
+  // guard the service shows the guarded start command, which is compared as sent.
+  const drift = reflectTemplate(withGuard(props, currentApiUrl()), instance);
+  // Without an onstart of its own (the template's runs), none is compared, as without a guard.
+  if (props.onstart === undefined || props.onstart === null) delete drift.onstart;
+  const guard = guardOutputs(props, instance, currentTiming().now());
+  const outs: Props = { ...props, ...liveOutputs(instance), ...drift, ...guard };
   // Only a label the program manages is compared; the service may label instances itself.
   if (typeof props.label === "string") outs.label = instance.label ?? "";
-  if (instance.intendedStatus === "running" || instance.intendedStatus === "stopped") outs.targetState = instance.intendedStatus;
+  // Stopped by its own guard: the program's targetState stands (the next up does not start it).
+  const guardStopped = byGuard(guard.stoppedBy as ReturnType<typeof stoppedByOf>);
+  if (!guardStopped && (instance.intendedStatus === "running" || instance.intendedStatus === "stopped")) outs.targetState = instance.intendedStatus;
   if (scheduleOf(props)) outs.scheduledOff = scheduleState(props, instance) === "off";
   return outs;
 }
@@ -42,6 +53,24 @@ async function reflectJobs(props: Props): Promise<Props> {
   if (!scheduleOf(props)) return {};
   const live = await liveScheduledJobs().list();
   return { schedule: reflectSchedule(props, live, currentTiming().now()) };
+}
+
+/** `wake` changed: the instance its guard stopped is started (guard/inputs.ts). */
+async function applyWake(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
+  if (news.wake === undefined || news.wake === null || deepEqual(olds.wake, news.wake) || news.targetState === "stopped") return false;
+  // Under the stack's budget (kit/stack-budget.ts) the start must fit: it adds the running price
+  // less what the stopped instance costs now (its disk).
+  const added = stackBudget() === undefined ? 0 : await startingCost(client, id);
+  await withinStackBudget(client, typeof olds.marker === "string" ? olds.marker : "", `Instance ${id}: starting it again (wake)`, added, () => client.instances.start(id), () => ({ instance: id }));
+  return true;
+}
+
+/** $/hour a start adds: the running price less the instance's cost now. */
+async function startingCost(client: VastClient, id: number): Promise<number | undefined> {
+  const live = await client.instances.get(id);
+  if (!live) return undefined;
+  const parts = instanceCostParts(live);
+  return Math.max(0, parts.pricePerHour - hourlyCostOf(parts));
 }
 
 async function applyInPlace(client: VastClient, id: number, olds: Props, news: Props): Promise<boolean> {
@@ -58,8 +87,13 @@ async function applyInPlace(client: VastClient, id: number, olds: Props, news: P
 }
 
 /** After an in-place change: wait for `running` when asked to, else read once; throws when it cannot run. */
-async function settle(client: VastClient, id: number, news: Props): Promise<Instance | null> {
+async function settle(client: VastClient, id: number, news: Props, woken = false): Promise<Instance | null> {
   const inputs = typedInputs(news);
+  // Stopped by its own guard (and not woken): nothing starts it, so nothing is waited for.
+  if (!woken && planOf(news, "") !== undefined) {
+    const live = await client.instances.get(id);
+    if (live && byGuard(stoppedByOf(news, live, currentTiming().now()))) return live;
+  }
   if (!(inputs.waitForRunning && inputs.targetState === "running")) return client.instances.get(id);
   const timeoutMs = inputs.runningTimeoutMinutes * 60_000;
   // An outbid instance kept as it is (onOutbid "keep") is not waited for: it runs when its bid wins.
@@ -79,7 +113,8 @@ export function instanceSpent(id: string, since: unknown, previous: unknown): Pr
 
 export const provider: ProviderImpl = {
   async check(olds, news) {
-    const checked = await checkInstanceInputs(news, OUTPUT_KEYS);
+    const result = await checkInstanceInputs(news, OUTPUT_KEYS);
+    const checked = { ...result, failures: [...(result.failures ?? []), ...guardFailures(olds, news, currentTiming().now())] };
     // A resource about to be created: its create's look-up for a killed run's leftover is
     // made together with the others' (earlier-runs.ts).
     const creating = Object.keys(olds).every((k) => k === "__provider");
@@ -91,18 +126,32 @@ export const provider: ProviderImpl = {
     return diffInstance(id, olds, news);
   },
 
-  async create(inputs) {
+  async create(given) {
+    // The deadline is fixed now (guard/inputs.ts) and kept in state.
+    const deadline = deadlineOf({}, given, currentTiming().now());
+    const inputs = deadline === undefined ? given : { ...given, deadline };
     // importId: take over an existing instance through the update path (adopt.ts); no rental.
     if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
     const made = await createInstance(inputs);
     const outs = (made.outs ?? {}) as Props;
+    if (planOf(inputs, "") !== undefined) {
+      // As the create's last read shows it (no further call).
+      const seen = { actualStatus: outs.actualStatus, intendedStatus: outs.intendedStatus, isBid: outs.isBid } as Instance;
+      Object.assign(outs, guardOutputs(inputs, seen, currentTiming().now()));
+    }
     const since = outs.spendSince ?? Math.floor(currentTiming().now() / 1000);
     return { ...made, outs: { ...outs, spentUsd: await instanceSpent(made.id, since, undefined) } };
   },
 
   async read(id, props) {
     const instance = await liveInstances().get(id);
-    if (!instance) return { id: "" };
+    if (!instance) {
+      // Destroyed by its own guard: kept in state, so the next up does not rent it again (guard/state.ts).
+      const by = goneBy(props, currentTiming().now());
+      if (!by) return { id: "" };
+      const outs = jsonClean({ ...props, actualStatus: null, intendedStatus: null, hourlyCost: 0, stoppedBy: by, expired: by === "ttl" || props.expired === true }) as Props;
+      return { id, props: outs, inputs: storedInputs(outs) };
+    }
     const lost = Array.isArray(props.lostCreates) ? props.lostCreates.filter((m): m is string => typeof m === "string") : [];
     if (lost.length > 0) await sweepLateCreates(getClient(), instance.id, lost);
     // Without inputs in state (a read that adopts), the inputs the service shows are rebuilt.
@@ -116,20 +165,27 @@ export const provider: ProviderImpl = {
     return { id, props: outs, inputs: storedInputs(outs) };
   },
 
-  async update(id, olds, news) {
+  async update(id, olds, given) {
     const client = getClient();
     const n = instanceNumber(id);
+    // The deadline stays while ttl/expiresAt do (guard/inputs.ts).
+    const deadline = deadlineOf(olds, given, currentTiming().now());
+    const news: Props = { ...given, deadline };
     // First, so that a refusal leaves everything as it was (inplace.ts); the refusal is kept in
-    // state, so that the next diff falls back to a replacement for those inputs.
+    // state, so that the next diff falls back to a replacement for those inputs. The guard
+    // travels in the start command: a change of it is an in-place change of that command.
     let recreated: boolean;
     try {
-      recreated = await applyTemplateUpdate(client, n, olds, news, MARKER_ENV);
+      const [oldStart, newStart] = await guardedSides(client, olds, news, currentApiUrl());
+      recreated = await applyTemplateUpdate(client, n, oldStart, newStart, MARKER_ENV);
     } catch (error) {
       if (!(error instanceof InPlaceRefusedError)) throw error;
-      const refused = { keys: error.keys, reason: scrub(error.reason) };
+      const guardChanged = GUARD_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
+      const refused = { keys: [...error.keys, ...guardChanged], reason: scrub(error.reason) };
       throw new PartialFailure(error.message, id, olds, { [REFUSED_KEY]: refused, lastUpdate: `refused in place (${refused.reason}): the next up replaces` });
     }
-    const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated;
+    const woken = await applyWake(client, n, olds, news);
+    const stateChanged = (await applyInPlace(client, n, olds, news)) || recreated || woken;
     await applySshKeys(client, n, olds, news);
     // Bid, reboot, recycle, prepay (bid.ts, actions.ts): a restart is waited for like a start.
     const rebid = await applyBid(client, n, olds, news);
@@ -152,14 +208,19 @@ export const provider: ProviderImpl = {
     // Every change above is written: from here on a failure must not leave the old values in
     // state (the next up would write them again, recreating the container), so state records
     // what was sent, and the error says the read back failed.
-    const written = { ...storedOutputs(olds), ...userInputs(news), ...(recreated ? { lastUpdate: "in-place" } : {}), ...schedule };
+    const written: Props = { ...storedOutputs(olds), ...userInputs(news), ...(recreated ? { lastUpdate: "in-place" } : {}), ...schedule };
+    if (deadline === undefined) {
+      delete written.deadline;
+      delete written.expired;
+    }
     try {
       const base = { ...written, ...(await balanceOutput(client, n, news)) };
       // A label change needs no read back; a state change (or a boot left unfinished) does.
       const needsStatus = stateChanged || restarted || !deepEqual(olds.bidPricePerHour, news.bidPricePerHour) || storedOutputs(olds).actualStatus !== "running";
-      const instance = needsStatus ? await settle(client, n, news) : null;
+      const instance = needsStatus ? await settle(client, n, news, woken) : null;
       const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off", offHoursRunning: offHoursRunning(news, instance) ?? null } : {};
-      const outs: Props = instance ? { ...base, ...liveOutputs(instance), ...off } : base;
+      const guard = instance ? guardOutputs(news, instance, currentTiming().now()) : {};
+      const outs: Props = instance ? { ...base, ...liveOutputs(instance), ...off, ...guard } : base;
       return { outs: jsonClean({ ...outs, spentUsd: await instanceSpent(id, outs.spendSince, olds.spentUsd) }) as Props };
     } catch (error) {
       throw new PartialFailure(

@@ -4,6 +4,7 @@
  * the simulator's live state (`GET /_sim/state`) is matched against the engine's state.
  */
 import { workerGroupSearchParams } from "../../../provider/client/wire/filters";
+import { onstartScript } from "../../../provider/client";
 import { SEED } from "pulumi-vastai/simulator";
 import { getClient } from "../../../provider/context";
 import { Driven, Entry, Op, Props, driven, ed25519PublicKey } from "./drive";
@@ -176,6 +177,43 @@ const instanceUpdateTemplate: Scenario = {
   updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "label"]), image: "nvidia/cuda:12.6.0-runtime-ubuntu22.04" }),
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
   compare: (live, entry) => differs("image", live.view.image_uuid, entry.outs.image),
+};
+
+/**
+ * Issue 34: the in-machine guard rides in the start command. Create sends it (with the user's
+ * onstart, the deadline fixed at create); a changed idle time recreates the container in place
+ * with the new guard (update_template). Compared: the live onstart carries the state's guard.
+ */
+const instanceAutostop: Scenario = {
+  ...instance,
+  name: "Instance autostop",
+  ops: ["create", "update"],
+  inputs: () => ({ ...instanceInputs(), onstart: "echo reliability-guarded", autostop: { idleMinutes: 30 }, ttl: "8h" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label", "onstart", "ttl"]), autostop: { idleMinutes: 45 } }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
+  compare: (live, entry) => {
+    const script = onstartScript(String(live.view.onstart ?? ""));
+    const idle = (entry.outs.autostop as { idleMinutes?: number } | undefined)?.idleMinutes;
+    return [
+      ...(script.includes(`"idleMinutes":${idle}`) ? [] : [`onstart: live guard ${JSON.stringify(script.slice(0, 200))}, reported idleMinutes ${idle}`]),
+      ...(script.includes(String(entry.outs.deadline)) ? [] : [`onstart: live guard lacks the reported deadline ${String(entry.outs.deadline)}`]),
+      ...(script.includes("echo reliability-guarded") ? [] : ["onstart: the user's script is missing from the live start command"]),
+    ];
+  },
+};
+
+/** Issue 34: `wake` starts an instance (its guard stopped it): one state change, never two. */
+const instanceWake: Scenario = {
+  ...instance,
+  name: "Instance wake",
+  ops: ["update"],
+  inputs: () => ({ ...instanceInputs(), autostop: { idleMinutes: 30 }, wake: "1" }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["offerId", "image", "label", "autostop"]), wake: "2" }),
+  // Its guard stopped it (the call the guard makes) before the update that wakes it.
+  settle: async (_rig, entries) => {
+    for (const e of entries) await getClient().instances.stop(Number(e.id));
+  },
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
 };
 
 /** SSH keys of an instance: attach an added key, detach a removed one (the account's keys are prepared). */
@@ -812,7 +850,20 @@ const fleet: Scenario = {
   compare: (live, entry) => differs("label", live.view.label, entry.outs.label),
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule];
+/** Issue 34: a Fleet's wake starts the members their guard stopped: one start each, never lost. */
+const fleetWake: Scenario = {
+  ...fleet,
+  name: "Fleet wake",
+  ops: ["update"],
+  inputs: () => ({ ...fleet.inputs({}), autostop: { idleMinutes: 30 } }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["count", "offer", "image", "label", "autostop"]), wake: "1" }),
+  settle: async (_rig, entries) => {
+    for (const e of entries) for (const m of (e.outs.members ?? []) as { id: number }[]) await getClient().instances.stop(m.id);
+  },
+  targets: { ...fleet.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
+};
+
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
