@@ -17,6 +17,7 @@ interface CliOptions {
   state?: string;
   latencyMs?: number;
   untrimmedStrings?: boolean;
+  runOnstart?: boolean;
 }
 
 function nonNegativeInt(name: string) {
@@ -40,7 +41,8 @@ function program(): Command {
     .option("--market-offers <n>", "single-GPU offers added to the catalogue of 24 (0 to 2000)", nonNegativeInt("--market-offers"))
     .option("--state <file>", "keep state in this JSON file across restarts")
     .option("--latency-ms <ms>", "fixed delay added to every API response", nonNegativeInt("--latency-ms"))
-    .option("--untrimmed-strings", "serve instance and offer rows with a newline after every string, as the live service");
+    .option("--untrimmed-strings", "serve instance and offer rows with a newline after every string, as the live service")
+    .option("--run-onstart", "run each instance's onstart as a process on this machine (an in-machine guard then acts on its own)");
 }
 
 function banner(sim: Simulator, opts: CliOptions): string {
@@ -73,6 +75,7 @@ export async function main(argv: string[] = process.argv): Promise<Simulator> {
     // Another simulator took the state file over (this one was paused too long): say so and stop.
     onStateLockLost: () => process.exit(3),
     untrimmedStrings: opts.untrimmedStrings,
+    runOnstart: opts.runOnstart,
   });
   process.stdout.write(banner(sim, opts));
   let stopping = false;

@@ -28,6 +28,8 @@ export interface SimContext {
 export interface Account {
   user: UserRecord;
   key: ApiKeyRecord;
+  /** Set when the caller used an instance's own key (`CONTAINER_API_KEY`): the instance id. */
+  instanceId?: number;
 }
 
 export type AuthMode = "bearer" | "bearer-or-body" | "none";

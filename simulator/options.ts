@@ -61,6 +61,12 @@ export interface SimulatorOptions {
    * is seen to (api-facts: Live quirks; its own client strips them). Default false.
    */
   untrimmedStrings?: boolean;
+  /**
+   * Run each instance's `onstart` as a real process on this machine (default false), so an
+   * in-machine guard acts on its own: see onstart-runner.ts. `{env}` adds environment
+   * variables (e.g. a fast guard tick). Only for tests that write those scripts.
+   */
+  runOnstart?: boolean | import("./onstart-runner").RunOnstartOptions;
 }
 
 export interface ResolvedOptions {
@@ -82,6 +88,7 @@ export interface ResolvedOptions {
   stateLockStaleMs: number;
   onStateLockLost: ((error: Error) => void) | undefined;
   untrimmedStrings: boolean;
+  runOnstart: import("./onstart-runner").RunOnstartOptions | undefined;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -137,6 +144,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     stateLockStaleMs: Math.max(2000, positive("stateLockStaleMs", opts.stateLockStaleMs, 10_000)),
     onStateLockLost: opts.onStateLockLost,
     untrimmedStrings: opts.untrimmedStrings ?? false,
+    runOnstart: opts.runOnstart === true ? {} : opts.runOnstart || undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 /** `startSimulator`: state, controls and server wired together, listening on loopback. */
 // First: without its optional peer dependencies the simulator stops here with a clear message.
+import { OnstartRunner } from "./onstart-runner";
 import "./peers";
 import type { AddressInfo } from "net";
 import type { SimContext } from "./context";
@@ -113,6 +114,9 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
     keepAliveTimeoutMs: opts.keepAliveTimeoutMs,
     idleTimeoutMs: opts.idleTimeoutMs,
   });
+  // Each instance's onstart as a process, matched to the instances after every answer (option runOnstart).
+  const runner = opts.runOnstart ? new OnstartRunner(opts.runOnstart) : undefined;
+  if (runner) app.addHook("onResponse", async () => runner.reconcile(store.data.instances));
   await app.listen({ port: opts.port, host: opts.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -128,6 +132,7 @@ async function serve(opts: ResolvedOptions, stateFile: StateFile | undefined): P
       // Idempotent: a second close waits for the first.
       closing ??= (async () => {
         sleeper.cancelAll();
+        runner?.close();
         await app.close();
         try {
           if (!stateFile?.lost) persist();

@@ -94,5 +94,7 @@ export function instanceView(ctx: SimContext, inst: InstanceRecord): Record<stri
     vm: inst.vm,
     volume_info: inst.volumeInfo,
     start_date: inst.createdAt / 1000,
+    // Percent, as the vendor's client prints it ("Util. %"); null while the instance is not running.
+    gpu_util: status === "running" ? (inst.gpuUtil ?? 0) : null,
   };
 }

@@ -56,9 +56,52 @@ export function authenticate(ctx: SimContext, request: FastifyRequest): Account 
     throw unauthorized(request, `Missing API key: send the header Authorization: Bearer <API key>${where}`);
   }
   const key = value ? ctx.store.activeKey(value) : undefined;
+  if (!key && value) {
+    const own = instanceKeyAccount(ctx, value);
+    if (own) return own;
+  }
   const user = key ? ctx.store.user(key.userId) : undefined;
   if (!key || !user) throw unauthorized(request, "Invalid API key: it is unknown, was deleted or was reset");
   return { user, key };
+}
+
+/**
+ * The caller of an instance's own key (`instance_api_key`, injected as `CONTAINER_API_KEY`): the
+ * instance's owner, limited to that instance. The key goes with its instance (401 after a destroy).
+ */
+function instanceKeyAccount(ctx: SimContext, value: string): Account | undefined {
+  const inst = ctx.store.data.instances.find((i) => i.apiKey !== undefined && i.apiKey === value);
+  const user = inst ? ctx.store.user(inst.userId) : undefined;
+  if (!inst || !user) return undefined;
+  const key = {
+    id: 0,
+    userId: user.id,
+    name: `instance ${inst.id}`,
+    key: value,
+    permissions: { api: { instance_read: {}, instance_write: {} } },
+    primary: false,
+    createdAt: inst.createdAt,
+    deletedAt: null,
+  };
+  return { user, key, instanceId: inst.id };
+}
+
+/**
+ * 403 unless an instance's own key is used for what the service allows it (vendor docs: "it can
+ * only start, stop, or destroy that specific instance"; the docs also read the instance with it):
+ * `GET`, `DELETE`, and `PUT` with only `state`, of `/api/v0/instances/{that id}/`.
+ */
+export function checkInstanceKey(request: FastifyRequest, acc: Account): void {
+  if (acc.instanceId === undefined) return;
+  const params = request.params as Record<string, unknown> | undefined;
+  const sameInstance = request.routeOptions.url === "/api/v0/instances/:id" && params?.id === String(acc.instanceId);
+  const body = request.body;
+  const onlyState =
+    body !== null && typeof body === "object" && !Array.isArray(body) && Object.keys(body).length === 1 && "state" in body;
+  const allowed = sameInstance && (request.method === "GET" || request.method === "DELETE" || (request.method === "PUT" && onlyState));
+  if (!allowed) {
+    throw apiError(403, "forbidden", `This key belongs to instance ${acc.instanceId}: it can only read, start, stop or destroy that instance`);
+  }
 }
 
 export function account(request: FastifyRequest): Account {

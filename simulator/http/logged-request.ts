@@ -16,6 +16,8 @@ export interface LoggedRequest {
   /** Set when `body` is only the start of the body. */
   bodyTruncated?: true;
   headers: Record<string, string | string[] | undefined>;
+  /** Set when the caller used an instance's own key (`CONTAINER_API_KEY`): that instance's id. */
+  instanceKey?: number;
   /** Set when a fault destroyed the connection. */
   dropped?: "before" | "after";
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
-import { authenticate } from "./auth";
+import { authenticate, checkInstanceKey } from "./auth";
 import { isControlRequest } from "./guard";
 import type { FaultSpec } from "./faults";
 import { rateLimitBody, routeKey } from "./rate-limit";
@@ -74,6 +74,10 @@ export function registerPipeline(app: FastifyInstance, ctx: SimContext, opts: Pi
     if (fault && (await applyFault(ctx, fault, request, reply))) return reply;
     if (request.is404 || request.routeOptions.config.auth === "none") return;
     request.sim.account = authenticate(ctx, request);
+    if (request.sim.account.instanceId !== undefined) {
+      if (request.sim.entry) request.sim.entry.instanceKey = request.sim.account.instanceId;
+      checkInstanceKey(request, request.sim.account);
+    }
     const interval = ctx.limiter.admit(routeKey(request.method, request.routeOptions.url ?? ""), request.sim.account.key.key);
     if (interval > 0) return reply.code(429).type("text/plain; charset=utf-8").send(rateLimitBody(interval));
   });

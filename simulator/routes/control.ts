@@ -34,6 +34,23 @@ function setInstanceStatus(ctx: SimContext, idText: string, raw: unknown) {
   return { success: true, id, actual_status: value };
 }
 
+/**
+ * The GPU utilization instance `id` reports (`gpu_util`, percent 0-100, on its rows while it
+ * runs, and what the stand-in `nvidia-smi` of its start command prints when onstart runs).
+ */
+function setGpuUtil(ctx: SimContext, idText: string, raw: unknown) {
+  const id = idParam(idText, "instance id");
+  const inst = ctx.store.data.instances.find((i) => i.id === id);
+  if (!inst) throw notFound("no_such_instance", `No instance with id ${id}`);
+  const value = bodyOf(raw).gpu_util;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 100) {
+    throw invalidArgs(`gpu_util must be a percent from 0 to 100 (got ${show(value)})`);
+  }
+  inst.gpuUtil = value;
+  ctx.store.changed();
+  return { success: true, id, gpu_util: value };
+}
+
 function setOfferState(ctx: SimContext, idText: string, raw: unknown) {
   const id = idParam(idText, "offer id");
   if (!catalogueOffer(ctx.marketOffers, id)) throw notFound("no_such_ask", `No offer with id ${id} in the catalogue`);
@@ -179,6 +196,7 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.post<{ Params: { id: string } }>("/_sim/instances/:id/status", none, (req) =>
     setInstanceStatus(ctx, req.params.id, req.body),
   );
+  app.post<{ Params: { id: string } }>("/_sim/instances/:id/gpu", none, (req) => setGpuUtil(ctx, req.params.id, req.body));
   app.post<{ Params: { id: string } }>("/_sim/offers/:id", none, (req) => setOfferState(ctx, req.params.id, req.body));
   app.post("/_sim/next-boot", none, (req) => setNextBoot(ctx, req.body));
   app.post<{ Params: { id: string } }>("/_sim/machines/:id/market", none, (req) => setMarket(ctx, req.params.id, req.body));

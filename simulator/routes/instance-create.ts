@@ -203,6 +203,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   const start = checkOffer(ctx, offerId, body);
   const volume = instanceVolume(ctx, acc.user.id, body, offerSeed(offerId)!.machineId);
   const inst = build(ctx, { userId: acc.user.id, offerId, body, template, image, env });
+  inst.apiKey = randomBytes(24).toString("hex");
   placeBid(ctx, inst);
   // Queued until the offer is free again (control.ts starts it then).
   if (start === "queued") inst.startQueued = true;
@@ -216,7 +217,7 @@ function create(ctx: SimContext, request: FastifyRequest<{ Params: { id: string 
   return {
     success: inst.intendedStatus === "running" && !inst.startQueued,
     new_contract: inst.id,
-    instance_api_key: randomBytes(24).toString("hex"),
+    instance_api_key: inst.apiKey,
   };
 }
 

@@ -104,6 +104,13 @@ export interface InstanceRecord {
   recycles?: number;
   /** In-place updates (`PUT /api/v0/instances/update_template/{id}/`) done, so tests can see them. */
   templateUpdates?: number;
+  /**
+   * The instance's own key (`instance_api_key` in the create answer, `CONTAINER_API_KEY` in the
+   * container): accepted only to read, start, stop or destroy this instance (http/auth.ts).
+   */
+  apiKey?: string;
+  /** GPU utilization in percent the instance reports while running (`gpu_util`), set by `POST /_sim/instances/{id}/gpu`; 0 when never set. */
+  gpuUtil?: number;
 }
 
 export interface MaintenanceRecord {

@@ -23,6 +23,8 @@ import { print } from "./support/report";
 import { Rig, startRig, type LoggedRequest } from "./support/rig";
 import { SCENARIOS, SECRET_VALUES, type Scenario } from "./support/scenarios";
 import { found, requestLeaks, type Allowance, type Secret } from "./support/secret-scan";
+import { guardedOnstart } from "../../provider/resources/instance/guard/script";
+import { SEED } from "pulumi-vastai/simulator";
 
 const p = profile();
 const ROTATED_PASSWORD = "rel-registry-pass-rotated-77c1d0";
@@ -388,5 +390,39 @@ describe("issue 23 item 8: secrets the scan above does not reach", () => {
     // And the next run sees nothing to do.
     expect((await fleet.diff(made.id, outs as Props, news)).changes).toBe(false);
     await fleet.delete(made.id, outs as Props);
+  });
+});
+
+describe("issue 34: an instance's own key (instance_api_key, injected as CONTAINER_API_KEY)", () => {
+  const reset = () => rig.reset().catch(() => rig.reset());
+
+  it("34.5 stays in the create result only: not in the guard's onstart, the rows, the client's log, an error echoing it, or the simulator's state", async () => {
+    await reset();
+    const client = getClient();
+    const from = logLines.length;
+    const onstart = guardedOnstart("echo ready", {
+      apiUrl: rig.sim.url,
+      autostop: { idleMinutes: 30, gpuUtilBelowPercent: 5, action: "stop" },
+      expiresAt: "2030-01-01T00:00:00Z",
+    });
+    const created = await client.instances.create(SEED.offerIds[0], { image: "pytorch/pytorch", onstart, label: "guarded" });
+    const key = created.instanceApiKey ?? "";
+    // The service did issue one (so the scans below can fail), and it is the instance's own.
+    expect(key).toMatch(/^[0-9a-f]{48}$/);
+    expect(await client.instances.get(created.id).then((i) => i?.id)).toBe(created.id);
+    const row = await client.instances.get(created.id);
+    await rig.fault({ method: "GET", path: `/api/v0/instances/${created.id}`, status: 400, body: { error: "invalid_args", msg: `refused: ${key}` } });
+    const error = await client.instances.get(created.id).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain("refused: ");
+    // The onstart sent names the key by its variable only.
+    const requests = await rig.requests();
+    const sentOnstart = requests.find((r) => r.method === "PUT" && r.path.startsWith("/api/v0/asks/"))?.body as { onstart?: string };
+    expect(sentOnstart.onstart).toContain("$CONTAINER_API_KEY");
+    const seen = [JSON.stringify(row), `${error?.message}\n${error?.stack}`, logLines.slice(from).join("\n"), JSON.stringify(requests), JSON.stringify(await rig.liveState())];
+    expect(seen.filter((t) => t.includes(key))).toEqual([]);
+    expect(scrub(`key ${key} here`)).not.toContain(key);
   });
 });

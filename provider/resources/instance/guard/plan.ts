@@ -17,6 +17,11 @@ export interface AutostopPlan {
   /** The GPUs count as idle while every GPU's utilization is below this percent (0-100). */
   gpuUtilBelowPercent: number;
   action: GuardAction;
+  /**
+   * Whether an established connection to the container's SSH port (22) counts as activity, so a
+   * logged-in user keeps the instance up while the GPUs idle. Optional; default true.
+   */
+  sshKeepsAwake?: boolean;
 }
 
 export interface GuardPlan {
