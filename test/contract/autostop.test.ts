@@ -36,7 +36,7 @@ test("34 create with autostop sends the guard in onstart beside the user's own; 
   expect(sent).not.toBe(USER_ONSTART);
   expect(sent).toContain(USER_ONSTART);
   expect(sent).toContain("CONTAINER_API_KEY");
-  expect(sent).toMatch(/ I=30 P=/);
+  expect(sent).toMatch(/ I=30 /);
   expect(typeof made.properties.instanceApiKey).toBe("string");
   expect(sent).not.toContain(made.properties.instanceApiKey as string);
   // State keeps the user's own onstart; the guard's outputs say it runs.
@@ -58,7 +58,7 @@ test("34 create with autostop sends the guard in onstart beside the user's own; 
   expect(await writesSinceLast()).toEqual([]);
   const updated = await fx.plugin.update(urn("box"), made.id, read.properties, longer.inputs);
   expect(await writesSinceLast()).toEqual([`PUT /api/v0/instances/update_template/${made.id}/`]);
-  expect(onstartOf(made.id)).toMatch(/ I=60 P=/);
+  expect(onstartOf(made.id)).toMatch(/ I=60 /);
   expect(onstartOf(made.id)).toContain(USER_ONSTART);
   expect(updated.properties).toMatchObject({ actualStatus: "running", lastUpdate: "in-place" });
   await fx.plugin.delete(urn("box"), made.id, updated.properties);
@@ -152,7 +152,7 @@ test("34 an instance from a template keeps the template's onstart beside the gua
   const { inputs } = await fx.plugin.check(urn("tpl"), {}, news);
   const made = await fx.plugin.create(urn("tpl"), inputs);
   expect(onstartOf(made.id)).toContain("echo from-template-one");
-  expect(onstartOf(made.id)).toMatch(/ I=30 P=/);
+  expect(onstartOf(made.id)).toMatch(/ I=30 /);
   // No drift: the program declares no onstart of its own.
   const read = await fx.plugin.read(urn("tpl"), made.id, made.properties, inputs);
   expect(await fx.plugin.diff(urn("tpl"), made.id, read.properties, inputs)).toEqual({ changes: "none", replaces: [], deleteBeforeReplace: false });
@@ -160,7 +160,7 @@ test("34 an instance from a template keeps the template's onstart beside the gua
   const moved = await fx.plugin.check(urn("tpl"), read.properties, { ...news, templateHashId: two.hashId });
   const updated = await fx.plugin.update(urn("tpl"), made.id, read.properties, moved.inputs);
   expect(onstartOf(made.id)).toContain("echo from-template-two");
-  expect(onstartOf(made.id)).toMatch(/ I=30 P=/);
+  expect(onstartOf(made.id)).toMatch(/ I=30 /);
   // The guard removed: the template's own start command comes back, without the guard.
   const plain = await fx.plugin.check(urn("tpl"), updated.properties, { __provider: fx.provider, offerId: 700005, templateHashId: two.hashId });
   const unguarded = await fx.plugin.update(urn("tpl"), made.id, updated.properties, plain.inputs);

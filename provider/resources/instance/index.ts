@@ -192,6 +192,8 @@ export interface InstanceAutostop {
   gpuUtilBelowPercent?: pulumi.Input<number>;
   /** "stop" (default: the disk stays, billed as storage) or "destroy". */
   action?: pulumi.Input<"stop" | "destroy">;
+  /** Whether an open SSH session keeps the instance up while the GPUs idle (default true). */
+  sshKeepsAwake?: pulumi.Input<boolean>;
 }
 
 /** Office hours of an interruptible instance (`schedule`). */

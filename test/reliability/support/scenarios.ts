@@ -195,7 +195,7 @@ const instanceAutostop: Scenario = {
     const script = onstartScript(String(live.view.onstart ?? ""));
     const idle = (entry.outs.autostop as { idleMinutes?: number } | undefined)?.idleMinutes;
     return [
-      ...(script.includes(`"idleMinutes":${idle}`) ? [] : [`onstart: live guard ${JSON.stringify(script.slice(0, 200))}, reported idleMinutes ${idle}`]),
+      ...(script.includes(` I=${idle} `) ? [] : [`onstart: live guard ${JSON.stringify(script.slice(0, 200))}, reported idleMinutes ${idle}`]),
       ...(script.includes(String(entry.outs.deadline)) ? [] : [`onstart: live guard lacks the reported deadline ${String(entry.outs.deadline)}`]),
       ...(script.includes("echo reliability-guarded") ? [] : ["onstart: the user's script is missing from the live start command"]),
     ];

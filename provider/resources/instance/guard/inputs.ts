@@ -53,6 +53,7 @@ export const GUARD_INPUTS = {
           .max(100, { error: (iss) => `must be at most 100 (percent, ${got(iss.input)})` })
           .optional(),
         action: action.optional(),
+        sshKeepsAwake: z.boolean({ error: (iss) => `must be true or false (${got(iss.input)})` }).optional(),
       },
       { error: 'must be an object such as { idleMinutes: 30, gpuUtilBelowPercent: 5, action: "stop" }' },
     )
@@ -142,10 +143,15 @@ export function deadlineOf(olds: Props, news: Props, now: number): string | unde
 
 /** The guard's plan from props that carry `deadline` (state, or inputs after deadlineOf); undefined without a guard. */
 export function planOf(props: Props, apiUrl: string): GuardPlan | undefined {
-  const a = props.autostop as { idleMinutes?: number; gpuUtilBelowPercent?: number; action?: "stop" | "destroy" } | undefined | null;
+  const a = props.autostop as { idleMinutes?: number; gpuUtilBelowPercent?: number; action?: "stop" | "destroy"; sshKeepsAwake?: boolean } | undefined | null;
   const autostop =
     a && typeof a.idleMinutes === "number"
-      ? { idleMinutes: a.idleMinutes, gpuUtilBelowPercent: a.gpuUtilBelowPercent ?? DEFAULT_GPU_UTIL_BELOW, action: a.action ?? "stop" }
+      ? {
+          idleMinutes: a.idleMinutes,
+          gpuUtilBelowPercent: a.gpuUtilBelowPercent ?? DEFAULT_GPU_UTIL_BELOW,
+          action: a.action ?? "stop",
+          ...(typeof a.sshKeepsAwake === "boolean" ? { sshKeepsAwake: a.sshKeepsAwake } : {}),
+        }
       : undefined;
   const expiresAt = typeof props.deadline === "string" ? props.deadline : undefined;
   if (!autostop && !expiresAt) return undefined;
@@ -156,11 +162,6 @@ export function planOf(props: Props, apiUrl: string): GuardPlan | undefined {
   };
 }
 
-/** Shell-quoted words joined: the runtype-args command as one `args_str`. */
-export function shellWords(words: readonly string[]): string {
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
-}
-
 /**
  * `props` with the start command that carries the guard: `onstart` (runtype ssh, jupyter or
  * none) or `argsStr` (runtype args) replaced by the guarded one; unchanged without a guard.
@@ -169,7 +170,7 @@ export function shellWords(words: readonly string[]): string {
 export function withGuard(props: Props, apiUrl: string): Props {
   const plan = planOf(props, apiUrl);
   if (!plan) return props;
-  // Without a command line of its own the container keeps running for the guard (and SSH) alone.
-  if (props.runtype === "args") return { ...props, argsStr: guardedArgsStr(typeof props.argsStr === "string" && props.argsStr.trim() !== "" ? props.argsStr : "sleep infinity", plan) };
+  // check requires argsStr with runtype args; without one (a template's) the guard cannot wrap it.
+  if (props.runtype === "args") return typeof props.argsStr === "string" && props.argsStr.trim() !== "" ? { ...props, argsStr: guardedArgsStr(props.argsStr, plan) } : props;
   return { ...props, onstart: guardedOnstart(typeof props.onstart === "string" ? props.onstart : undefined, plan) };
 }
