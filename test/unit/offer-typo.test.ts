@@ -1,5 +1,10 @@
 /** Issue 25 item 6: a misspelt name inside an object input gets the nearest real name. */
 import { providers } from "../../provider/providers";
+import { resetRuntime, setClientOptions } from "../../provider/context";
+
+// check needs a configured key (a missing one fails at preview); nothing here calls the API.
+beforeAll(() => setClientOptions({ apiKey: "unit-test-key", apiUrl: "http://127.0.0.1:9" }));
+afterAll(() => resetRuntime());
 
 describe("issue 25 item 6: a typo inside offer", () => {
   it.each([

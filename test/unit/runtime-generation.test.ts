@@ -6,6 +6,11 @@
  * engine's delete of the replaced object then removes. No API is involved (Template's check).
  */
 import { implementation } from "../../provider/runtime";
+import { resetRuntime, setClientOptions } from "../../provider/context";
+
+// check needs a configured key (a missing one fails at preview); nothing here calls the API.
+beforeAll(() => setClientOptions({ apiKey: "unit-test-key", apiUrl: "http://127.0.0.1:9" }));
+afterAll(() => resetRuntime());
 
 const news = (identity: string) => ({ __provider: "text", __identity: identity, name: "t", image: "pytorch/pytorch" });
 
