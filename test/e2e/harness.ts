@@ -43,8 +43,8 @@ export type Program = () => Promise<Props | void>;
  * each call, with this process's `@pulumi/pulumi` and the compiled `pulumi-vastai` (dist/), or
  * the module files given in `modules` (by the id the program requires).
  */
-export function exampleProgram(name: string, modules: Record<string, string> = {}): Program {
-  const dir = path.join(REPO, "examples", name);
+export function exampleProgram(name: string, modules: Record<string, string> = {}, root: string = REPO): Program {
+  const dir = path.join(root, "examples", name);
   const filename = path.join(dir, "index.ts");
   const js = ts.transpileModule(fs.readFileSync(filename, "utf8"), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },

@@ -25,10 +25,13 @@ function buildRelease(commit: string, dir: string): void {
   execFileSync(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(dir, "tsconfig.build.json")], { stdio: "pipe" });
 }
 
-/** The quickstart program with `pulumi-vastai` bound to the package in `packageDir`. */
-function quickstartWith(packageDir: string): Program {
-  if (packageDir === REPO) return exampleProgram("quickstart");
-  return exampleProgram("quickstart", { "pulumi-vastai": path.join(packageDir, "dist", "provider", "index.js") });
+/**
+ * The previous release's quickstart program (an upgrade changes the package, not the user's
+ * program) with `pulumi-vastai` bound to the package in `packageDir`.
+ */
+function quickstartWith(packageDir: string, release: string): Program {
+  if (packageDir === REPO) return exampleProgram("quickstart", {}, release);
+  return exampleProgram("quickstart", { "pulumi-vastai": path.join(packageDir, "dist", "provider", "index.js") }, release);
 }
 
 describeE2E("issue 24 item 2: upgrade from the previous release under the real engine", () => {
@@ -45,7 +48,7 @@ describeE2E("issue 24 item 2: upgrade from the previous release under the real e
     sim = await startSimulator({ port: 0, bootMs: 50, marketOffers: 16 });
     stack = await e2eStack({
       project: PROJECT,
-      program: quickstartWith(oldPackage),
+      program: quickstartWith(oldPackage, oldPackage),
       sim,
       packageDir: oldPackage,
       config: { [`${PROJECT}:sshPublicKey`]: PUBLIC_KEY },
@@ -65,7 +68,7 @@ describeE2E("issue 24 item 2: upgrade from the previous release under the real e
 
     // The upgrade: the project now has this checkout installed, and the program uses it.
     linkPackages(stack.work, REPO);
-    await stack.setProgram(quickstartWith(REPO));
+    await stack.setProgram(quickstartWith(REPO, oldPackage));
 
     const refreshed = await stack.refresh();
     expect(refreshed.changes.update ?? 0).toBe(0);

@@ -159,7 +159,8 @@ export const provider: ImportableImpl = {
     // A machine the service no longer knows as ours has no listing of ours left.
     if (!(await api.machines.unlistMachine(machineId))) return;
     // Any server can answer `{success: true}`: the unlisting counts once the machine reads unlisted (issue 33 item 3).
-    const after = await api.machines.get(machineId);
+    // A read that fails cannot refute the answer; only a machine still listed does.
+    const after = await api.machines.get(machineId).catch(() => null);
     if (after?.listed) {
       throw new Error(
         `MachineListing ${machineId}: the unlisting was answered as done, but the machine still reads listed: ` +
