@@ -41,7 +41,8 @@
  */
 import * as fs from "node:fs";
 import type { VastClient } from "../client";
-import { LEGACY_MARKER, STACK_TAG_LENGTH, stackTagOf } from "../resources/kit/create-once";
+import { stackTagOf } from "../resources/kit/create-once";
+import { stackTagOfMarker } from "../resources/kit/stack-budget";
 import { type FieldSite, RECORDED_STACK_OUTPUTS, UnreadableFieldError, openField, ownStackOf, recordedNameMatches, resourceLabel, rfc3339Ms } from "./export-read";
 
 /** The environment variable every instance this package rents carries. */
@@ -49,7 +50,6 @@ export const INSTANCE_MARKER_ENV = "PULUMI_VASTAI_MARKER";
 /** A volume's name as the Volume resources write it: `<name> [<marker>]`. */
 const VOLUME_MARKER = / \[([A-Za-z0-9_-]{16})\]$/;
 /** One part of a marker: a resource's marker (16 characters) or a fleet's key (16 or 22). */
-const MARKER_PART = /^[A-Za-z0-9_-]{16,22}$/;
 /** Type tokens of this package's resources in a state file: `pulumi-nodejs:dynamic/vastai:<Type>`. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
 /** The `version` of the `pulumi stack export` format this release reads. */
@@ -334,19 +334,8 @@ export function readStackHoldings(files: readonly string[], now: number = Date.n
   return holdings;
 }
 
-/**
- * The tag of the stack whose marker `marker` is: from its first part (an Instance's marker, a
- * fleet's key) or, for a member of a fleet made by an earlier release, from its operation
- * marker. Undefined for a marker of an earlier release (16 hex digits) or of no known form.
- */
-export function stackTagOfMarker(marker: string): string | undefined {
-  for (const part of marker.split(".").slice(0, 2)) {
-    if (LEGACY_MARKER.test(part)) continue;
-    if (MARKER_PART.test(part)) return part.slice(0, STACK_TAG_LENGTH);
-    return undefined;
-  }
-  return undefined;
-}
+/** The tag of the stack a marker names (kit/stack-budget.ts, which counts a stack's objects by the same rule). */
+export { stackTagOfMarker };
 
 /** ISO 8601 of a service time in Unix seconds; null when there is none or it is not a time. */
 function isoOfSeconds(seconds: number | null | undefined): string | null {
