@@ -18,6 +18,12 @@ export interface FaultSpec {
   headers?: Record<string, string>;
   delayMs?: number;
   drop?: "before" | "after";
+  /**
+   * Answer `status` (default 400) with a refusal that repeats what the request sent, as a
+   * service's `invalid onstart: <value>` does: a body field's value as sent (`"onstart"`), or
+   * the whole body as JSON (`"*"`). Tests make the echo of secrets over real HTTP with it.
+   */
+  echo?: string;
 }
 
 interface Fault extends FaultSpec {
@@ -55,7 +61,17 @@ export function parseFault(body: Body): FaultSpec {
   }
   const headers = optObject(body, "headers") as Record<string, string> | undefined;
   const contentType = optString(body, "contentType");
-  return { method, path, times, status, body: body.body, contentType, headers, delayMs, drop };
+  const echo = optString(body, "echo", 100);
+  if (echo !== undefined && body.body !== undefined) throw invalidArgs("echo makes the answer's body: give echo or body, not both");
+  return { method, path, times, status, body: body.body, contentType, headers, delayMs, drop, ...(echo !== undefined ? { echo } : {}) };
+}
+
+/** The refusal an `echo` fault answers: what the request sent, repeated in the message. */
+export function echoBody(echo: string, sent: unknown): { success: false; error: string; msg: string } {
+  if (echo === "*") return { success: false, error: "invalid_args", msg: `invalid request: ${JSON.stringify(sent ?? null)}` };
+  const value = sent && typeof sent === "object" && !Array.isArray(sent) ? (sent as Record<string, unknown>)[echo] : undefined;
+  const shown = Array.isArray(value) ? value.map(String).join(" ") : typeof value === "string" ? value : JSON.stringify(value ?? null);
+  return { success: false, error: "invalid_args", msg: `invalid ${echo}: ${shown}` };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SimContext } from "../context";
 import { authenticate, checkInstanceKey } from "./auth";
 import { isControlRequest } from "./guard";
-import type { FaultSpec } from "./faults";
+import { echoBody, type FaultSpec } from "./faults";
 import { rateLimitBody, routeKey } from "./rate-limit";
 import { pathOf } from "./request-log";
 
@@ -50,6 +50,10 @@ async function applyFault(ctx: SimContext, fault: FaultSpec, request: FastifyReq
     return true;
   }
   if (fault.drop === "after") request.sim.dropAfter = true;
+  if (fault.echo !== undefined) {
+    sendFault({ ...fault, status: fault.status ?? 400, body: echoBody(fault.echo, request.body) }, reply);
+    return true;
+  }
   if (fault.status !== undefined || fault.body !== undefined) {
     sendFault(fault, reply);
     return true;
