@@ -18,6 +18,7 @@ import {
   VastTimeoutError,
   apiErrorFor,
 } from "./errors";
+import { echoMask, type EchoMask } from "./echo-mask";
 import { operationFailure, parseErrorBody } from "./error-body";
 import { Pacer, type Refusal } from "./pacing";
 import { scrub } from "./redact";
@@ -176,14 +177,17 @@ export class RequestCore {
     const base = (e.base === "run" ? this.s.runUrl : this.s.apiUrl).replace(/\/+$/, "");
     const url = `${base}${path}${buildQuery(spec.query)}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    if (e.specOnly) return this.retried(spec, site, url, body).catch((error: unknown) => Promise.reject(mayNotExist(error)));
-    return this.retried(spec, site, url, body);
+    // Made on the first answer that needs it: a request answered well pays nothing for it.
+    let made: { mask: EchoMask | undefined } | undefined;
+    const mask = (): EchoMask | undefined => (made ??= { mask: echoMask(spec.body) }).mask;
+    if (e.specOnly) return this.retried(spec, site, url, body, mask).catch((error: unknown) => Promise.reject(mayNotExist(error)));
+    return this.retried(spec, site, url, body, mask);
   }
 
-  private retried<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined): Promise<T> {
+  private retried<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, mask: () => EchoMask | undefined): Promise<T> {
     return withRetry<T>(
       {
-        attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining),
+        attempt: (_n, remaining) => this.attempt(spec, site, url, body, remaining, mask),
         deadlineExceeded: () => this.deadlineError(site),
         onRetry: (error, n, delay) =>
           this.s.logger?.warn?.(scrub(`${site.method} ${site.path}: attempt ${n} failed (${(error as Error).message}); retrying in ${delay} ms`)),
@@ -197,7 +201,14 @@ export class RequestCore {
     return new VastTimeoutError(site, `the total deadline of ${this.s.retry.deadlineMs} ms ran out`, { requestSent: false, retryable: false });
   }
 
-  private async attempt<T>(spec: RequestSpec<T>, site: CallSite, url: string, body: string | undefined, remainingMs: number): Promise<T> {
+  private async attempt<T>(
+    spec: RequestSpec<T>,
+    site: CallSite,
+    url: string,
+    body: string | undefined,
+    remainingMs: number,
+    mask: () => EchoMask | undefined,
+  ): Promise<T> {
     // The first call of a process loads the HTTP library: load it before taking a slot.
     if (this.s.transport.ready) await this.s.transport.ready();
     const slot = await this.s.pacer.acquire(site.endpoint, remainingMs);
@@ -243,7 +254,8 @@ export class RequestCore {
     if (Number.isFinite(serverMs)) this.serverDate = { serverMs, localMs: this.s.clock.now() };
     this.s.logger?.debug?.(`${site.method} ${site.path} -> HTTP ${result.status} in ${this.s.clock.now() - started} ms`);
     if (result.status < 200 || result.status >= 300) {
-      const parsed = parseErrorBody(result.body);
+      // The answer may echo what was sent (`invalid onstart: ...`): hidden before any message holds it.
+      const parsed = parseErrorBody(result.body, mask());
       const error = apiErrorFor({
         ...site,
         status: result.status,
@@ -259,7 +271,7 @@ export class RequestCore {
       }
       throw error;
     }
-    return this.parseSuccess(spec, site, result.body, { host: new URL(url).host, status: result.status, contentType: result.contentType });
+    return this.parseSuccess(spec, site, result.body, { host: new URL(url).host, status: result.status, contentType: result.contentType }, mask);
   }
 
   private transportError(error: unknown, site: CallSite, idempotent: boolean, timeoutMs: number): Error {
@@ -275,7 +287,13 @@ export class RequestCore {
     return wrapped;
   }
 
-  private parseSuccess<T>(spec: RequestSpec<T>, site: CallSite, text: string, answer: { host: string; status: number; contentType: string }): T {
+  private parseSuccess<T>(
+    spec: RequestSpec<T>,
+    site: CallSite,
+    text: string,
+    answer: { host: string; status: number; contentType: string },
+    mask: () => EchoMask | undefined,
+  ): T {
     let json: unknown;
     try {
       json = text.trim() === "" ? {} : JSON.parse(text);
@@ -287,9 +305,14 @@ export class RequestCore {
     const failure = operationFailure(json);
     const accept = spec.acceptOperationFailure;
     const accepted = typeof accept === "function" ? failure && accept(json as Record<string, unknown>) : accept;
-    if (failure && !accepted) throw new VastOperationError(site, failure.code, failure.message);
+    if (failure && !accepted) {
+      const masked = operationFailure(json, mask()) ?? failure;
+      throw new VastOperationError(site, masked.code, masked.message);
+    }
     if (spec.documented && !spec.documented.test(json)) {
-      const shown = text.trim() === "" ? "an empty body" : scrub(text.trim().length > 80 ? `${text.trim().slice(0, 80)}...` : text.trim());
+      const hide = mask() ?? ((t: string) => t);
+      const whole = hide(text.trim());
+      const shown = whole === "" ? "an empty body" : scrub(whole.length > 80 ? `${whole.slice(0, 80)}...` : whole);
       throw new UndocumentedSuccessError({ ...site, status: answer.status, host: answer.host }, spec.documented.shape, shown);
     }
     const parsed = spec.schema.safeParse(json);

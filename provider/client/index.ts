@@ -18,6 +18,7 @@ export type { RetryPolicy } from "./retry";
 export type { BackoffOptions } from "./backoff";
 export type { Transport, Exchange, ExchangeResult } from "./transport";
 export { registerSecret, registerSecrets, scrub } from "./redact";
+export { echoMask, hideUrls, shortUrl, type EchoMask } from "./echo-mask";
 export type * from "./types-templates";
 export type * from "./types-account";
 export type * from "./types-teams";

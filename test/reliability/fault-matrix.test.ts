@@ -40,12 +40,14 @@ async function targetsOf(s: (typeof SCENARIOS)[number], op: (typeof OPS)[number]
 const SAMPLED_FAULTS = 3;
 const everyCell = p.name === "full" || process.env.RELIABILITY_FAULTS === "all";
 const ROWS = SCENARIOS.flatMap((s) => OPS.filter((op) => s.ops?.includes(op) ?? true).map((op) => `${s.name}.${op}`));
+const meets = (f: FaultKind, row: string) => f.rows === undefined || f.rows.includes(row.slice(0, row.lastIndexOf(".")));
 function faultsOf(row: string): readonly FaultKind[] {
-  if (everyCell) return FAULTS;
-  const others = FAULTS.filter((f) => !f.wrongServer);
+  if (everyCell) return FAULTS.filter((f) => meets(f, row));
+  const others = FAULTS.filter((f) => !f.wrongServer && !f.rows);
   const first = ROWS.indexOf(row) * SAMPLED_FAULTS;
   const picked = new Set(Array.from({ length: SAMPLED_FAULTS }, (_, i) => others[(first + i) % others.length]));
-  return FAULTS.filter((f) => f.wrongServer || picked.has(f));
+  // A fault of named rows meets each of them in every profile.
+  return FAULTS.filter((f) => f.wrongServer || picked.has(f) || (f.rows !== undefined && meets(f, row)));
 }
 
 describe.each(SCENARIOS.map((s) => [s.name, s] as const))("%s", (_name, scenario) => {
@@ -62,8 +64,12 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))("%s", (_name, scenario
 // Runs after every row above has filled `cells`.
 it("28.6 the matrix of npm test meets every fault in several rows (the full profile meets every fault in every row)", () => {
   const rows = (fault: string) => new Set(cells.filter((c) => c.fault === fault).map((c) => c.row)).size;
-  const least = everyCell ? ROWS.length : Math.floor((ROWS.length * SAMPLED_FAULTS) / (FAULTS.length - 1));
-  expect(FAULTS.filter((f) => rows(f.name) < least).map((f) => `${f.name}: ${rows(f.name)} rows`)).toEqual([]);
+  const general = FAULTS.filter((f) => !f.rows);
+  const least = everyCell ? ROWS.length : Math.floor((ROWS.length * SAMPLED_FAULTS) / (general.length - 1));
+  expect(general.filter((f) => rows(f.name) < least).map((f) => `${f.name}: ${rows(f.name)} rows`)).toEqual([]);
+  // A fault of named rows meets every operation of each of them.
+  const named = FAULTS.filter((f) => f.rows).map((f) => [f.name, ROWS.filter((r) => meets(f, r)).length, rows(f.name)]);
+  expect(named.filter(([, want, got]) => got < want)).toEqual([]);
 });
 
 

@@ -25,6 +25,8 @@ import { SCENARIOS, SECRET_VALUES, type Scenario } from "./support/scenarios";
 import { found, requestLeaks, type Allowance, type Secret } from "./support/secret-scan";
 import { guardedOnstart } from "../../provider/resources/instance/guard/script";
 import { SEED } from "pulumi-vastai/simulator";
+import { dynamicUrn, type ProviderPlugin } from "pulumi-vastai/testing";
+import { scratchProject, startPlugin } from "../contract/harness";
 
 const p = profile();
 const ROTATED_PASSWORD = "rel-registry-pass-rotated-77c1d0";
@@ -75,7 +77,7 @@ const KIND: Record<string, ResourceKind> = {
   MachineListing: "machineListing", "MachineListing minbid": "machineListing", "MachineListing defjob": "machineListing",
   ClusterMember: "clusterMember", OverlayMember: "overlayMember",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
-  "Instance schedule": "instance",
+  "Instance schedule": "instance", "Instance start command": "instance",
   "Instance autostop": "instance", "Instance wake": "instance", "Fleet wake": "fleet",
 };
 
@@ -424,5 +426,140 @@ describe("issue 34: an instance's own key (instance_api_key, injected as CONTAIN
     const seen = [JSON.stringify(row), `${error?.message}\n${error?.stack}`, logLines.slice(from).join("\n"), JSON.stringify(requests), JSON.stringify(await rig.liveState())];
     expect(seen.filter((t) => t.includes(key))).toEqual([]);
     expect(scrub(`key ${key} here`)).not.toContain(key);
+  });
+});
+
+describe("issue 33 item 4: what a request sent, echoed back in the answer's error text", () => {
+  const reset = () => rig.reset().catch(() => rig.reset());
+  /** Parts of a start script, arguments and a webhook address that no message may show. */
+  const PARTS = {
+    hfToken: "rel-echo-hf-token-5b20c7",
+    pat: "rel-echo-pat-91d4aa",
+    unicode: "ключ-rel-echo-3e7f",
+    quoted: "rel-echo-quoted-c0f1'x\\y",
+    args: "rel-echo-args-token-64be02",
+    launch: "rel-echo-launch-token-0d93f1",
+    hookPath: "rel-echo-hook-path-7c5e18",
+    hookQuery: "rel-echo-hook-query-a24d96",
+  };
+  const SCRIPT = [
+    "#!/bin/bash",
+    "set -e",
+    `export HF_TOKEN=${PARTS.hfToken}`,
+    `git clone https://oauth2:${PARTS.pat}@git.example.com/team/model.git /workspace/model`,
+    `python3 -c "print('${PARTS.unicode}')" --secret '${PARTS.quoted}'`,
+    "echo ready",
+  ].join("\n");
+  const ARGS = `--hf-token ${PARTS.args} --port 8000`;
+  const HOOK = `https://hooks.slack.com/services/T0A1B2C3D/B4E5F6G7H/${PARTS.hookPath}?sig=${PARTS.hookQuery}`;
+  const shown = (text: string) => Object.entries(PARTS).filter(([, v]) => text.includes(v) || text.includes(v.slice(0, 16))).map(([k]) => k);
+  const ascii = (t: string) => t.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const pythonRepr = (t: string) => `'${t.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/'/g, "\\'")}'`;
+  const failure = (run: () => Promise<unknown>) =>
+    run().then(
+      () => {
+        throw new Error("the call succeeded: the fault did not answer it");
+      },
+      (e: unknown) => e as Error & { initFailure?: { reasons: string[] } },
+    );
+  const textOf = (e: Error & { initFailure?: { reasons: string[] } }) => `${String(e)}\n${e.stack ?? ""}\n${(e.initFailure?.reasons ?? []).join("\n")}`;
+
+  it("33.4 hides a start script and arguments an Instance create's refusal echoes, in every form an answer carries them (over HTTP)", async () => {
+    await reset();
+    const client = getClient();
+    const create = () => client.instances.create(SEED.offerIds[0], { image: "pytorch/pytorch", onstart: SCRIPT, argsStr: ARGS, label: "echo" });
+    const refusal = (msg: string) => ({ status: 400, body: { error: "invalid_args", msg } });
+    const oneLine = SCRIPT.replace(/\s+/g, " ");
+    const answers = [
+      { echo: "onstart" },
+      { echo: "args_str" },
+      { echo: "*" },
+      refusal(`invalid request: ${ascii(JSON.stringify({ onstart: SCRIPT, args_str: ARGS }))}`),
+      refusal(`invalid request: {'onstart': ${pythonRepr(SCRIPT)}, 'args_str': ${pythonRepr(ARGS)}}`),
+      // A service that cuts what it repeats: the cut line shows nothing of its token either.
+      refusal(`invalid onstart: ${oneLine.slice(0, oneLine.indexOf(PARTS.hfToken) + 12)}`),
+      refusal(`line 4 failed: git clone https://oauth2:${PARTS.pat}@git.example.com/team/model.git`),
+      refusal(`unknown argument ${PARTS.args}`),
+      // The same echo at HTTP 200 with success=false.
+      { status: 200, body: { success: false, error: "invalid_args", msg: `bad onstart ${SCRIPT}` } },
+    ];
+    const messages: string[] = [];
+    for (const answer of answers) {
+      await rig.fault({ method: "PUT", path: "/api/v0/asks/*", ...answer });
+      messages.push(textOf(await failure(create)));
+    }
+    // Each answer did echo (the service's text reached the message: the check below can fail), hidden.
+    expect(messages.filter((m) => !m.includes("<redacted>"))).toEqual([]);
+    expect(messages.map(shown)).toEqual(messages.map(() => []));
+    // A retried call's warning in the log hides it too.
+    const made = await client.instances.create(SEED.offerIds[0], { image: "pytorch/pytorch", label: "echo-update" });
+    const from = logLines.length;
+    await rig.fault({ method: "PUT", path: "/api/v0/instances/update_template/*", status: 503, times: 1, body: { error: "busy", msg: `busy applying ${SCRIPT}` } });
+    await client.instanceActions.updateTemplate(made.id, { onstart: SCRIPT, argsStr: ARGS });
+    const warnings = logLines.slice(from).filter((l) => l.includes("attempt 1 failed"));
+    expect(warnings.join("\n")).toContain("busy applying <redacted>");
+    expect(shown(warnings.join("\n"))).toEqual([]);
+  });
+
+  describe("through the real plugin", () => {
+    let plugin: ProviderPlugin;
+    beforeAll(async () => {
+      plugin = await startPlugin({ "vastai:apiKey": SECRET_VALUES.apiKey, "vastai:apiUrl": rig.sim.url, "vastai:runUrl": rig.sim.runUrl });
+    }, 300_000);
+    afterAll(() => plugin?.close());
+    const urn = (type: string, name: string) => dynamicUrn("dev", "proj", type, name);
+    const withProvider = (kind: string, props: Props): Props => ({ __provider: scratchProject().serialized[kind], ...props });
+    async function checkedVia(type: string, kind: string, name: string, props: Props, olds: Props = {}): Promise<Props> {
+      const { inputs, failures } = await plugin.check(urn(type, name), olds, withProvider(kind, props));
+      expect(failures).toEqual([]);
+      return inputs;
+    }
+
+    it("33.4 Instance create and in-place update, Template create and WorkerGroup create refused with an echo show none of the script or arguments", async () => {
+      await reset();
+      const messages: Record<string, string> = {};
+      const instanceProps = { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "echo", onstart: SCRIPT, argsStr: ARGS };
+      await rig.fault({ method: "PUT", path: "/api/v0/asks/*", echo: "*" });
+      const inputs = await checkedVia("Instance", "instance", "echo", instanceProps);
+      messages["Instance create"] = textOf(await failure(() => plugin.create(urn("Instance", "echo"), inputs)));
+
+      const plain = await checkedVia("Instance", "instance", "echo2", { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "echo2" });
+      const made = await plugin.create(urn("Instance", "echo2"), plain);
+      const changed = await checkedVia("Instance", "instance", "echo2", { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "echo2", onstart: SCRIPT }, plain);
+      await rig.fault({ method: "PUT", path: "/api/v0/instances/update_template/*", echo: "onstart" });
+      messages["Instance update"] = textOf(await failure(() => plugin.update(urn("Instance", "echo2"), made.id, made.properties, changed)));
+
+      const template = await checkedVia("Template", "template", "echo", { name: "echo", image: "pytorch/pytorch", onstart: SCRIPT, argsStr: ARGS });
+      await rig.fault({ method: "POST", path: "/api/v0/template", echo: "*" });
+      messages["Template create"] = textOf(await failure(() => plugin.create(urn("Template", "echo"), template)));
+
+      const endpointId = String(await getClient().endpointGroups.create({ name: "echo-groups" }));
+      const group = await checkedVia("WorkerGroup", "workerGroup", "echo", { endpointId, searchParams: "gpu_ram>=23 num_gpus=1", launchArgs: `--token ${PARTS.launch}` });
+      await rig.fault({ method: "POST", path: "/api/v0/workergroups", echo: "launch_args" });
+      messages["WorkerGroup create"] = textOf(await failure(() => plugin.create(urn("WorkerGroup", "echo"), group)));
+
+      // Each refusal reached the message (so the scan can fail), with what was sent hidden.
+      for (const [where, text] of Object.entries(messages)) expect([where, /invalid (request|onstart|launch_args): /.test(text)]).toEqual([where, true]);
+      expect(Object.entries(messages).map(([where, text]) => [where, shown(text)])).toEqual(Object.keys(messages).map((where) => [where, []]));
+    });
+
+    it("33.4 a webhook URL holding a token shows as scheme://host/… in a check failure and an echoed refusal, and is a secret in state", async () => {
+      await reset();
+      const withUser = HOOK.replace("https://", `https://bot:${PARTS.hookQuery}@`);
+      const refused = await plugin.check(urn("Webhook", "echo"), {}, withProvider("webhook", { url: withUser, eventTypes: ["client:low_credit"] }));
+      const reasons = refused.failures.map((f) => f.reason).join("\n");
+      expect(reasons).toContain("https://hooks.slack.com/…");
+      expect(shown(reasons)).toEqual([]);
+      expect(reasons).not.toContain("T0A1B2C3D");
+
+      const inputs = await checkedVia("Webhook", "webhook", "echo", { url: HOOK, eventTypes: ["client:low_credit"] });
+      await rig.fault({ method: "POST", path: "/api/v0/webhooks", echo: "webhook_url" });
+      const text = textOf(await failure(() => plugin.create(urn("Webhook", "echo"), inputs)));
+      expect(text).toContain("invalid webhook_url: https://hooks.slack.com/…");
+      expect(shown(text)).toEqual([]);
+      expect(text).not.toContain("T0A1B2C3D");
+      // The class keeps the whole address secret in state, as input and as output.
+      expect([...secrecy.webhook.secretOutputs]).toContain("url");
+    });
   });
 });

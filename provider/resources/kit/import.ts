@@ -23,6 +23,7 @@
  * Kinds that are actions rather than objects declare a refusal instead: `importId` fails check.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { hideUrls } from "../../client";
 import { IDENTITY_KEY, isFirstCreate } from "./create-once";
 import { PartialFailure, containsUnknown, deepEqual, jsonClean, userInputs, type Props, type ProviderImpl } from "./provider";
 
@@ -89,7 +90,8 @@ export function withoutImport(props: Props): Props {
 
 function shown(value: unknown): string {
   if (value === undefined) return "nothing";
-  const text = JSON.stringify(value) ?? String(value);
+  // A URL's path or query may hold a token (a webhook's address): scheme and host only.
+  const text = hideUrls(JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

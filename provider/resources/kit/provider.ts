@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { hideUrls } from "../../client";
 import { editDistance, nearestName, unknownNameMessage } from "./names";
 
 // The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
@@ -229,16 +230,11 @@ function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
 const SHOWN_VALUE_LIMIT = 80;
 
 /**
- * URLs with their credentials hidden: the whole userinfo (`user:password@`, or a token standing
- * as the user name) and the value of every query parameter (a webhook address often carries
- * its token there, under any name). Text that is not a URL is kept.
+ * URLs shown as `scheme://host/…` only: a userinfo, a query and the path may each hold a token
+ * (a Slack or Discord webhook's path is its key). Text that is not a URL is kept.
  */
 export function redactUrl(text: string): string {
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) =>
-    url
-      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1<redacted>@")
-      .replace(/([?&;])([^=&;#]+)=[^&;#]*/g, "$1$2=<redacted>"),
-  );
+  return hideUrls(text);
 }
 
 /** The value as a failure shows it: JSON, credentials in URLs hidden, cut to SHOWN_VALUE_LIMIT characters. */

@@ -8,7 +8,10 @@ import { ImportArgs, VastResource } from "../kit/resource";
 
 /** Inputs of a `Webhook` resource. */
 export interface WebhookArgs extends ImportArgs {
-  /** The address deliveries are POSTed to: an absolute http:// or https:// URL. Updated in place. */
+  /**
+   * The address deliveries are POSTed to: an absolute http:// or https:// URL. Updated in
+   * place. Kept secret in state (it may hold a token); messages show it as scheme://host/… only.
+   */
   url: pulumi.Input<string>;
   /**
    * Notification type keys, `<context>:<slug>` such as `client:low_credit` or
@@ -49,6 +52,10 @@ export class Webhook extends VastResource {
   declare readonly imported: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super("webhook", "Webhook", name, { ...args, secret: undefined, webhookId: undefined, adopted: undefined, createdAt: undefined, imported: undefined }, opts, ["secret"]);
+    // The address may hold the webhook's token (in its path, query or userinfo): kept secret in
+    // state, as input and output, and shown in messages as scheme://host/… only.
+    const url = args.url === undefined ? undefined : pulumi.secret(args.url);
+    const outputs = { secret: undefined, webhookId: undefined, adopted: undefined, createdAt: undefined, imported: undefined };
+    super("webhook", "Webhook", name, { ...args, url, ...outputs }, opts, ["secret", "url"]);
   }
 }

@@ -23,6 +23,8 @@ export interface FaultKind {
    * the whole operation (`spec` is unused). Nothing it answers may count as "deleted" or "gone".
    */
   wrongServer?: boolean;
+  /** Only these rows (scenario names) meet the fault; every row when absent. */
+  rows?: readonly string[];
 }
 
 const status = (code: number): Partial<FaultSpec> => ({ status: code });
@@ -45,6 +47,10 @@ export const FAULTS: readonly FaultKind[] = [
     cause: /success=false/,
   },
   { name: "503-always", spec: () => ({ status: 503, times: 1000 }), acted: false, cause: /HTTP 503.*gave up after \d+ attempts/, persistent: true },
+  // Issue 33 item 4: a refusal that repeats the request's body (`invalid request: {...}`), as a
+  // service that says `invalid onstart: <value>`; met by the rows whose requests carry a start
+  // command, whose every message must hide it.
+  { name: "echo", spec: () => ({ status: 400, echo: "*" }), acted: false, cause: /HTTP 400 invalid_args: invalid request/, rows: ["Instance start command"] },
   {
     name: "wrong-server",
     spec: () => ({}),

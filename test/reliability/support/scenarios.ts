@@ -22,6 +22,9 @@ export const SECRET_VALUES = {
   imageLoginPassword: "rel-image-login-pass-8e03a1",
   /** A Subaccount's login password (issue 27 item 1). */
   subaccountPassword: "rel-subaccount-pass-4c9e02b7",
+  /** A token in an Instance's start script, and one in its arguments (issue 33 item 4: a refusal may echo them). */
+  onstartToken: "rel-onstart-token-2d81f5",
+  argsToken: "rel-args-token-7a3c09",
 };
 
 export interface Target {
@@ -200,6 +203,27 @@ const instanceAutostop: Scenario = {
       ...(script.includes("echo reliability-guarded") ? [] : ["onstart: the user's script is missing from the live start command"]),
     ];
   },
+};
+
+/**
+ * Issue 33 item 4: a start script and arguments that carry tokens, sent at create and in place
+ * (update_template). The `echo` column's refusal repeats them; no message may show them.
+ */
+const instanceStartCommand: Scenario = {
+  ...instance,
+  name: "Instance start command",
+  ops: ["create", "update"],
+  inputs: () => ({
+    ...instanceInputs(),
+    onstart: `#!/bin/bash\nexport HF_TOKEN=${SECRET_VALUES.onstartToken}\necho ready`,
+    argsStr: `--token ${SECRET_VALUES.argsToken} --port 8000`,
+  }),
+  updateInputs: (outs) => ({
+    ...pickInputs(outs, ["offerId", "image", "label", "argsStr"]),
+    onstart: `#!/bin/bash\nexport HF_TOKEN=${SECRET_VALUES.onstartToken}\necho ready again`,
+  }),
+  targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/update_template/*" } },
+  compare: (live, entry) => differs("onstart", onstartScript(String(live.view.onstart ?? "")), entry.outs.onstart),
 };
 
 /** Issue 34: `wake` starts an instance (its guard stopped it): one state change, never two. */
@@ -863,7 +887,7 @@ const fleetWake: Scenario = {
   targets: { ...fleet.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceStartCommand, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
