@@ -543,6 +543,17 @@ describe("issue 33 item 4: what a request sent, echoed back in the answer's erro
       expect(Object.entries(messages).map(([where, text]) => [where, shown(text)])).toEqual(Object.keys(messages).map((where) => [where, []]));
     });
 
+    it("33.4 an Instance whose container cannot start, the service's status repeating its arguments, fails without showing them", async () => {
+      await reset();
+      const statusMsg = `OCI runtime create failed: runc create failed: exec: "${ARGS}": executable file not found in $PATH`;
+      await rig.control("POST", "/next-boot", { actual_status: "created", status_msg: statusMsg });
+      const inputs = await checkedVia("Instance", "instance", "dead", { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "dead", argsStr: ARGS, onstart: SCRIPT });
+      const text = textOf(await failure(() => plugin.create(urn("Instance", "dead"), inputs)));
+      // The service's text reached the message (so the scan can fail), with the arguments hidden.
+      expect(text).toContain("OCI runtime create failed: runc create failed: exec: \"<redacted>\"");
+      expect(shown(text)).toEqual([]);
+    });
+
     it("33.4 a webhook URL holding a token shows as scheme://host/… in a check failure and an echoed refusal, and is a secret in state", async () => {
       await reset();
       const withUser = HOOK.replace("https://", `https://bot:${PARTS.hookQuery}@`);

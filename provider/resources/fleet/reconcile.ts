@@ -21,7 +21,7 @@
 import { scrub, type VastClient } from "../../client";
 import { IDENTITY_KEY, PartialFailure, Props, currentTiming, deepEqual, warnOnce } from "../kit";
 import { diskToRent } from "../instance/offers";
-import { readStatus } from "../instance/status";
+import { readStatus, withoutStartCommand } from "../instance/status";
 import { type Candidate, type Placement, pickOffers, release, searchCandidates } from "./claims";
 import { type HealthResult, isHealthy, probeMembers, settleReadiness, waitUntilReady } from "./health";
 import { inPlaceBatch, updatableInPlace, updateMember } from "./inplace";
@@ -370,7 +370,7 @@ async function grow(run: Run, n: number): Promise<Member[]> {
       if (r.fatal?.about !== "container") remember(run, r.member.machineId);
       // Dead, or running but never ready (health.ts): destroyed; either way its volume goes with it.
       await remove(run, r.member);
-      if (r.fatal?.about === "container") containerFailure ??= r.fatal.message;
+      if (r.fatal?.about === "container") containerFailure ??= withoutStartCommand(r.fatal.message, run.inputs);
       toRent++;
     }
     if (containerFailure !== undefined) {

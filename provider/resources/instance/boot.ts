@@ -6,7 +6,7 @@
  * boots seen so far: short ones near the expected end of the boot, not a whole poll interval.
  */
 import type { Instance, VastClient } from "../../client";
-import { fatalBoot, readStatus, type FatalBoot } from "./status";
+import { fatalBoot, readStatus, withoutStartCommand, type FatalBoot } from "./status";
 import { bootPaceOf, currentTiming } from "../kit";
 import { bootReads } from "./live";
 
@@ -51,12 +51,12 @@ export async function waitForRunning(
   }
 }
 
-/** Words for an outcome that is not `running`, for error messages. */
-export function describeOutcome(outcome: Exclude<BootOutcome, { kind: "running" }>, timeoutMs: number): string {
+/** Words for an outcome that is not `running`, for error messages; the service's text shows nothing of the start command `sent`. */
+export function describeOutcome(outcome: Exclude<BootOutcome, { kind: "running" }>, timeoutMs: number, sent: { onstart?: unknown; argsStr?: unknown } = {}): string {
   if (outcome.kind === "gone") return "it disappeared while booting";
   if (outcome.kind === "dead" && outcome.fatal) {
     const whose = outcome.fatal.about === "host" ? "the machine" : "the image or its entrypoint";
-    return `it cannot start (${whose}): the service says "${outcome.fatal.message}"`;
+    return `it cannot start (${whose}): the service says "${withoutStartCommand(outcome.fatal.message, sent)}"`;
   }
   if (outcome.kind === "dead") return `it became ${outcome.status} while booting (it will never run)`;
   const minutes = Number((timeoutMs / 60_000).toPrecision(3));

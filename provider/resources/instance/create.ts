@@ -143,7 +143,7 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
       await afterBoot(client, rented, outcome.instance, props, outs, log);
       return { id: String(rented.id), outs: jsonClean({ ...props, ...outs }) as Props };
     }
-    const why = outcome.kind === "unready" ? outcome.why : describeOutcome(outcome, timeoutMs);
+    const why = outcome.kind === "unready" ? outcome.why : describeOutcome(outcome, timeoutMs, inputs);
     failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
     const live = outcome.kind === "gone" ? null : outcome.instance;
     const outs = recordedOutputs(rented, live);

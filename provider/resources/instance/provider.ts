@@ -103,7 +103,7 @@ async function settle(client: VastClient, id: number, news: Props, woken = false
   const outcome = await waitForRunning(client, id, timeoutMs, keep ? outbidAtBoot : undefined);
   if (outcome.kind === "running") return outcome.instance;
   if (keep && outcome.kind === "dead" && isOutbid(outcome.instance)) return outcome.instance;
-  throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs)}; the next \`pulumi up\` replaces it if it is dead`);
+  throw new Error(`Instance ${id}: ${describeOutcome(outcome, timeoutMs, inputs)}; the next \`pulumi up\` replaces it if it is dead`);
 }
 
 /** `spentUsd` of instance `id` from the process's shared charges walk (kit/costs.ts); `previous` when they cannot be read. */

@@ -3,6 +3,7 @@
  * trimming and lower-casing ("EXITED", "offline " are exited and offline), and a status outside
  * those the service is known to use is reported, not taken for "still booting" in silence.
  */
+import { echoMask } from "../../client";
 import { warnOnce } from "../kit";
 
 /** Statuses from which an instance never reaches `running` (spec: States and transitions). */
@@ -71,4 +72,13 @@ export function fatalBoot(actualStatus: string | null | undefined, statusMsg: st
   if (HOST_FATAL.some((r) => r.test(message))) return { about: "host", message };
   if (CONTAINER_FATAL.some((r) => r.test(message))) return { about: "container", message };
   return undefined;
+}
+
+/**
+ * A service text about an instance with its own start command hidden (issue 33 item 4): a
+ * container that cannot start may repeat its arguments or script (`exec: "<args>": not found`).
+ */
+export function withoutStartCommand(text: string, sent: { onstart?: unknown; argsStr?: unknown }): string {
+  const mask = echoMask({ onstart: typeof sent.onstart === "string" ? sent.onstart : undefined, args_str: typeof sent.argsStr === "string" ? sent.argsStr : undefined });
+  return mask ? mask(text) : text;
 }
