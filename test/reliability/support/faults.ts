@@ -49,8 +49,8 @@ export const FAULTS: readonly FaultKind[] = [
   { name: "503-always", spec: () => ({ status: 503, times: 1000 }), acted: false, cause: /HTTP 503.*gave up after \d+ attempts/, persistent: true },
   // Issue 33 item 4: a refusal that repeats the request's body (`invalid request: {...}`), as a
   // service that says `invalid onstart: <value>`; met by the rows whose requests carry a start
-  // command, whose every message must hide it.
-  { name: "echo", spec: () => ({ status: 400, echo: "*" }), acted: false, cause: /HTTP 400 invalid_args: invalid request/, rows: ["Instance start command"] },
+  // command, a registry password, env values or a webhook address, whose every message must hide them.
+  { name: "echo", spec: () => ({ status: 400, echo: "*" }), acted: false, cause: /HTTP 400 invalid_args: invalid request/, rows: ["Instance start command", "Template", "WorkerGroup", "Webhook"] },
   {
     name: "wrong-server",
     spec: () => ({}),
