@@ -554,6 +554,17 @@ describe("issue 33 item 4: what a request sent, echoed back in the answer's erro
       expect(shown(text)).toEqual([]);
     });
 
+    it("33.4 an Instance's statusMsg output that repeats its arguments keeps them out of state, at create and at refresh", async () => {
+      await reset();
+      await rig.control("POST", "/next-boot", { actual_status: "running", status_msg: `started: ${ARGS}` });
+      const inputs = await checkedVia("Instance", "instance", "status", { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "status", argsStr: ARGS });
+      const made = await plugin.create(urn("Instance", "status"), inputs);
+      const read = await plugin.read(urn("Instance", "status"), made.id, made.properties, inputs);
+      // The service's message reached the outputs (the scan can fail), without the arguments.
+      expect([made.properties.statusMsg, read.properties.statusMsg]).toEqual(["started: <redacted>", "started: <redacted>"]);
+      await plugin.delete(urn("Instance", "status"), made.id, read.properties);
+    });
+
     it("33.4 a webhook URL holding a token shows as scheme://host/… in a check failure and an echoed refusal, and is a secret in state", async () => {
       await reset();
       const withUser = HOOK.replace("https://", `https://bot:${PARTS.hookQuery}@`);

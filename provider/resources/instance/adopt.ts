@@ -77,7 +77,7 @@ export function oldsFromService(news: Props, instance: Instance): Props {
   // The service does not show an instance's keys: the declared ones are attached (attaching twice is harmless).
   olds.sshKeyIds = [];
   const marker = (instance.extraEnv ?? []).find(([k]) => k === MARKER)?.[1];
-  return { ...olds, ...liveOutputs(instance), instanceId: instance.id, offerId: typeof news.offerId === "number" ? news.offerId : 0, marker: marker ?? "" };
+  return { ...olds, ...liveOutputs(instance, news), instanceId: instance.id, offerId: typeof news.offerId === "number" ? news.offerId : 0, marker: marker ?? "" };
 }
 
 type Update = (id: string, olds: Props, news: Props) => Promise<pulumi.dynamic.UpdateResult>;

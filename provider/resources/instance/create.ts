@@ -21,13 +21,14 @@ import { OFF_BID, ScheduleSyncError, bidLeftToSchedule, scheduleOf, scheduleStat
 import { applySshKeys } from "./ssh-keys";
 import { CreateLog, OffersTakenError, Rented, leftByEarlierRun, markerOf, rentFirstAvailable, sweepLostCreates } from "./rent";
 
-function recordedOutputs(rented: Rented, instance: Instance | null): Props {
+/** `sent`: the instance's inputs, whose start command a status message shows without (outputs.ts). */
+function recordedOutputs(rented: Rented, instance: Instance | null, sent: Props): Props {
   return {
     instanceId: rented.id,
     offerId: rented.offerId,
     marker: rented.marker,
     instanceApiKey: rented.instanceApiKey,
-    ...(instance ? liveOutputs(instance) : {}),
+    ...(instance ? liveOutputs(instance, sent) : {}),
   };
 }
 
@@ -56,7 +57,7 @@ async function boot(client: VastClient, inputs: InstanceInputs, rented: Rented, 
       `Instance ${rented.id} was created on offer ${rented.offerId} but its status could not be read: ${(error as Error).message}`,
       String(rented.id),
       props,
-      recordedOutputs(rented, null),
+      recordedOutputs(rented, null, props),
     );
   }
 }
@@ -139,14 +140,14 @@ async function createWithRetries(client: VastClient, props: Props, log: CreateLo
     index = rented.offerIndex;
     const outcome = await bootAndProbe(client, inputs, rented, props);
     if (outcome.kind === "running" || outcome.kind === "created") {
-      const outs = recordedOutputs(rented, outcome.instance);
+      const outs = recordedOutputs(rented, outcome.instance, props);
       await afterBoot(client, rented, outcome.instance, props, outs, log);
       return { id: String(rented.id), outs: jsonClean({ ...props, ...outs }) as Props };
     }
     const why = outcome.kind === "unready" ? outcome.why : describeOutcome(outcome, timeoutMs, inputs);
     failures.push(`instance ${rented.id} on offer ${rented.offerId}: ${why}`);
     const live = outcome.kind === "gone" ? null : outcome.instance;
-    const outs = recordedOutputs(rented, live);
+    const outs = recordedOutputs(rented, live, props);
     if (outcome.kind === "unready" || (outcome.kind === "dead" && outcome.fatal?.about === "host")) {
       offers = withoutMachine(candidates, offers, index, outcome.instance.machineId);
     }
@@ -200,7 +201,7 @@ async function bootAndProbe(client: VastClient, inputs: InstanceInputs, rented: 
       `Instance ${rented.id} was created on offer ${rented.offerId} but its readiness could not be checked: ${(error as Error).message}`,
       String(rented.id),
       props,
-      recordedOutputs(rented, outcome.instance),
+      recordedOutputs(rented, outcome.instance, props),
     );
   }
   return why === undefined ? outcome : { kind: "unready", instance: outcome.instance, why };
@@ -257,7 +258,7 @@ async function writeSchedule(client: VastClient, rented: Rented, props: Props, o
     if (bidLeftToSchedule(props)) {
       await client.instanceActions.changeBid(rented.id, OFF_BID);
       const live = await readOnce(client, rented.id);
-      if (live) Object.assign(outs, liveOutputs(live));
+      if (live) Object.assign(outs, liveOutputs(live, props));
       outs.scheduledOff = live ? scheduleState(props, live) === "off" : true;
     } else {
       outs.scheduledOff = false;

@@ -3,6 +3,7 @@ import { sshCommands, type Instance } from "../../client";
 import { Props } from "../kit";
 import { hourlyCostOf, instanceCostParts, round6 } from "../kit/costs";
 import { INPUT_KEYS } from "./inputs";
+import { withoutStartCommand } from "./status";
 import { SCHEDULE_OUTPUT_KEYS } from "./schedule";
 import { SPOT_OUTPUT_KEYS, spotOutputs } from "./spot-outputs";
 import { GUARD_OUTPUT_KEYS } from "./guard/state";
@@ -97,13 +98,17 @@ export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
 
-/** The outputs that come from the live record (the rest are kept from create). */
-export function liveOutputs(instance: Instance): Props {
+/**
+ * The outputs that come from the live record (the rest are kept from create). `sent` holds the
+ * instance's start command: a status message that repeats it (a container that cannot start)
+ * is kept without it, as its errors are.
+ */
+export function liveOutputs(instance: Instance, sent: { onstart?: unknown; argsStr?: unknown } = {}): Props {
   return {
     instanceId: instance.id,
     actualStatus: orNull(instance.actualStatus),
     intendedStatus: orNull(instance.intendedStatus),
-    statusMsg: orNull(instance.statusMsg),
+    statusMsg: typeof instance.statusMsg === "string" && instance.statusMsg !== "" ? withoutStartCommand(instance.statusMsg, sent) : orNull(instance.statusMsg),
     sshHost: orNull(instance.sshHost),
     sshPort: orNull(instance.sshPort),
     publicIp: orNull(instance.publicIpaddr),

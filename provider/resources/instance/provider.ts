@@ -38,7 +38,7 @@ function reflect(props: Props, instance: Instance): Props {
   // Without an onstart of its own (the template's runs), none is compared, as without a guard.
   if (props.onstart === undefined || props.onstart === null) delete drift.onstart;
   const guard = guardOutputs(props, instance, currentTiming().now());
-  const outs: Props = { ...props, ...liveOutputs(instance), ...drift, ...guard };
+  const outs: Props = { ...props, ...liveOutputs(instance, props), ...drift, ...guard };
   // Only a label the program manages is compared; the service may label instances itself.
   if (typeof props.label === "string") outs.label = instance.label ?? "";
   // Stopped by its own guard: the program's targetState stands (the next up does not start it).
@@ -220,7 +220,7 @@ export const provider: ProviderImpl = {
       const instance = needsStatus ? await settle(client, n, news, woken) : null;
       const off = instance && scheduleOf(news) ? { scheduledOff: scheduleState(news, instance) === "off", offHoursRunning: offHoursRunning(news, instance) ?? null } : {};
       const guard = instance ? guardOutputs(news, instance, currentTiming().now()) : {};
-      const outs: Props = instance ? { ...base, ...liveOutputs(instance), ...off, ...guard } : base;
+      const outs: Props = instance ? { ...base, ...liveOutputs(instance, news), ...off, ...guard } : base;
       return { outs: jsonClean({ ...outs, spentUsd: await instanceSpent(id, outs.spendSince, olds.spentUsd) }) as Props };
     } catch (error) {
       throw new PartialFailure(
