@@ -23,7 +23,7 @@ const KEY_LENGTH = 8;
 const TOKEN_LENGTH = 8;
 /** Any word of a value this long is hidden (a key without digits). */
 const LONG_WORD_LENGTH = 20;
-/** Forms of one request at most: a script of thousands of lines is hidden by its first lines' worth. */
+/** Forms of one request at most (a script of thousands of lines has its later pieces left out), bounding the mask's memory. */
 const MAX_FORMS = 20_000;
 
 /** Body fields whose values a refusal may echo. */
@@ -96,11 +96,13 @@ function partsOf(value: string): string[] {
   const parts = [value];
   const lines = value.split(/\r?\n/).map((l) => l.trim());
   if (lines.length > 1) parts.push(...lines);
-  for (const word of value.split(/[\s'"=,;]+/)) {
+  // Words, and the pieces of a word a URL or a flag is made of (`https://user:<key>@host`, `--token=<key>`).
+  const words = value.split(/[\s'"=,;]+/);
+  for (const word of [...words, ...words.flatMap((w) => w.split(/[:@/?&#]+/))]) {
     const tokenLike = word.length >= TOKEN_LENGTH && /\p{L}/u.test(word) && /\p{N}/u.test(word);
     if (tokenLike || word.length >= LONG_WORD_LENGTH) parts.push(word);
   }
-  return parts.filter((p) => p.trim().length >= KEY_LENGTH);
+  return [...new Set(parts)].filter((p) => p.trim().length >= KEY_LENGTH);
 }
 
 /** The values of `body`'s echoed fields, with what each is shown as. */
@@ -166,10 +168,12 @@ export function echoMask(body: unknown, extra: readonly (string | null | undefin
   const seen = new Set<string>();
   for (const { value, replacement } of values) {
     for (const part of partsOf(value)) {
+      // A piece of an address stands for itself: only the whole one is shown as scheme://host/….
+      const shownAs = part === value ? replacement : REDACTED;
       for (const text of formsOf(part)) {
         if (text.length < KEY_LENGTH || seen.has(text) || seen.size >= MAX_FORMS) continue;
         seen.add(text);
-        addForm(index, { text, replacement });
+        addForm(index, { text, replacement: shownAs });
       }
     }
   }

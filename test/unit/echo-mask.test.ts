@@ -6,11 +6,11 @@
 import { echoMask, hideUrls, shortUrl } from "../../provider/client/echo-mask";
 
 const TOKEN = "hf_secretTOKEN123456";
-const SCRIPT = `#!/bin/bash\nset -e\nexport HF_TOKEN=${TOKEN}\n  python3 -c "print('ключ-9f3a')" --key 'abc\\def-77x'\necho done`;
+const SCRIPT = `#!/bin/bash\nset -e\nexport HF_TOKEN=${TOKEN}\ngit clone https://oauth2:ghp_9Zq8Yx7Wv6Ut5Sr4@git.example.com/m.git\n  python3 -c "print('ключ-9f3a')" --key 'abc\\def-77x'\necho done`;
 const ARGS = "--token tok_98765abcdef --port 8000";
 const HOOK = "https://hooks.slack.com/services/T01/B02/xyzSECRET";
 const mask = echoMask({ onstart: SCRIPT, args_str: ARGS, webhook_url: HOOK })!;
-const leaks = (text: string) => [TOKEN, "tok_98765abcdef", "xyzSECRET", "ключ-9f3a", "abc\\def-77x", "python3 -c"].filter((s) => text.includes(s));
+const leaks = (text: string) => [TOKEN, "tok_98765abcdef", "xyzSECRET", "ключ-9f3a", "abc\\def-77x", "python3 -c", "ghp_9Zq8Yx7Wv6Ut5Sr4"].filter((s) => text.includes(s));
 const ascii = (s: string) => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 const pyRepr = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/'/g, "\\'")}'`;
 
@@ -24,6 +24,7 @@ test.each([
   ["one line", `line 3 failed: export HF_TOKEN=${TOKEN}`],
   ["clipped", `invalid onstart: ${SCRIPT.replace(/\s+/g, " ").slice(0, 70)}...`],
   ["a token of the arguments", "unknown argument tok_98765abcdef"],
+  ["a key inside an address of the script", "clone failed: bad credentials ghp_9Zq8Yx7Wv6Ut5Sr4"],
   ["the webhook address and its path", `url ${HOOK} refused; path /services/T01/B02/xyzSECRET`],
 ])("hides an echo %s", (_how, text) => {
   expect(leaks(text).length).toBeGreaterThan(0);
