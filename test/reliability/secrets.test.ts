@@ -554,6 +554,17 @@ describe("issue 33 item 4: what a request sent, echoed back in the answer's erro
       expect(shown(text)).toEqual([]);
     });
 
+    it("33.4 a Fleet whose member cannot start, the service's status repeating its arguments, fails without showing them", async () => {
+      await reset();
+      const statusMsg = `OCI runtime create failed: runc create failed: exec: "${ARGS}": executable file not found in $PATH`;
+      await rig.control("POST", "/next-boot", { actual_status: "created", status_msg: statusMsg });
+      const props = { count: 1, offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch", argsStr: ARGS, __identity: "proj/dev/Fleet/dead" };
+      const inputs = await checkedVia("Fleet", "fleet", "dead", props);
+      const text = textOf(await failure(() => plugin.create(urn("Fleet", "dead"), inputs)));
+      expect(text).toContain("OCI runtime create failed: runc create failed: exec: \"<redacted>\"");
+      expect(shown(text)).toEqual([]);
+    });
+
     it("33.4 an Instance's statusMsg output that repeats its arguments keeps them out of state, at create and at refresh", async () => {
       await reset();
       await rig.control("POST", "/next-boot", { actual_status: "running", status_msg: `started: ${ARGS}` });
