@@ -12,7 +12,10 @@ import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
 import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
-const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+/** README.md and every page of docs/: a marker names one block wherever it lives. */
+const readme = ["README.md", ...fs.readdirSync(path.join(__dirname, "..", "..", "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]
+  .map((f) => fs.readFileSync(path.join(__dirname, "..", "..", f), "utf8"))
+  .join("\n");
 
 /** The README's ts block containing `marker`, as a program; `{ ...vastai }` stands for its imports. */
 function readmeProgram(marker: string, rewrite: (code: string) => string = (c) => c): () => Record<string, unknown> {

@@ -12,7 +12,11 @@ import * as testing from "pulumi-vastai/testing";
 import { resetRuntime } from "../../provider/context";
 import { scratchProject } from "../contract/harness";
 
-const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+/** README.md and every page of docs/: a marker names one block wherever it lives. */
+const readme = ["README.md", ...fs.readdirSync(path.join(__dirname, "..", "..", "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]
+  .map((f) => fs.readFileSync(path.join(__dirname, "..", "..", f), "utf8"))
+  .join("\n");
+const configurationPage = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "installation-configuration.md"), "utf8");
 
 /** The fenced block of the given language that contains `marker`. */
 function codeBlock(lang: string, marker: string): string {
@@ -43,8 +47,8 @@ test("the in-process simulator example creates and deletes a template through th
 
 test("the configuration section names the keys and variables the missing-key error names", () => {
   const names = ["vastai:apiKey", "VAST_API_KEY", "~/.config/vastai/vast_api_key", "vastai:apiUrl", "VAST_URL", "vastai:runUrl", "VAST_RUN_URL"];
-  for (const name of names) expect(readme).toContain(`\`${name}\``);
-  const quoted = /^No Vast\.ai API key found.*$/m.exec(readme)?.[0];
+  for (const name of names) expect(configurationPage).toContain(`\`${name}\``);
+  const quoted = /^No Vast\.ai API key found.*$/m.exec(configurationPage)?.[0];
   expect(quoted).toBe(new MissingApiKeyError("/home/you/.config/vastai/vast_api_key").message);
 });
 
