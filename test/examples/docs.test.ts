@@ -108,3 +108,95 @@ test("35.1 docs/_index.md's complete example runs as written on the simulator", 
   expect(up.outputs.sshCommand).toMatch(/^ssh -p \d+ root@\S+$/);
   expect(stack.sim.state().instances).toHaveLength(1);
 }, 300_000);
+
+/**
+ * Every ts block of docs/*.md, by the page and a text it contains, with the test that runs it.
+ * "here": run below on a fresh simulator as a program (`vastai.X` and the bare names stand for
+ * the package's exports); a block no row names fails the first test, so a new block needs a runner.
+ */
+const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
+  { file: "_index.md", marker: 'new SshKey("laptop"', runBy: "docs.test.ts: the complete example" },
+  { file: "_index.md", marker: 'importId: "123456"', runBy: "readme-blocks.test.ts: Importing existing objects" },
+  { file: "storage.md", marker: 'new Instance("gpu", {', runBy: "readme-blocks.test.ts: Linking an Instance" },
+  { file: "fleets.md", marker: 'new vastai.Fleet("workers"', runBy: "readme-fleet.test.ts" },
+  { file: "simulator.md", marker: "startSimulator({ port: 0", runBy: "readme.test.ts: the in-process simulator example" },
+  { file: "testing.md", marker: "startTestStack", runBy: "readme.test.ts: the testing-kit example" },
+  { file: "testing.md", marker: "const err = await stack.up(program)", runBy: "here: a failing up's report" },
+  { file: "lookups-and-client.md", marker: 'import { MB_PER_GB, type Offer } from "pulumi-vastai/client"', runBy: "here: imports" },
+  { file: "account-and-teams.md", marker: 'new vastai.Team("ml"', runBy: "here" },
+  { file: "hosting.md", marker: 'new vastai.MachineListing("rig-1"', runBy: "here" },
+  { file: "hosting.md", marker: 'new vastai.VolumeListing("rig-1-disk"', runBy: "here" },
+  { file: "clusters.md", marker: 'new vastai.Cluster("rack"', runBy: "here" },
+];
+
+const tsBlocks = (file: string) => [...read(`docs/${file}`).matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]);
+const blockOf = (file: string, marker: string) => {
+  const found = tsBlocks(file).filter((b) => b.includes(marker));
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
+/** A block as a program: its `vastai.X` and bare X are the package's exports. */
+function asProgram(block: string): () => Record<string, unknown> {
+  const js = ts.transpileModule(block, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const names = Object.keys(vastai);
+  return () => {
+    const exports: Record<string, unknown> = {};
+    new Function("vastai", ...names, "exports", js)(vastai, ...names.map((n) => (vastai as Record<string, unknown>)[n]), exports);
+    return exports;
+  };
+}
+
+describe("issue 35 item 1: every ts block of docs/ runs", () => {
+  test("35.1 each ts block of docs/*.md has a runner", () => {
+    const unrun: string[] = [];
+    for (const file of pages.filter((p) => p.startsWith("docs/")).map((p) => p.slice("docs/".length))) {
+      for (const block of tsBlocks(file)) {
+        if (!BLOCKS.some((b) => b.file === file && block.includes(b.marker))) unrun.push(`docs/${file}: ${block.split("\n")[0]}`);
+      }
+    }
+    expect(unrun).toEqual([]);
+    for (const { file, marker } of BLOCKS) blockOf(file, marker);
+  });
+
+  test("35.1 lookups-and-client.md's imports name what the entry points export", () => {
+    const block = blockOf("lookups-and-client.md", 'from "pulumi-vastai/client"');
+    const entries: Record<string, Record<string, unknown>> = { "pulumi-vastai": vastai, "pulumi-vastai/client": require("pulumi-vastai/client") };
+    const absent: string[] = [];
+    for (const [, list, entry] of block.matchAll(/^import \{([^}]*)\} from "([^"]+)";$/gm)) {
+      for (const raw of list.split(",")) {
+        const name = raw.trim();
+        if (name.startsWith("type ")) continue;
+        if (!(name in entries[entry])) absent.push(`${entry}: ${name}`);
+      }
+    }
+    expect(absent).toEqual([]);
+  });
+
+  for (const { file, marker } of BLOCKS.filter((b) => b.runBy === "here")) {
+    test(`35.1 docs/${file}: the block with ${marker} runs on the simulator`, async () => {
+      stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
+      const up = await stack.up(asProgram(blockOf(file, marker)));
+      expect(up.outcomes.length).toBeGreaterThan(0);
+      expect(up.outcomes.filter((o) => o.outcome !== "created")).toEqual([]);
+      await stack.destroy();
+    }, 300_000);
+  }
+
+  test("35.1 testing.md: a failing up's report names the failed resource and what was done before", async () => {
+    stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
+    const program = () => {
+      const template = new vastai.Template("base", { name: "base", image: "vastai/base" });
+      new vastai.Instance("gpu", { offerId: 999999999, templateHashId: template.hashId }, { dependsOn: [template] });
+      return {};
+    };
+    const block = blockOf("testing.md", "const err = await stack.up(program)");
+    const js = ts.transpileModule(`return (async () => {\n${block}\nreturn err;\n})();`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const err = (await new Function("stack", "program", js)(stack, program)) as Error;
+    // The block's comment is the message, line by line (a line ending in "..." is a prefix).
+    const shown = [...block.matchAll(/^\/\/ (.*)$/gm)].map((m) => m[1]);
+    const lines = err.message.split("\n");
+    expect(lines).toHaveLength(shown.length);
+    shown.forEach((line, i) => (line.endsWith(" ...") ? expect(lines[i].startsWith(line.slice(0, -4))).toBe(true) : expect(lines[i]).toBe(line)));
+  }, 300_000);
+});
