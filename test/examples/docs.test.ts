@@ -127,6 +127,8 @@ const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
   { file: "hosting.md", marker: 'new vastai.MachineListing("rig-1"', runBy: "here" },
   { file: "hosting.md", marker: 'new vastai.VolumeListing("rig-1-disk"', runBy: "here" },
   { file: "clusters.md", marker: 'new vastai.Cluster("rack"', runBy: "here" },
+  { file: "templates-and-instances.md", marker: 'new vastai.Instance("box"', runBy: "here" },
+  { file: "serverless.md", marker: 'new vastai.Endpoint("llm"', runBy: "here" },
 ];
 
 const tsBlocks = (file: string) => [...read(`docs/${file}`).matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -176,8 +178,10 @@ describe("issue 35 item 1: every ts block of docs/ runs", () => {
   for (const { file, marker } of BLOCKS.filter((b) => b.runBy === "here")) {
     test(`35.1 docs/${file}: the block with ${marker} runs on the simulator`, async () => {
       stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
-      const up = await stack.up(asProgram(blockOf(file, marker)));
-      expect(up.outcomes.length).toBeGreaterThan(0);
+      const block = blockOf(file, marker);
+      const up = await stack.up(asProgram(block));
+      // Every resource the block declares is created, and destroy removes them.
+      expect(up.outcomes.length).toBe([...block.matchAll(/new vastai\.\w+\(/g)].length);
       expect(up.outcomes.filter((o) => o.outcome !== "created")).toEqual([]);
       await stack.destroy();
     }, 300_000);
