@@ -124,6 +124,7 @@ const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
   { file: "testing.md", marker: "const err = await stack.up(program)", runBy: "here: a failing up's report" },
   { file: "lookups-and-client.md", marker: 'import { MB_PER_GB, type Offer } from "pulumi-vastai/client"', runBy: "here: imports" },
   { file: "account-and-teams.md", marker: 'new vastai.Team("ml"', runBy: "here" },
+  { file: "account-and-teams.md", marker: 'new vastai.EnvVar("hf-token"', runBy: "here" },
   { file: "hosting.md", marker: 'new vastai.MachineListing("rig-1"', runBy: "here" },
   { file: "hosting.md", marker: 'new vastai.VolumeListing("rig-1-disk"', runBy: "here" },
   { file: "clusters.md", marker: 'new vastai.Cluster("rack"', runBy: "here" },
