@@ -75,6 +75,9 @@ describe("issue 35 item 1: docs by task", () => {
     const oneClick = new Set(links("README.md").map((l) => l.target));
     const twoClicks = new Set([...oneClick, ...[...oneClick].filter((t) => t.endsWith(".md") && fs.existsSync(path.join(repo, t))).flatMap((t) => links(t).map((l) => l.target))]);
     expect(twoClicks).toContain("docs/costs-and-stopping-spend.md");
+    // The overview links every page of docs/.
+    const fromIndex = new Set(links("docs/_index.md").map((l) => l.target));
+    expect(pages.filter((p) => p.startsWith("docs/") && p !== "docs/_index.md" && !fromIndex.has(p))).toEqual([]);
     // Each resource class the package exports is named in a heading of a page two clicks away.
     const resources = Object.entries(vastai)
       .filter(([, v]) => typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof pulumi.CustomResource)
