@@ -100,7 +100,9 @@ describe("issue 25 item 5: the package as installed", () => {
     const installed = path.join(dir, "node_modules", "pulumi-vastai");
     expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0, January 2004/);
     const broken: string[] = [];
-    for (const readme of ["README.md", "simulator/README.md", "provider/client/README.md", ...["quickstart", "gpu-fleet", "host-maintenance", "account", "dev-box"].map((e) => `examples/${e}/README.md`)]) {
+    const docs = fs.readdirSync(path.join(installed, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
+    expect(docs).toContain("docs/_index.md");
+    for (const readme of ["README.md", ...docs, "simulator/README.md", "provider/client/README.md", ...["quickstart", "gpu-fleet", "host-maintenance", "account", "dev-box"].map((e) => `examples/${e}/README.md`)]) {
       const text = fs.readFileSync(path.join(installed, readme), "utf8");
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^(https?:|mailto:|#)/.test(target)) continue;
@@ -114,7 +116,7 @@ describe("issue 25 item 5: the package as installed", () => {
 
 /** The peers and versions of README's install command for the simulator (simulator/peers.ts PEER_INSTALL). */
 function readmePeers(): Record<string, string> {
-  const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+  const readme = fs.readFileSync(path.join(repo, "docs", "installation-configuration.md"), "utf8");
   expect(readme).toContain(PEER_INSTALL);
   return Object.fromEntries(PEER_INSTALL.split(" ").slice(3).map((spec) => [spec.slice(0, spec.lastIndexOf("@")), spec.slice(spec.lastIndexOf("@") + 1)]));
 }
@@ -212,7 +214,7 @@ describe("issue 35 item 3: the packed package at the version it claims", () => {
 describe("issue 25 item 3: jest for users", () => {
   it("25.3 README's jest.config.js runs a test of a program with the testing kit under plain jest", () => {
     const dir = userProject();
-    const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+    const readme = fs.readFileSync(path.join(repo, "docs", "testing.md"), "utf8");
     const config = /```js\n(\/\/ jest\.config\.js\n[\s\S]*?)```/.exec(readme)?.[1];
     expect(config).toBeDefined();
     fs.writeFileSync(path.join(dir, "jest.config.js"), config!);

@@ -12,12 +12,13 @@ import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
 import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
-const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+/** A page of the documentation (docs/<page>). */
+const page = (name: string) => fs.readFileSync(path.join(__dirname, "..", "..", "docs", name), "utf8");
 
-/** The README's ts block containing `marker`, as a program; `{ ...vastai }` stands for its imports. */
-function readmeProgram(marker: string, rewrite: (code: string) => string = (c) => c): () => Record<string, unknown> {
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes(marker));
-  if (!block) throw new Error(`README has no ts block containing ${marker}`);
+/** The ts block of docs/`file` containing `marker`, as a program; `{ ...vastai }` stands for its imports. */
+function readmeProgram(file: string, marker: string, rewrite: (code: string) => string = (c) => c): () => Record<string, unknown> {
+  const block = [...page(file).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes(marker));
+  if (!block) throw new Error(`docs/${file} has no ts block containing ${marker}`);
   const js = ts.transpileModule(rewrite(block), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const names = Object.keys(vastai);
   return () => {
@@ -36,7 +37,7 @@ afterEach(async () => {
 describe("issue 25 item 7: the README's examples run against the simulator", () => {
   test("25.7 Linking an Instance: a protected volume on machine 30001 and an instance from offer 700001 that mounts it", async () => {
     stack = await startTestStack({ cwd: scratchProject().dir, config: FAST_PLUGIN_CONFIG });
-    const up = await stack.up(readmeProgram('new Instance("gpu", {'));
+    const up = await stack.up(readmeProgram("storage.md", 'new Instance("gpu", {'));
     expect(up.outcomes.map((o) => `${o.type} ${o.name}: ${o.outcome}`).sort()).toEqual(["Instance gpu: created", "Volume data: created"]);
     const [volume] = stack.sim.state().volumes;
     expect(stack.sim.state().instances.map((i) => i.machineId)).toEqual([volume.machineId]);
@@ -49,7 +50,7 @@ describe("issue 25 item 7: the README's examples run against the simulator", () 
     const template = await client.templates.create({ name: "base", image: "vastai/base" });
     const [offer] = await client.volumes.searchOffers("local", { limit: 1 });
     const volume = await client.volumes.create("local", { offerId: offer.id, sizeGb: 10 });
-    const program = readmeProgram('importId: "123456"', (code) =>
+    const program = readmeProgram("_index.md", 'importId: "123456"', (code) =>
       code.replace('"123456"', JSON.stringify(String(template.template.id))).replace('"20000001"', JSON.stringify(String(volume.id))),
     );
     const up = await stack.up(program);

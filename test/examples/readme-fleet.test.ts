@@ -10,7 +10,7 @@ import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
 import { FAST_PLUGIN_CONFIG } from "../support/plugin-timing";
 
-const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+const readme = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "fleets.md"), "utf8");
 const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('new vastai.Fleet("workers"'));
 
 let stack: TestStack;

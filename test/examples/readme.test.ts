@@ -12,20 +12,22 @@ import * as testing from "pulumi-vastai/testing";
 import { resetRuntime } from "../../provider/context";
 import { scratchProject } from "../contract/harness";
 
-const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
+/** A page of the documentation (docs/<page>). */
+const page = (name: string) => fs.readFileSync(path.join(__dirname, "..", "..", "docs", name), "utf8");
+const configurationPage = page("installation-configuration.md");
 
-/** The fenced block of the given language that contains `marker`. */
-function codeBlock(lang: string, marker: string): string {
-  const blocks = [...readme.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]);
+/** The fenced block of the given language in docs/`file` that contains `marker`. */
+function codeBlock(file: string, lang: string, marker: string): string {
+  const blocks = [...page(file).matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]);
   const block = blocks.find((b) => b.includes(marker));
-  if (!block) throw new Error(`README has no ${lang} block containing ${marker}`);
+  if (!block) throw new Error(`docs/${file} has no ${lang} block containing ${marker}`);
   return block;
 }
 
 afterAll(() => resetRuntime());
 
 test("the in-process simulator example creates and deletes a template through the providers", async () => {
-  const body = codeBlock("ts", "startSimulator({ port: 0")
+  const body = codeBlock("simulator.md", "ts", "startSimulator({ port: 0")
     .split("\n")
     .filter((line) => !line.startsWith("import "))
     .join("\n");
@@ -43,8 +45,8 @@ test("the in-process simulator example creates and deletes a template through th
 
 test("the configuration section names the keys and variables the missing-key error names", () => {
   const names = ["vastai:apiKey", "VAST_API_KEY", "~/.config/vastai/vast_api_key", "vastai:apiUrl", "VAST_URL", "vastai:runUrl", "VAST_RUN_URL"];
-  for (const name of names) expect(readme).toContain(`\`${name}\``);
-  const quoted = /^No Vast\.ai API key found.*$/m.exec(readme)?.[0];
+  for (const name of names) expect(configurationPage).toContain(`\`${name}\``);
+  const quoted = /^No Vast\.ai API key found.*$/m.exec(configurationPage)?.[0];
   expect(quoted).toBe(new MissingApiKeyError("/home/you/.config/vastai/vast_api_key").message);
 });
 
@@ -52,7 +54,7 @@ test("the testing-kit example runs as written: preview, up with a secret output,
   // The example runs in a user's project, where the plugin finds pulumi-vastai installed:
   // here, the scratch project with the packed package installed.
   const project = scratchProject().dir;
-  const js = ts.transpileModule(codeBlock("ts", "startTestStack"), {
+  const js = ts.transpileModule(codeBlock("testing.md", "ts", "startTestStack"), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
   }).outputText;
   const inProject: typeof testing = { ...testing, startTestStack: (options) => testing.startTestStack({ cwd: project, ...options }) };
