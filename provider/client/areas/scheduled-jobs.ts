@@ -10,7 +10,7 @@ import { acknowledgedResponse } from "../schemas";
 import { scheduledJobCreateResponse, scheduledJobListResponse } from "../schemas-scheduled-jobs";
 import { frequencyProblem, type ScheduledJobInfo, type ScheduledJobInput } from "../types-scheduled-jobs";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { deleteConfirmed, writeSeen } from "./confirm";
 
 /** A scheduled job was made (the service answered its id) but reading it back failed. */
 export class ScheduledJobUnreadError extends Error {
@@ -100,7 +100,16 @@ export class ScheduledJobsApi {
 
   /** Replace every field of job `id` (the vendor's client sends the whole job). */
   async update(id: number, input: ScheduledJobInput): Promise<void> {
-    await this.core.request({ endpoint: ENDPOINTS.scheduledJobsUpdate, params: { id }, body: scheduledJobBody(input), schema: acknowledgedResponse });
+    const body = scheduledJobBody(input);
+    await this.core.request({ endpoint: ENDPOINTS.scheduledJobsUpdate, params: { id }, body, schema: acknowledgedResponse });
+    // The documented answer alone proves nothing: the listed job must carry the terms sent.
+    await writeSeen(`scheduled job ${id}`, "update", async () => {
+      const job = (await this.list()).find((j) => j.id === id);
+      if (!job) return "reading it back shows no job of that id";
+      const at = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
+      const same = sameJob(job, input) && job.frequency === body.frequency && at(job.start) === body.start_time && at(job.end) === body.end_time;
+      return same ? null : "reading it back shows its old terms";
+    });
   }
 
   /** Delete (cancel) job `id`; the service's own 404 resolves `{alreadyGone: true}`. */
