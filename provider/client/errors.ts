@@ -406,8 +406,10 @@ export class PagingLoopError extends VastError {
  * or a proxy answered, and nothing was made or changed.
  */
 export class WriteNotSeenError extends VastError {
-  constructor(what: string, write: "create" | "update" | "listing", why: string) {
-    super(`${what}: the ${write} was answered as done, but ${why}: it was not carried out. Check vastai:apiUrl and any proxy between here and the service, then try again.`);
-    this.name = "WriteNotSeenError";
+  constructor(what: string, write: "create" | "update" | "listing", call: { method: string; route: string }, why: string) {
+    super(
+      `${what}: the ${write} (${call.method} ${call.route}) was answered as done, but ${why}: it was not carried out. ` +
+        "Check vastai:apiUrl and any proxy between here and the service, then try again.",
+    );
   }
 }

@@ -29,7 +29,7 @@ describe("33.3 a create or update answered as done without the effect is not don
     await h.fault({ method: "PUT", path: "/api/v0/machines/create_asks/", status: 200, body: { success: true } });
     const forged = await h.client.machines.listMachine(M1, { pricePerGpu: 0.4 }).catch((e: unknown) => e);
     expect(forged).toBeInstanceOf(WriteNotSeenError);
-    expect(String(forged)).toMatch(/machine listing of machine \d+: the listing was answered as done, but the machine shows/);
+    expect(String(forged)).toMatch(/machine listing of machine \d+: the listing \(PUT \/api\/v0\/machines\/create_asks\/\) was answered as done, but the machine shows/);
     expect((await h.client.machines.get(M1))?.listing?.pricePerGpu).not.toBe(0.4);
     // A changed price forged the same way is seen not taken.
     await h.client.machines.listMachine(M1, { pricePerGpu: 0.4 });
@@ -49,20 +49,20 @@ describe("33.3 a create or update answered as done without the effect is not don
     const { job } = await h.client.scheduledJobs.create(jobPlanOf(input, "2026-01-01T00:00:00Z"));
     const moved = jobPlanOf({ ...input, hour: 5 }, "2026-01-01T00:00:00Z");
     await h.fault({ method: "PUT", path: "/api/v0/commands/schedule_job/*", status: 200, body: { success: true } });
-    await expect(h.client.scheduledJobs.update(job.id, moved)).rejects.toThrow(/scheduled job \d+: the update was answered as done, but reading it back shows/);
+    await expect(h.client.scheduledJobs.update(job.id, moved)).rejects.toThrow(/scheduled job \d+: the update \(PUT \/api\/v0\/commands\/schedule_job\/\{id\}\/\) was answered as done, but reading it back shows/);
     await expect(h.client.scheduledJobs.update(job.id, moved)).resolves.toBeUndefined();
   });
 
   it("33.3 a cluster create answered {success: true} with no cluster made fails naming it", async () => {
     await h.fault({ method: "POST", path: "/api/v0/cluster/", status: 200, body: { success: true } });
-    await expect(h.client.clusters.create("10.71.0.0/24", M1)).rejects.toThrow(/cluster of manager machine \d+ \(subnet 10\.71\.0\.0\/24\): the create was answered as done, but/);
+    await expect(h.client.clusters.create("10.71.0.0/24", M1)).rejects.toThrow(/cluster of manager machine \d+ \(subnet 10\.71\.0\.0\/24\): the create \(POST \/api\/v0\/cluster\/\) was answered as done, but/);
     expect((await h.client.clusters.list()).some((c) => c.managerId === M1)).toBe(false);
     await expect(h.client.clusters.create("10.71.0.0/24", M1)).resolves.toEqual(expect.objectContaining({}));
   });
 
   it("33.3 a team create answered {success: true} with no team made fails naming it", async () => {
     await h.fault({ method: "POST", path: "/api/v0/team/", status: 200, body: { success: true } });
-    await expect(h.client.teams.create({ name: "forged" })).rejects.toThrow(/team "forged": the create was answered as done, but/);
+    await expect(h.client.teams.create({ name: "forged" })).rejects.toThrow(/team "forged": the create \(POST \/api\/v0\/team\/\) was answered as done, but/);
     expect(await h.client.teams.isTeam()).toBe(false);
   });
 
@@ -72,7 +72,7 @@ describe("33.3 a create or update answered as done without the effect is not don
   ] as const) {
     it(`33.3 a ${kind} volume listing answered {success: true} without listing (or without its new price) fails naming it`, async () => {
       await h.fault({ method: "POST", path, status: 200, body: { success: true } });
-      await expect(write()).rejects.toThrow(/volume listing .*: the listing was answered as done, but/);
+      await expect(write()).rejects.toThrow(/volume listing of .*: the listing \(POST \/api\/v0\/(network_)?volumes\/\) was answered as done, but/);
       await write();
       const change = () => (kind === "local" ? h.client.volumeListings.listOnMachine(M2, { sizeGb: 100, pricePerGbMonth: 0.12 }) : h.client.volumeListings.listOnNetworkDisk(DISK.id, { sizeGb: 100, pricePerGbMonth: 0.12 }));
       await h.fault({ method: "POST", path, status: 200, body: { success: true } });

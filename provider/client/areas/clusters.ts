@@ -35,7 +35,7 @@ export class ClustersApi {
   async create(subnet: string, managerId: number): Promise<ClusterWriteResult> {
     const answer = await this.core.request({ endpoint: ENDPOINTS.clusterCreate, body: { subnet, manager_id: positive("managerId", managerId) }, schema: clusterWriteResponse });
     // The documented answer alone proves nothing: a cluster of this manager and subnet must be listed.
-    await writeSeen(`cluster of manager machine ${managerId} (subnet ${subnet})`, "create", async () =>
+    await writeSeen(`cluster of manager machine ${managerId} (subnet ${subnet})`, "create", ENDPOINTS.clusterCreate, async () =>
       (await this.list()).some((c) => c.subnet === subnet && c.nodes.some((n) => n.machineId === managerId)) ? null : "reading the clusters back shows none with this manager and subnet",
     );
     return answer;

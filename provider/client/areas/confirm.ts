@@ -7,6 +7,7 @@
  * cannot tell, the delete fails rather than report a live object as deleted.
  */
 import type { DocumentedShape } from "../core";
+import type { Endpoint } from "../endpoints";
 import { DeleteNotConfirmedError, DeleteNotSeenError, NotFoundError, UndocumentedSuccessError, WriteNotSeenError } from "../errors";
 import type { DeleteResult } from "../types-templates";
 
@@ -83,12 +84,12 @@ async function settle(d: ConfirmedDelete, error: unknown): Promise<DeleteResult>
  * read shows missing (null when the effect is seen). A read that fails does not refute the
  * documented answer (an outage right after the write); only a read that shows the effect absent does.
  */
-export async function writeSeen(what: string, write: "create" | "update" | "listing", absent: () => Promise<string | null>): Promise<void> {
+export async function writeSeen(what: string, write: "create" | "update" | "listing", call: Endpoint, absent: () => Promise<string | null>): Promise<void> {
   let why: string | null;
   try {
     why = await absent();
   } catch {
     return;
   }
-  if (why !== null) throw new WriteNotSeenError(what, write, why);
+  if (why !== null) throw new WriteNotSeenError(what, write, call, why);
 }

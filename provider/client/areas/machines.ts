@@ -144,7 +144,7 @@ export class MachinesApi {
     });
     // The documented answer alone proves nothing: the machine must show the listing (its
     // listed GPU price), at the price sent when one was.
-    await writeSeen(`machine listing of machine ${machineId}`, "listing", async () => {
+    await writeSeen(`machine listing of machine ${machineId}`, "listing", ENDPOINTS.machineAsksCreate, async () => {
       const machine = await this.get(machineId);
       if (!machine) return "the service lists no such machine of the account's";
       if (machine.listed !== true) return "the machine shows no listing";

@@ -5,7 +5,7 @@
  */
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
-import { VastApiError, VastValidationError } from "../errors";
+import { VastApiError, VastValidationError, WriteNotSeenError } from "../errors";
 import { acknowledgedResponse } from "../schemas";
 import { scheduledJobCreateResponse, scheduledJobListResponse } from "../schemas-scheduled-jobs";
 import { frequencyProblem, type ScheduledJobInfo, type ScheduledJobInput } from "../types-scheduled-jobs";
@@ -94,7 +94,8 @@ export class ScheduledJobsApi {
       throw error;
     }
     const job = (id !== undefined ? listed.find((j) => j.id === id) : undefined) ?? listed.filter((j) => sameJob(j, input)).sort((a, b) => b.id - a.id)[0];
-    if (!job) throw new VastValidationError(`the service accepted the scheduled job for ${input.requestMethod} ${input.apiEndpoint} but does not list it`);
+    // The documented answer alone proves nothing: a job the service does not list was not made.
+    if (!job) throw new WriteNotSeenError(`scheduled job for ${input.requestMethod} ${input.apiEndpoint}`, "create", ENDPOINTS.scheduledJobsCreate, "the service does not list it");
     return { job, existing };
   }
 
@@ -103,7 +104,7 @@ export class ScheduledJobsApi {
     const body = scheduledJobBody(input);
     await this.core.request({ endpoint: ENDPOINTS.scheduledJobsUpdate, params: { id }, body, schema: acknowledgedResponse });
     // The documented answer alone proves nothing: the listed job must carry the terms sent.
-    await writeSeen(`scheduled job ${id}`, "update", async () => {
+    await writeSeen(`scheduled job ${id}`, "update", ENDPOINTS.scheduledJobsUpdate, async () => {
       const job = (await this.list()).find((j) => j.id === id);
       if (!job) return "reading it back shows no job of that id";
       const at = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));

@@ -48,7 +48,7 @@ export class TeamsApi {
   async create(input: CreateTeamInput): Promise<{ msg?: string }> {
     const answer = await this.core.request({ endpoint: ENDPOINTS.teamCreate, body: { team_name: input.name, transfer_credit: input.transferCredit ?? 0 }, schema: teamCreateResponse });
     // The documented answer alone proves nothing: the key must now be a team's.
-    await writeSeen(`team ${JSON.stringify(input.name)}`, "create", async () => ((await this.isTeam()) ? null : "the key is still no team's (the service answers it has no team roles)"));
+    await writeSeen(`team ${JSON.stringify(input.name)}`, "create", ENDPOINTS.teamCreate, async () => ((await this.isTeam()) ? null : "the key is still no team's (the service answers it has no team roles)"));
     return answer;
   }
 

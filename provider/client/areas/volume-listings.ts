@@ -120,12 +120,13 @@ export class VolumeListingsApi {
       throw new VolumeListingUnreadError(error as Error);
     }
     // The documented answer alone proves nothing: the listing must be there, at the price sent.
+    const call = kind === "network" ? ENDPOINTS.networkVolumeListingCreate : ENDPOINTS.volumeListingCreate;
     const what = `${kind === "network" ? "network volume" : "volume"} listing of ${"diskId" in key ? `network disk ${key.diskId}` : `machine ${(key as { machineId: number }).machineId}`}`;
-    if (!listing) throw new WriteNotSeenError(what, "listing", "the volume offers show no listing there");
+    if (!listing) throw new WriteNotSeenError(what, "listing", call, "the volume offers show no listing there");
     const live = listing.pricePerGbMonth;
     const sent = terms.pricePerGbMonth;
     if (live !== null && Math.abs(live - sent) > 1e-9 * Math.max(1, Math.abs(sent))) {
-      throw new WriteNotSeenError(what, "listing", `the volume offers show it at $${live}/GB/month, not the $${sent}/GB/month sent`);
+      throw new WriteNotSeenError(what, "listing", call, `the volume offers show it at $${live}/GB/month, not the $${sent}/GB/month sent`);
     }
     return listing;
   }

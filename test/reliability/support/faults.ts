@@ -23,7 +23,16 @@ export interface FaultKind {
    * the whole operation (`spec` is unused). Nothing it answers may count as "deleted" or "gone".
    */
   wrongServer?: boolean;
+  /**
+   * The rows (`<scenario>.<op>`) this fault meets, when not every row: a fault that only the
+   * writes of some kinds can meet (a documented answer forged for them). It meets the endpoint
+   * that carries the operation's effect (the scenario's target), not the reads around it.
+   */
+  rows?: readonly string[];
 }
+
+/** Whether `fault` is a cell of `row`. */
+export const meets = (fault: FaultKind, row: string): boolean => fault.rows === undefined || fault.rows.includes(row);
 
 const status = (code: number): Partial<FaultSpec> => ({ status: code });
 
@@ -45,6 +54,28 @@ export const FAULTS: readonly FaultKind[] = [
     cause: /success=false/,
   },
   { name: "503-always", spec: () => ({ status: 503, times: 1000 }), acted: false, cause: /HTTP 503.*gave up after \d+ attempts/, persistent: true },
+  // Issue 33 item 3: a wrong server's answer, with the documented success but nothing done.
+  // Only a read showing the effect absent refutes it; the write then fails naming what was not seen.
+  {
+    name: "forged-success",
+    spec: () => ({ status: 200, body: { success: true } }),
+    acted: false,
+    cause: /answered as done/,
+    rows: [
+      "Cluster.create",
+      "ScheduledJob.create",
+      "ScheduledJob.update",
+      "MachineListing.create",
+      "MachineListing.update",
+      "VolumeListing.create",
+      "VolumeListing.update",
+      "NetworkVolumeListing.create",
+      "NetworkVolumeListing.update",
+      "Team.create",
+    ],
+  },
+  // Issue 33 item 3: a create answered 200 {} is unreadable, not a success.
+  { name: "empty-200", spec: () => ({ status: 200, body: {} }), acted: false, cause: /instead of the documented success/, rows: ["TeamMember.create", "MachineListing.create"] },
   {
     name: "wrong-server",
     spec: () => ({}),
