@@ -399,3 +399,17 @@ export class PagingLoopError extends VastError {
     this.endpoint = endpoint;
   }
 }
+
+/**
+ * A create or update answered with its documented success (`{success: true}`, `{msg}`), which
+ * any server can give, while reading the object back shows the effect absent: a wrong server
+ * or a proxy answered, and nothing was made or changed.
+ */
+export class WriteNotSeenError extends VastError {
+  constructor(what: string, write: "create" | "update" | "listing", call: { method: string; route: string }, why: string) {
+    super(
+      `${what}: the ${write} (${call.method} ${call.route}) was answered as done, but ${why}: it was not carried out. ` +
+        "Check vastai:apiUrl and any proxy between here and the service, then try again.",
+    );
+  }
+}

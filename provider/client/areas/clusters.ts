@@ -10,7 +10,7 @@ import { VastValidationError } from "../errors";
 import { clusterListResponse, clusterWriteResponse, overlayListResponse } from "../schemas-clusters";
 import type { Cluster, ClusterWriteResult, Overlay } from "../types-clusters";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { deleteConfirmed, writeSeen } from "./confirm";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -32,8 +32,13 @@ export class ClustersApi {
   }
 
   /** Create a cluster with a local subnet and a manager machine (one the account hosts). The answer holds no id: list to find it. Not resent if the response is lost. */
-  create(subnet: string, managerId: number): Promise<ClusterWriteResult> {
-    return this.core.request({ endpoint: ENDPOINTS.clusterCreate, body: { subnet, manager_id: positive("managerId", managerId) }, schema: clusterWriteResponse });
+  async create(subnet: string, managerId: number): Promise<ClusterWriteResult> {
+    const answer = await this.core.request({ endpoint: ENDPOINTS.clusterCreate, body: { subnet, manager_id: positive("managerId", managerId) }, schema: clusterWriteResponse });
+    // The documented answer alone proves nothing: a cluster of this manager and subnet must be listed.
+    await writeSeen(`cluster of manager machine ${managerId} (subnet ${subnet})`, "create", ENDPOINTS.clusterCreate, async () =>
+      (await this.list()).some((c) => c.subnet === subnet && c.nodes.some((n) => n.machineId === managerId)) ? null : "reading the clusters back shows none with this manager and subnet",
+    );
+    return answer;
   }
 
   /** Join machines to a cluster; a machine already in it stays. */

@@ -7,7 +7,8 @@
  * cannot tell, the delete fails rather than report a live object as deleted.
  */
 import type { DocumentedShape } from "../core";
-import { DeleteNotConfirmedError, DeleteNotSeenError, NotFoundError, UndocumentedSuccessError } from "../errors";
+import type { Endpoint } from "../endpoints";
+import { DeleteNotConfirmedError, DeleteNotSeenError, NotFoundError, UndocumentedSuccessError, WriteNotSeenError } from "../errors";
 import type { DeleteResult } from "../types-templates";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -76,4 +77,19 @@ async function settle(d: ConfirmedDelete, error: unknown): Promise<DeleteResult>
   if (there) throw new DeleteNotConfirmedError(site, d.what, "reading it back still finds it", error);
   // An undocumented 2xx whose object is gone was our delete; a foreign 404's was gone before.
   return { alreadyGone: !undocumented };
+}
+
+/**
+ * After a write's documented success answer, read its effect back once: `absent` names what the
+ * read shows missing (null when the effect is seen). A read that fails does not refute the
+ * documented answer (an outage right after the write); only a read that shows the effect absent does.
+ */
+export async function writeSeen(what: string, write: "create" | "update" | "listing", call: Endpoint, absent: () => Promise<string | null>): Promise<void> {
+  let why: string | null;
+  try {
+    why = await absent();
+  } catch {
+    return;
+  }
+  if (why !== null) throw new WriteNotSeenError(what, write, call, why);
 }

@@ -1,4 +1,5 @@
 import type { RequestCore } from "../core";
+import { SUCCESS_TRUE, writeSeen } from "./confirm";
 import { ENDPOINTS } from "../endpoints";
 import { isServiceNotFound, VastValidationError } from "../errors";
 import {
@@ -118,8 +119,8 @@ export class MachinesApi {
    * Terms left out keep the service's defaults. Returns how many client contracts were
    * extended to a new end date. A resend sets the same terms again.
    */
-  listMachine(machineId: number, terms: MachineListingTerms): Promise<{ extended: number }> {
-    return this.core.request({
+  async listMachine(machineId: number, terms: MachineListingTerms): Promise<{ extended: number }> {
+    const answer = await this.core.request({
       endpoint: ENDPOINTS.machineAsksCreate,
       body: {
         machine: machineId,
@@ -138,7 +139,23 @@ export class MachinesApi {
         vol_price: terms.volumeSizeGb ? (terms.volumePricePerGbMonth ?? null) : null,
       },
       schema: machineAsksResponse,
+      // `{success: true, extended}`: a `200 {}` is unreadable, not a listing.
+      documented: SUCCESS_TRUE,
     });
+    // The documented answer alone proves nothing: the machine must show the listing (its
+    // listed GPU price), at the price sent when one was.
+    await writeSeen(`machine listing of machine ${machineId}`, "listing", ENDPOINTS.machineAsksCreate, async () => {
+      const machine = await this.get(machineId);
+      if (!machine) return "the service lists no such machine of the account's";
+      if (machine.listed !== true) return "the machine shows no listing";
+      const live = machine.listing?.pricePerGpu;
+      const sent = terms.pricePerGpu;
+      if (sent !== undefined && live !== undefined && Math.abs(live - sent) > 1e-9 * Math.max(1, Math.abs(sent))) {
+        return `the machine shows its GPU price at $${live}/hour, not the $${sent}/hour sent`;
+      }
+      return null;
+    });
+    return answer;
   }
 
   /**

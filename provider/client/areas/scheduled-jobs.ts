@@ -5,12 +5,12 @@
  */
 import type { RequestCore } from "../core";
 import { ENDPOINTS } from "../endpoints";
-import { VastApiError, VastValidationError } from "../errors";
+import { VastApiError, VastValidationError, WriteNotSeenError } from "../errors";
 import { acknowledgedResponse } from "../schemas";
 import { scheduledJobCreateResponse, scheduledJobListResponse } from "../schemas-scheduled-jobs";
 import { frequencyProblem, type ScheduledJobInfo, type ScheduledJobInput } from "../types-scheduled-jobs";
 import type { DeleteResult } from "../types-templates";
-import { deleteConfirmed } from "./confirm";
+import { deleteConfirmed, writeSeen } from "./confirm";
 
 /** A scheduled job was made (the service answered its id) but reading it back failed. */
 export class ScheduledJobUnreadError extends Error {
@@ -94,13 +94,23 @@ export class ScheduledJobsApi {
       throw error;
     }
     const job = (id !== undefined ? listed.find((j) => j.id === id) : undefined) ?? listed.filter((j) => sameJob(j, input)).sort((a, b) => b.id - a.id)[0];
-    if (!job) throw new VastValidationError(`the service accepted the scheduled job for ${input.requestMethod} ${input.apiEndpoint} but does not list it`);
+    // The documented answer alone proves nothing: a job the service does not list was not made.
+    if (!job) throw new WriteNotSeenError(`scheduled job for ${input.requestMethod} ${input.apiEndpoint}`, "create", ENDPOINTS.scheduledJobsCreate, "the service does not list it");
     return { job, existing };
   }
 
   /** Replace every field of job `id` (the vendor's client sends the whole job). */
   async update(id: number, input: ScheduledJobInput): Promise<void> {
-    await this.core.request({ endpoint: ENDPOINTS.scheduledJobsUpdate, params: { id }, body: scheduledJobBody(input), schema: acknowledgedResponse });
+    const body = scheduledJobBody(input);
+    await this.core.request({ endpoint: ENDPOINTS.scheduledJobsUpdate, params: { id }, body, schema: acknowledgedResponse });
+    // The documented answer alone proves nothing: the listed job must carry the terms sent.
+    await writeSeen(`scheduled job ${id}`, "update", ENDPOINTS.scheduledJobsUpdate, async () => {
+      const job = (await this.list()).find((j) => j.id === id);
+      if (!job) return "reading it back shows no job of that id";
+      const at = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
+      const same = sameJob(job, input) && job.frequency === body.frequency && at(job.start) === body.start_time && at(job.end) === body.end_time;
+      return same ? null : "reading it back shows its old terms";
+    });
   }
 
   /** Delete (cancel) job `id`; the service's own 404 resolves `{alreadyGone: true}`. */

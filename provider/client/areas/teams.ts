@@ -22,7 +22,7 @@ import {
 import { API_KEY_SCOPES, permissionsOfScopes } from "../types-account";
 import type { AuditLogEntry, CreatedSubaccount, CreateSubaccountInput, CreateTeamInput, Subaccount, TeamMember, TeamRole, TeamRoleInput } from "../types-teams";
 import type { DeleteResult } from "../types-templates";
-import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
+import { SUCCESS_TRUE, deleteConfirmed, writeSeen } from "./confirm";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -46,7 +46,10 @@ export class TeamsApi {
    * read the roles (`roles()` answers once the key is a team's) to find out.
    */
   async create(input: CreateTeamInput): Promise<{ msg?: string }> {
-    return this.core.request({ endpoint: ENDPOINTS.teamCreate, body: { team_name: input.name, transfer_credit: input.transferCredit ?? 0 }, schema: teamCreateResponse });
+    const answer = await this.core.request({ endpoint: ENDPOINTS.teamCreate, body: { team_name: input.name, transfer_credit: input.transferCredit ?? 0 }, schema: teamCreateResponse });
+    // The documented answer alone proves nothing: the key must now be a team's.
+    await writeSeen(`team ${JSON.stringify(input.name)}`, "create", ENDPOINTS.teamCreate, async () => ((await this.isTeam()) ? null : "the key is still no team's (the service answers it has no team roles)"));
+    return answer;
   }
 
   /**
@@ -113,7 +116,9 @@ export class TeamsApi {
    * describes: both forms carry the same values, so whichever the service reads, it reads these.
    */
   async invite(email: string, role: string): Promise<void> {
-    await this.core.request({ endpoint: ENDPOINTS.teamInvite, query: { email, role }, body: { email, role }, schema: acknowledgedResponse });
+    // The service lists no invitations to read back: an answer without the documented
+    // `{success: true}` (a `200 {}` from another server) is unreadable, not a sent invitation.
+    await this.core.request({ endpoint: ENDPOINTS.teamInvite, query: { email, role }, body: { email, role }, schema: acknowledgedResponse, documented: SUCCESS_TRUE });
   }
 
   /** The team's members (people who accepted their invitation). */

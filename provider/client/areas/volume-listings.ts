@@ -14,6 +14,7 @@ import type { DeleteResult } from "../types-templates";
 import type { VolumeListing, VolumeListingTerms } from "../types-volume-listings";
 import type { VolumeKind, VolumeOffer } from "../types-volumes";
 import { SUCCESS_TRUE, deleteConfirmed } from "./confirm";
+import { WriteNotSeenError } from "../errors";
 import type { VolumesApi } from "./volumes";
 
 const SECONDS_PER_DAY = 86_400;
@@ -100,23 +101,34 @@ export class VolumeListingsApi {
   async listOnMachine(machineId: number, terms: VolumeListingTerms): Promise<{ listing: VolumeListing | null; message: string | null }> {
     const body = { ...checkTerms(terms), machine: positiveWhole("machineId", machineId) };
     const { message } = await this.core.request({ endpoint: ENDPOINTS.volumeListingCreate, body, schema: volumeListingAnswer });
-    return { listing: await this.readBack("local", { machineId }), message };
+    return { listing: await this.readBack("local", { machineId }, terms), message };
   }
 
   /** List space on a network disk as a network volume offer (or change its terms), then find the listing. */
   async listOnNetworkDisk(diskId: number, terms: VolumeListingTerms): Promise<{ listing: VolumeListing | null; message: string | null }> {
     const body = { disk_id: positiveWhole("diskId", diskId), ...checkTerms(terms) };
     const { message } = await this.core.request({ endpoint: ENDPOINTS.networkVolumeListingCreate, body, schema: volumeListingAnswer });
-    return { listing: await this.readBack("network", { diskId }), message };
+    return { listing: await this.readBack("network", { diskId }, terms), message };
   }
 
   /** The listing just written, found again; a failed look-up says the terms were written. */
-  private async readBack(kind: VolumeKind, key: VolumeListingKey): Promise<VolumeListing | null> {
+  private async readBack(kind: VolumeKind, key: VolumeListingKey, terms: VolumeListingTerms): Promise<VolumeListing | null> {
+    let listing: VolumeListing | null;
     try {
-      return await this.find(kind, key);
+      listing = await this.find(kind, key);
     } catch (error) {
       throw new VolumeListingUnreadError(error as Error);
     }
+    // The documented answer alone proves nothing: the listing must be there, at the price sent.
+    const call = kind === "network" ? ENDPOINTS.networkVolumeListingCreate : ENDPOINTS.volumeListingCreate;
+    const what = `${kind === "network" ? "network volume" : "volume"} listing of ${"diskId" in key ? `network disk ${key.diskId}` : `machine ${(key as { machineId: number }).machineId}`}`;
+    if (!listing) throw new WriteNotSeenError(what, "listing", call, "the volume offers show no listing there");
+    const live = listing.pricePerGbMonth;
+    const sent = terms.pricePerGbMonth;
+    if (live !== null && Math.abs(live - sent) > 1e-9 * Math.max(1, Math.abs(sent))) {
+      throw new WriteNotSeenError(what, "listing", call, `the volume offers show it at $${live}/GB/month, not the $${sent}/GB/month sent`);
+    }
+    return listing;
   }
 
   /**

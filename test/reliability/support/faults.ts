@@ -23,9 +23,19 @@ export interface FaultKind {
    * the whole operation (`spec` is unused). Nothing it answers may count as "deleted" or "gone".
    */
   wrongServer?: boolean;
-  /** Only these rows (scenario names) meet the fault; every row when absent. */
+  /**
+   * The rows this fault meets, when not every row: a scenario's name (each of its operations) or
+   * one `<scenario>.<op>`; a fault that only some kinds can meet (a refusal that repeats a body
+   * holding a start command, a documented answer forged for some writes).
+   */
   rows?: readonly string[];
+  /** Met at the endpoint that carries the operation's effect (the scenario's target) only, not the reads around it. */
+  effectOnly?: boolean;
 }
+
+/** Whether `fault` is a cell of `row`. */
+export const meets = (fault: FaultKind, row: string): boolean =>
+  fault.rows === undefined || fault.rows.includes(row) || fault.rows.includes(row.slice(0, row.lastIndexOf(".")));
 
 const status = (code: number): Partial<FaultSpec> => ({ status: code });
 
@@ -51,6 +61,29 @@ export const FAULTS: readonly FaultKind[] = [
   // service that says `invalid onstart: <value>`; met by the rows whose requests carry a start
   // command, a registry password, env values or a webhook address, whose every message must hide them.
   { name: "echo", spec: () => ({ status: 400, echo: "*" }), acted: false, cause: /HTTP 400 invalid_args: invalid request/, rows: ["Instance start command", "Template", "WorkerGroup", "Webhook"] },
+  // Issue 33 item 3: a wrong server's answer, with the documented success but nothing done.
+  // Only a read showing the effect absent refutes it; the write then fails naming what was not seen.
+  {
+    name: "forged-success",
+    spec: () => ({ status: 200, body: { success: true } }),
+    acted: false,
+    cause: /answered as done/,
+    effectOnly: true,
+    rows: [
+      "Cluster.create",
+      "ScheduledJob.create",
+      "ScheduledJob.update",
+      "MachineListing.create",
+      "MachineListing.update",
+      "VolumeListing.create",
+      "VolumeListing.update",
+      "NetworkVolumeListing.create",
+      "NetworkVolumeListing.update",
+      "Team.create",
+    ],
+  },
+  // Issue 33 item 3: a create answered 200 {} is unreadable, not a success.
+  { name: "empty-200", spec: () => ({ status: 200, body: {} }), acted: false, cause: /instead of the documented success/, rows: ["TeamMember.create", "MachineListing.create"], effectOnly: true },
   {
     name: "wrong-server",
     spec: () => ({}),

@@ -507,6 +507,27 @@ const volumeListing: Scenario = {
   ],
 };
 
+/** NetworkVolumeListing (issue 33 item 3): space on a network disk the account hosts, listed for volumes. */
+const networkVolumeListing: Scenario = {
+  name: "NetworkVolumeListing",
+  provider: driven("networkVolumeListing"),
+  inputs: () => ({ diskId: SEED.hostNetworkDisks[0].id, sizeGb: 500, pricePerGbMonth: 0.1 }),
+  updateInputs: (outs) => ({ ...pickInputs(outs, ["diskId", "sizeGb", "endDate"]), pricePerGbMonth: 0.12 }),
+  targets: {
+    create: { method: "POST", path: "/api/v0/network_volumes" },
+    read: { method: "POST", path: "/api/v0/network_volumes/search" },
+    update: { method: "POST", path: "/api/v0/network_volumes" },
+    delete: { method: "POST", path: "/api/v0/network_volumes/unlist" },
+  },
+  live: (state) => (state.volumeListings ?? []).filter((l) => l.user_id === SEED.user.id && l.kind === "network").map((l) => ({ key: String(l.disk_id), view: l as unknown as Record<string, unknown> })),
+  claims: (entry) => [entry.id],
+  compare: (live, entry) => [
+    ...differs("price_disk", live.view.price_disk, entry.outs.pricePerGbMonth),
+    ...differs("size", live.view.size, entry.outs.sizeGb),
+    ...differs("id", live.view.id, entry.outs.listingId),
+  ],
+};
+
 const endpoint: Scenario = {
   name: "Endpoint",
   provider: driven("endpoint"),
@@ -887,7 +908,7 @@ const fleetWake: Scenario = {
   targets: { ...fleet.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceStartCommand, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceStartCommand, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, networkVolumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
