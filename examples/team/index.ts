@@ -40,12 +40,17 @@ const member = new TeamMember("ana", {
 // ---- The cluster and its overlay network ---------------------------------------------------
 const cluster = new Cluster("rack", { subnet, managerMachineId });
 const node2 = new ClusterMember("node-2", { clusterId: cluster.clusterId, machineId: workerMachineId });
-const net = new Overlay("team-net", { clusterId: cluster.clusterId, name: overlayName }, { dependsOn: [node2] });
+// An overlay is one physical cluster's local network: the fleet's members are rented on that
+// cluster's machines (offer.clusterId), since a member rented elsewhere could not join it.
+// `siteClusterId`: a cluster of rentable hosts (an offer's cluster_id) to train on; default the
+// cluster above.
+const siteClusterId = config.getNumber("siteClusterId");
+const net = new Overlay("team-net", { clusterId: siteClusterId ?? cluster.clusterId, name: overlayName }, { dependsOn: [node2] });
 
 // ---- The training fleet on the overlay -----------------------------------------------------
 const trainers = new Fleet("trainers", {
   count: members,
-  offer: { numGpus: 1, gpuRamGb: 24, verified: true },
+  offer: { numGpus: 1, gpuRamGb: 24, verified: true, clusterId: net.clusterId },
   image: "pytorch/pytorch",
   label: "team-trainer",
   spread: { by: "machine", max: 1 },

@@ -98,8 +98,9 @@ test("27.2 Cluster and Overlay: what this resource did not create is never taken
 });
 
 test("27.2 Fleet overlay: members join once they run, a healed member's replacement joins, a removed one leaves, a missing overlay rents nothing", async () => {
-  const cluster = await up("cluster", "Cluster", "fleet-rack", { subnet: "10.4.0.0/24", managerMachineId: MANAGER });
-  await up("overlay", "Overlay", "fleet-net", { clusterId: Number(cluster.id), name: "train-net" });
+  // The overlay is on a cluster of the market's hosts, where members can be rented (33.7: and only there).
+  const site = SEED.marketClusters[0];
+  await up("overlay", "Overlay", "fleet-net", { clusterId: site.id, name: "train-net" });
   const fu = dynamicUrn("dev", "proj", "Fleet", "trainers");
   const check = async (news: Props, olds: Props = {}) => {
     const r = await fx.plugin.check(fu, olds, { __provider: fx.serialized.fleet, __identity: "proj/dev/Fleet/trainers", ...news });
@@ -108,7 +109,7 @@ test("27.2 Fleet overlay: members join once they run, a healed member's replacem
   };
   const ids = (p: Props) => (p.members as { id: number }[]).map((m) => m.id).sort((a, b) => a - b);
   const onOverlay = async () => [...(await client.clusters.overlays()).find((o) => o.name === "train-net")!.instanceIds].sort((a, b) => a - b);
-  const spec = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch", overlay: "train-net" };
+  const spec = { offer: { numGpus: 1, gpuRamGb: 24, clusterId: site.id }, image: "pytorch/pytorch", overlay: "train-net" };
 
   // No such overlay: refused before anything is rented.
   await expect(fx.plugin.create(fu, await check({ ...spec, overlay: "no-such-net", count: 2 }))).rejects.toThrow('overlay: the account has no overlay named "no-such-net"');
@@ -116,6 +117,8 @@ test("27.2 Fleet overlay: members join once they run, a healed member's replacem
 
   const made = await fx.plugin.create(fu, await check({ ...spec, count: 2 }));
   expect(await onOverlay()).toEqual(ids(made.properties));
+  // Every member is on the overlay's cluster.
+  expect(fx.sim.state().instances.map((i) => i.machine_id as number).every((m) => site.machineIds.includes(m))).toBe(true);
 
   // A member dies: the diff sees it, the update replaces it and the replacement joins; the dead one left when destroyed.
   const dead = (made.properties.members as { id: number }[])[0].id;
@@ -128,7 +131,7 @@ test("27.2 Fleet overlay: members join once they run, a healed member's replacem
   // Members off the overlay (here: the overlay made anew outside Pulumi) are seen by the diff and joined by the update.
   const live = (await client.clusters.overlays()).find((o) => o.name === "train-net")!;
   await client.clusters.deleteOverlay(live.id);
-  await client.clusters.createOverlay(Number(cluster.id), "train-net");
+  await client.clusters.createOverlay(site.id, "train-net");
   expect(await onOverlay()).toEqual([]);
   expect(await fx.plugin.diff(fu, made.id, healed.properties, same)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
   const rejoined = await fx.plugin.update(fu, made.id, healed.properties, same);
@@ -141,5 +144,38 @@ test("27.2 Fleet overlay: members join once they run, a healed member's replacem
   expect(ids(one.properties)).toHaveLength(1);
   await fx.plugin.delete(fu, made.id, one.properties);
   expect(await onOverlay()).toEqual([]);
+  expect(fx.sim.state().instances).toEqual([]);
+});
+
+test("33.7 Fleet overlay rents only on the overlay's cluster: check refuses an overlay without offer.clusterId, create one on another cluster", async () => {
+  const [site, other] = SEED.marketClusters;
+  await up("overlay", "Overlay", "site-net", { clusterId: site.id, name: "site-net" });
+  const fu = dynamicUrn("dev", "proj", "Fleet", "pinned");
+  const check = (news: Props) => fx.plugin.check(fu, {}, { __provider: fx.serialized.fleet, __identity: "proj/dev/Fleet/pinned", ...news });
+  const base = { count: 2, image: "pytorch/pytorch", overlay: "site-net" };
+
+  // Without a cluster the cheapest matches (offers off the cluster) would be rented and could not join.
+  const bare = await check({ ...base, offer: { numGpus: 1, gpuRamGb: 24 } });
+  expect(bare.failures).toEqual([{ property: "offer.clusterId", reason: expect.stringMatching(/^offer\.clusterId: is required with overlay: overlay "site-net" is local networking on one physical cluster/) }]);
+  // A set of clusters is no one cluster.
+  const several = await check({ ...base, offer: { numGpus: 1, clusterId: { in: [site.id, other.id] } } });
+  expect(several.failures).toEqual([{ property: "offer.clusterId", reason: expect.stringMatching(/must name the overlay's one cluster \(a cluster id, or \{eq: id\}\)/) }]);
+
+  // Another cluster than the overlay's: refused before anything is rented.
+  const elsewhere = await check({ ...base, offer: { clusterId: other.id } });
+  expect(elsewhere.failures).toEqual([]);
+  await expect(fx.plugin.create(fu, elsewhere.inputs)).rejects.toThrow(`offer.clusterId is ${other.id}, but overlay "site-net" is on cluster ${site.id}`);
+  expect(fx.sim.state().instances).toEqual([]);
+
+  // The overlay's cluster: every member is rented there (not on the cheaper offers elsewhere) and joins.
+  const pinned = await check({ ...base, offer: { numGpus: 1, gpuRamGb: 24, clusterId: { eq: site.id } } });
+  expect(pinned.failures).toEqual([]);
+  const made = await fx.plugin.create(fu, pinned.inputs);
+  const members = (made.properties.members as { id: number }[]).map((m) => m.id).sort((a, b) => a - b);
+  expect(members).toHaveLength(2);
+  expect(fx.sim.state().instances.map((i) => i.machine_id as number).every((m) => site.machineIds.includes(m))).toBe(true);
+  expect([...(await client.clusters.overlays()).find((o) => o.name === "site-net")!.instanceIds].sort((a, b) => a - b)).toEqual(members);
+  await fx.plugin.delete(fu, made.id, made.properties);
+  for (const o of await client.clusters.overlays()) await client.clusters.deleteOverlay(o.id);
   expect(fx.sim.state().instances).toEqual([]);
 });

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as vastai from "pulumi-vastai";
 import { startTestStack, type TestStack } from "pulumi-vastai/testing";
 import { scratchProject } from "../contract/harness";
+import { SEED } from "pulumi-vastai/simulator";
 
 let run: ExampleRun;
 
@@ -64,7 +65,8 @@ afterAll(async () => {
 
 test("27.2 runs through the testing kit on the simulator: the fleet's two members are on the overlay, and destroy leaves nothing", async () => {
   stack = await startTestStack({ cwd: scratchProject().dir, project: "vastai-team", config: { "vastai:pollIntervalMs": "5" } });
-  const up = await stack.up(teamProgram(), { "vastai-team:managerMachineId": "50001", "vastai-team:workerMachineId": "50002" });
+  // The fleet trains on cluster 41, a cluster of the market's hosts (its members can be rented there: two of its machines within 1.5 $/h).
+  const up = await stack.up(teamProgram(), { "vastai-team:managerMachineId": "50001", "vastai-team:workerMachineId": "50002", "vastai-team:siteClusterId": String(SEED.marketClusters[0].id), "vastai-team:maxPricePerHour": "1.5" });
   expect(up.outcomes.filter((o) => o.outcome === "failed")).toEqual([]);
   expect(up.outcomes.map((o) => `${o.type} ${o.name}`).sort()).toEqual(expect.arrayContaining(["Cluster rack", "ClusterMember node-2", "Fleet trainers", "Overlay team-net", "Team ml-team", "TeamRole researcher", "TeamMember ana", "Instance notebook"]));
   const client = vastai.createClient({ apiKey: stack.sim.apiKey, apiUrl: stack.sim.url, runUrl: stack.sim.runUrl, pacing: false });

@@ -13,6 +13,7 @@ import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/input
 import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
 import { overlayNameRule } from "../overlay/provider";
 import { GUARD_INPUTS } from "../instance/guard/inputs";
+import { overlayClusterProblem } from "./overlay";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;
@@ -145,6 +146,10 @@ function crossFieldFailures(news: Props): pulumi.dynamic.CheckFailure[] {
   if (absent("image") && absent("templateHashId")) fail("image", "is required when no templateHashId is given");
   if (known(news, "minHealthy") && known(news, "count") && Number(news.minHealthy) > Number(news.count)) {
     fail("minHealthy", `must be at most count (${String(news.count)}), got ${String(news.minHealthy)}`);
+  }
+  if (known(news, "overlay") && !containsUnknown(news.offer)) {
+    const problem = overlayClusterProblem(news.overlay, news.offer);
+    if (problem) fail("offer.clusterId", problem);
   }
   failures.push(...readinessFailures(news));
   return failures;

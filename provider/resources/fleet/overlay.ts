@@ -15,9 +15,45 @@ async function overlayNamed(client: VastClient, name: string): Promise<Overlay> 
   return overlay;
 }
 
-/** Refuses an overlay the account does not have before anything is rented. */
-export async function requireOverlay(client: VastClient, name: unknown): Promise<void> {
-  if (typeof name === "string" && name !== "") await overlayNamed(client, name);
+/**
+ * The one cluster `offer.clusterId` names (a number, or `{eq: n}`), or why not. An overlay is
+ * local networking on one physical cluster: a member rented elsewhere cannot join it, and
+ * bills all the same, so a fleet with an overlay rents only on the overlay's cluster.
+ */
+export function overlayClusterProblem(overlay: unknown, offer: unknown): string | undefined {
+  if (typeof overlay !== "string" || overlay === "") return undefined;
+  const given = offer !== null && typeof offer === "object" ? (offer as Record<string, unknown>).clusterId : undefined;
+  const why = `overlay ${JSON.stringify(overlay)} is local networking on one physical cluster: members rented on other clusters cannot join it and bill all the same`;
+  if (given === undefined || given === null) return `is required with overlay: ${why}; give the overlay's cluster id (its clusterId, or the Cluster it was made on)`;
+  if (clusterOf(given) === undefined) return `must name the overlay's one cluster (a cluster id, or {eq: id}) with overlay: ${why}`;
+  return undefined;
+}
+
+function clusterOf(condition: unknown): number | undefined {
+  if (typeof condition === "number") return condition;
+  if (condition !== null && typeof condition === "object" && !Array.isArray(condition)) {
+    const ops = Object.entries(condition as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (ops.length === 1 && ops[0][0] === "eq" && typeof ops[0][1] === "number") return ops[0][1];
+  }
+  return undefined;
+}
+
+/**
+ * Refuses, before anything is rented, an overlay the account does not have, and an
+ * `offer.clusterId` that is not the overlay's cluster (members there could not join it).
+ */
+export async function requireOverlay(client: VastClient, name: unknown, offer?: unknown): Promise<void> {
+  if (typeof name !== "string" || name === "") return;
+  const overlay = await overlayNamed(client, name);
+  const problem = overlayClusterProblem(name, offer);
+  if (problem) throw new Error(`Fleet: offer.clusterId ${problem}`);
+  const cluster = clusterOf((offer as Record<string, unknown>).clusterId);
+  if (cluster !== overlay.clusterId) {
+    throw new Error(
+      `Fleet: offer.clusterId is ${cluster}, but overlay ${JSON.stringify(name)} is on cluster ${overlay.clusterId}: ` +
+        `members rented on cluster ${cluster} could not join it; set offer.clusterId to ${overlay.clusterId}`,
+    );
+  }
 }
 
 /** Running members of the fleet's outputs not yet on its overlay. */

@@ -115,7 +115,7 @@ export const provider: ProviderImpl = {
     const createdAt = Math.floor(currentTiming().now() / 1000);
     // One deadline for every member, fixed now (guard.ts).
     const inputs = withFleetDeadline({}, { ...given, [SPEC_KEY]: newSpecKey() }, createdAt * 1000);
-    await requireOverlay(getClient(), given.overlay);
+    await requireOverlay(getClient(), given.overlay, given.offer);
     const outs = await reconcile(getClient(), fleetKey, inputs);
     await joinOrKeep(fleetKey, inputs, outs);
     const spend = await fleetSpend(fleetKey, storedMembers(outs), createdAt, {});
@@ -134,7 +134,7 @@ export const provider: ProviderImpl = {
     // State of an earlier release gets its key here, its members' digests moved to it (no roll).
     const olds = withSpecKey(stored, SPEC_KEYS);
     const news = withFleetDeadline(olds, { ...given, [SPEC_KEY]: olds[SPEC_KEY] }, currentTiming().now());
-    await requireOverlay(getClient(), given.overlay);
+    await requireOverlay(getClient(), given.overlay, given.offer);
     const outs = await reconcile(getClient(), id, news, olds);
     await joinOrKeep(id, news, outs);
     return { outs: jsonClean({ ...news, ...outs, ...(await fleetSpend(id, storedMembers(outs), undefined, olds)) }) as Props };

@@ -6,7 +6,7 @@
  * declaration (`adopted`).
  */
 import { z } from "zod";
-import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
+import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, zoneOffsetMinutes, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
 import { ScheduledJobUnreadError } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
 import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, numericImport, type ImportableImpl, type Props } from "../kit";
@@ -40,6 +40,18 @@ const schema = z
     if (v.frequency === "WEEKLY" && v.day === undefined) ctx.addIssue({ code: "custom", path: ["day"], message: "is required for a WEEKLY job" });
     if (v.frequency === "WEEKLY" && v.hour === undefined) ctx.addIssue({ code: "custom", path: ["hour"], message: "is required for a WEEKLY job (0-23)" });
     const start = v.start !== undefined ? Date.parse(v.start) : currentTiming().now();
+    // The service takes a UTC hour and no minute (toUtcSlot): a zone a fraction of an hour from UTC
+    // at the start (Asia/Kathmandu, India, Newfoundland, ...) has no slot, so it is refused here, not at create.
+    if (v.timeZone !== undefined && isTimeZone(v.timeZone) && v.frequency !== "HOURLY" && Number.isFinite(start)) {
+      const offset = zoneOffsetMinutes(v.timeZone, new Date(start));
+      if (offset % 60 !== 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["timeZone"],
+          message: `must be whole hours from UTC at the start (scheduled jobs run on whole UTC hours; the service takes no minute): ${v.timeZone} is ${offset} minutes from UTC at ${new Date(start).toISOString()}; give the hour in UTC or a zone of whole hours`,
+        });
+      }
+    }
     if (Number.isFinite(Date.parse(v.end)) && Number.isFinite(start) && Date.parse(v.end) <= start) {
       ctx.addIssue({ code: "custom", path: ["end"], message: `must be after the start (${new Date(start).toISOString()}; got ${v.end})` });
     }
