@@ -46,6 +46,11 @@ export interface ProviderPlugin {
   read(urn: string, id: string, properties: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs: Props }>;
   update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
   delete(urn: string, id: string, properties: Props): Promise<void>;
+  /**
+   * The lines the plugin printed after its port, in order: without an engine to log to, a
+   * provider's `pulumi.log` calls print here (`info: [runtime] ...`, `warning: [runtime] ...`).
+   */
+  output(): string[];
   close(): Promise<void>;
 }
 
@@ -78,6 +83,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8192)));
   const port = await readPort(child, options.startTimeoutMs ?? 30_000, () => stderr);
+  const output: string[] = [];
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => output.push(line));
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
   const call = <T>(method: string, req: unknown): Promise<T> =>
@@ -151,6 +158,7 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       req.setProperties(struct(properties));
       await call("delete", req);
     },
+    output: () => [...output],
     async close() {
       client.close();
       // A process ended by a signal keeps exitCode null: look at signalCode too.
