@@ -25,6 +25,13 @@ export interface CheckFailure { property: string; reason: string }
 /** What the provider's diff answered: changes, replacements and delete-before-replace. */
 export interface DiffResult { changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }
 
+/**
+ * A diff as the engine prints it: `diffs`, the properties it names (`[diff: ~a,~b]`), and the
+ * kind of each in the detailed diff ("UPDATE", "UPDATE_REPLACE", ...); both empty when the
+ * engine is left to compare the inputs itself.
+ */
+export interface ShownDiffResult extends DiffResult { diffs: string[]; detailedDiff: Record<string, string> }
+
 /** A gRPC error from the plugin; `initFailure` is set when the object exists but did not finish. */
 export class PluginCallError extends Error {
   constructor(
@@ -42,6 +49,8 @@ export interface ProviderPlugin {
   configure(config: Record<string, string>): Promise<void>;
   check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
   diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffResult>;
+  /** The same diff call, with what the engine prints of it. */
+  diffShown(urn: string, id: string, olds: Props, news: Props): Promise<ShownDiffResult>;
   create(urn: string, properties: Props): Promise<{ id: string; properties: Props }>;
   read(urn: string, id: string, properties: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs: Props }>;
   update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
@@ -95,6 +104,23 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       });
     });
   const struct = (p: Props) => Struct.fromJavaScript(p);
+  const kindNames = new Map(Object.entries(pb.PropertyDiff.Kind as Record<string, number>).map(([name, n]) => [n, name]));
+  const diffCall = async (urn: string, id: string, olds: Props, news: Props): Promise<ShownDiffResult> => {
+    const req = new pb.DiffRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    const res = await call<{
+      getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean; getDiffsList(): string[];
+      getDetaileddiffMap(): { forEach(f: (value: { getKind(): number }, key: string) => void): void };
+    }>("diff", req);
+    const changes = res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_SOME ? "some"
+      : res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown";
+    const detailedDiff: Record<string, string> = {};
+    res.getDetaileddiffMap().forEach((d, k) => (detailedDiff[k] = kindNames.get(d.getKind()) ?? String(d.getKind())));
+    return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), diffs: res.getDiffsList(), detailedDiff };
+  };
 
   return {
     pid: child.pid ?? -1,
@@ -116,16 +142,10 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       };
     },
     async diff(urn, id, olds, news) {
-      const req = new pb.DiffRequest();
-      req.setUrn(urn);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      const res = await call<{ getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean }>("diff", req);
-      const changes = res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_SOME ? "some"
-        : res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown";
-      return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+      const { changes, replaces, deleteBeforeReplace } = await diffCall(urn, id, olds, news);
+      return { changes, replaces, deleteBeforeReplace };
     },
+    diffShown: diffCall,
     async create(urn, properties) {
       const req = new pb.CreateRequest();
       req.setUrn(urn);
