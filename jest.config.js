@@ -38,6 +38,7 @@ module.exports = {
     "^pulumi-vastai/simulator$": "<rootDir>/simulator/index.ts",
     "^pulumi-vastai/testing$": "<rootDir>/testing/index.ts",
     "^pulumi-vastai/runtime$": "<rootDir>/provider/runtime.ts",
+    "^pulumi-vastai/automation$": "<rootDir>/provider/automation.ts",
     // Loaded by @pulumi/pulumi at start, used by few files: loaded on first use instead
     // (test/support/lazy/lazy.js; about 1 s of CPU less per test file that loads the SDK,
     // issue 28 item 6).

@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configureRuntime, requireApiKey } from "./context";
 import { BOOKKEEPING_KEYS, IDENTITY_KEY, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
+import { withShownDiff } from "./resources/kit/diff-reasons";
 import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
 
 /** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
@@ -68,7 +69,8 @@ export function implementation(kind: ResourceKind): RuntimeProvider {
         const result = await impl.check(o, n);
         return result.inputs ? { ...result, inputs: withGeneration(generationBase(o, n), result.inputs) } : result;
       },
-      diff: (id, o, n) => impl.diff(id, o, n),
+      // Properties a diff names beyond the inputs (a dead instance's actualStatus) reach the engine.
+      diff: withShownDiff((id, o, n) => impl.diff(id, o, n)),
       create: (i) => impl.create(i),
       read: async (id, p) => keepBookkeeping(p, await impl.read(id, p)),
       update: (id, o, n) => impl.update(id, o, n),

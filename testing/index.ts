@@ -22,6 +22,7 @@ export {
   type PluginOptions,
   type CheckFailure,
   type DiffResult,
+  type ShownDiffResult,
 } from "./plugin";
 export { formatTable, mergeOutcomes, shortType, StepFailedError, type Outcome, type ResourceOutcome, type StepReport, type StepRow } from "./report";
 

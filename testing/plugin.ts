@@ -25,6 +25,13 @@ export interface CheckFailure { property: string; reason: string }
 /** What the provider's diff answered: changes, replacements and delete-before-replace. */
 export interface DiffResult { changes: "some" | "none" | "unknown"; replaces: string[]; deleteBeforeReplace: boolean }
 
+/**
+ * A diff as the engine prints it: `diffs`, the properties it names (`[diff: ~a,~b]`), and the
+ * kind of each in the detailed diff ("UPDATE", "UPDATE_REPLACE", ...); both empty when the
+ * engine is left to compare the inputs itself.
+ */
+export interface ShownDiffResult extends DiffResult { diffs: string[]; detailedDiff: Record<string, string> }
+
 /** A gRPC error from the plugin; `initFailure` is set when the object exists but did not finish. */
 export class PluginCallError extends Error {
   constructor(
@@ -42,10 +49,17 @@ export interface ProviderPlugin {
   configure(config: Record<string, string>): Promise<void>;
   check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
   diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffResult>;
+  /** The same diff call, with what the engine prints of it. */
+  diffShown(urn: string, id: string, olds: Props, news: Props): Promise<ShownDiffResult>;
   create(urn: string, properties: Props): Promise<{ id: string; properties: Props }>;
   read(urn: string, id: string, properties: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs: Props }>;
   update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
   delete(urn: string, id: string, properties: Props): Promise<void>;
+  /**
+   * The lines the plugin printed after its port, in order: without an engine to log to, a
+   * provider's `pulumi.log` calls print here (`info: [runtime] ...`, `warning: [runtime] ...`).
+   */
+  output(): string[];
   close(): Promise<void>;
 }
 
@@ -78,6 +92,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8192)));
   const port = await readPort(child, options.startTimeoutMs ?? 30_000, () => stderr);
+  const output: string[] = [];
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => output.push(line));
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
   const call = <T>(method: string, req: unknown): Promise<T> =>
@@ -88,6 +104,23 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       });
     });
   const struct = (p: Props) => Struct.fromJavaScript(p);
+  const kindNames = new Map(Object.entries(pb.PropertyDiff.Kind as Record<string, number>).map(([name, n]) => [n, name]));
+  const diffCall = async (urn: string, id: string, olds: Props, news: Props): Promise<ShownDiffResult> => {
+    const req = new pb.DiffRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    const res = await call<{
+      getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean; getDiffsList(): string[];
+      getDetaileddiffMap(): { forEach(f: (value: { getKind(): number }, key: string) => void): void };
+    }>("diff", req);
+    const changes = res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_SOME ? "some"
+      : res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown";
+    const detailedDiff: Record<string, string> = {};
+    res.getDetaileddiffMap().forEach((d, k) => (detailedDiff[k] = kindNames.get(d.getKind()) ?? String(d.getKind())));
+    return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), diffs: res.getDiffsList(), detailedDiff };
+  };
 
   return {
     pid: child.pid ?? -1,
@@ -109,16 +142,10 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       };
     },
     async diff(urn, id, olds, news) {
-      const req = new pb.DiffRequest();
-      req.setUrn(urn);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      const res = await call<{ getChanges(): number; getReplacesList(): string[]; getDeletebeforereplace(): boolean }>("diff", req);
-      const changes = res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_SOME ? "some"
-        : res.getChanges() === pb.DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown";
-      return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+      const { changes, replaces, deleteBeforeReplace } = await diffCall(urn, id, olds, news);
+      return { changes, replaces, deleteBeforeReplace };
     },
+    diffShown: diffCall,
     async create(urn, properties) {
       const req = new pb.CreateRequest();
       req.setUrn(urn);
@@ -151,6 +178,7 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       req.setProperties(struct(properties));
       await call("delete", req);
     },
+    output: () => [...output],
     async close() {
       client.close();
       // A process ended by a signal keeps exitCode null: look at signalCode too.

@@ -10,7 +10,8 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { serializableProvider } from "../../provider/resources/kit/loader";
 import { KINDS, type ResourceKind } from "../../provider/runtime";
-import { SERIALIZED_PROVIDER_LIMIT, scratchProject } from "./harness";
+import { dynamicUrn } from "pulumi-vastai/testing";
+import { SERIALIZED_PROVIDER_LIMIT, scratchProject, useContract } from "./harness";
 
 test("from a checkout, the serialized provider is a loader by package name with no machine path", async () => {
   const provider = serializableProvider("template");
@@ -29,4 +30,20 @@ test("installed, every kind's serialized provider is one require of its shim, at
     expect(sizes[kind]).toBeLessThanOrEqual(SERIALIZED_PROVIDER_LIMIT);
   }
   console.log(`serialized providers: ${Math.min(...Object.values(sizes))}-${Math.max(...Object.values(sizes))} bytes`);
+});
+
+describe("a state entry made through the plugin", () => {
+  // An Instance: the entry with the most outputs (its provider loaded from the scratch project's node_modules).
+  const fx = useContract("instance", { simulator: { bootMs: 0 }, config: { "vastai:pollIntervalMs": "5" } });
+
+  test("holds no path of the machine that made it (inputs or outputs), so another checkout or machine sees no diff", async () => {
+    const urn = dynamicUrn("dev", "proj", "Instance", "gpu");
+    const { inputs } = await fx.plugin.check(urn, {}, { __provider: fx.provider, offerId: 700002, image: "pytorch/pytorch" });
+    const created = await fx.plugin.create(urn, inputs);
+    const entry = JSON.stringify({ inputs, outputs: created.properties });
+    for (const local of [scratchProject().dir, path.resolve(__dirname, "..", ".."), os.homedir(), os.tmpdir(), "node_modules"]) {
+      expect({ local, found: entry.includes(local) }).toEqual({ local, found: false });
+    }
+    await fx.plugin.delete(urn, created.id, created.properties);
+  });
 });

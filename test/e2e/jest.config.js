@@ -18,6 +18,7 @@ module.exports = {
     "^pulumi-vastai/simulator$": "<rootDir>/dist/simulator/index.js",
     "^pulumi-vastai/testing$": "<rootDir>/dist/testing/index.js",
     "^pulumi-vastai/runtime$": "<rootDir>/dist/provider/runtime.js",
+    "^pulumi-vastai/automation$": "<rootDir>/dist/provider/automation.js",
   },
   globalSetup: "<rootDir>/test/e2e/global-setup.js",
   // One CLI run at a time: each already uses both cores.

@@ -1,5 +1,4 @@
 /** The Fleet provider: check, diff, create, read, update, delete (the class is in index.ts). */
-import type * as pulumi from "@pulumi/pulumi";
 import { getClient } from "../../context";
 import { PartialFailure, ProviderImpl, Props, currentTiming, deepEqual, jsonClean, userInputs } from "../kit";
 import { readStatus } from "../instance/status";
@@ -13,6 +12,7 @@ import { deleteMemberVolume, volumeIdOf, volumeIdsByInstance } from "./volumes";
 import { joinOverlay, membersOffOverlay, requireOverlay } from "./overlay";
 import { instanceKey, spentUsd, unixOf, volumeKey } from "../kit/costs";
 import { guardFailures } from "../instance/guard/inputs";
+import { naming, type ShownDiff } from "../kit/diff-reasons";
 import { fleetExpired, memberStoppedBy, withFleetDeadline } from "./guard";
 
 /**
@@ -79,23 +79,27 @@ async function joinOrKeep(fleetKey: string, inputs: Props, outs: Props): Promise
   }
 }
 
+/** An update the members need (healed, grown, rolled, joined), with no input changed. */
+const membersChange = (): ShownDiff => naming({ changes: true, replaces: [], deleteBeforeReplace: false }, ["members"]);
+
 export const provider: ProviderImpl = {
   async check(olds, news) {
     const checked = checkFleetInputs(news, FLEET_OUTPUT_KEYS);
     return { ...checked, failures: [...(checked.failures ?? []), ...guardFailures(olds, news, currentTiming().now())] };
   },
 
-  async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id, olds, news): Promise<ShownDiff> {
     const changed = FLEET_INPUT_KEYS.filter((k) => !deepEqual(olds[k], news[k]));
     if (changed.length > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
     // Past its deadline the fleet rents nothing: nothing to heal or grow (guard.ts).
     if (fleetExpired(id, olds, currentTiming().now())) return { changes: false, replaces: [], deleteBeforeReplace: false };
     const members = storedMembers(olds);
     const inputs = typedFleetInputs(news);
-    if (members.length !== inputs.count) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    // Changes found on the service name `members` (kit/diff-reasons.ts): the engine prints `[diff: ~members]`.
+    if (members.length !== inputs.count) return membersChange();
     // Members an unfinished roll left with other inputs are rolled by the next update.
     const spec = specOf({ ...news, [SPEC_KEY]: olds[SPEC_KEY] }, SPEC_KEYS);
-    if (members.some((m) => m.spec !== spec)) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    if (members.some((m) => m.spec !== spec)) return membersChange();
     let live;
     try {
       live = await liveMembers(members, inputs, ownKeyLabel(olds, id), { ...news, deadline: olds.deadline });
@@ -104,10 +108,10 @@ export const provider: ProviderImpl = {
     }
     // A dead or vanished member is healed by the update; an unready one is probed again there
     // until the readiness deadline, then replaced (health.ts).
-    if (live.dead + live.gone + live.unready > 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    if (live.dead + live.gone + live.unready > 0) return membersChange();
     // A running member off the fleet's overlay (a join that failed) is joined by the update.
     const offOverlay = await membersOffOverlay(getClient(), news.overlay, { members: live.members });
-    return { changes: offOverlay, replaces: [], deleteBeforeReplace: false };
+    return offOverlay ? membersChange() : { changes: false, replaces: [], deleteBeforeReplace: false };
   },
 
   async create(given) {

@@ -4,11 +4,14 @@
  * waiting at that moment (kit/live/boot-polls.ts), until it runs, reaches a status it never
  * leaves (exited, unknown, offline), disappears, or the deadline passes. The polls follow the
  * boots seen so far: short ones near the expected end of the boot, not a whole poll interval.
+ * While it waits, the status and the service's message go to the engine log as they change
+ * (kit/progress.ts).
  */
 import type { Instance, VastClient } from "../../client";
 import { fatalBoot, readStatus, withoutStartCommand, type FatalBoot } from "./status";
 import { bootPaceOf, currentTiming } from "../kit";
 import { bootReads } from "./live";
+import { progressReporter } from "../kit/progress";
 
 export type BootOutcome =
   | { kind: "running"; instance: Instance }
@@ -30,6 +33,8 @@ export async function waitForRunning(
   const pace = bootPaceOf(client, "instance");
   const started = now();
   const deadline = started + timeoutMs;
+  // The status and the service's message while it boots (pulling the image, loading), as they change.
+  const progress = progressReporter(`Instance ${id}`, started);
   for (let polls = 0; ; polls++) {
     const instance = (await bootReads(client).read([id])).get(id);
     if (!instance) return { kind: "gone" };
@@ -45,6 +50,7 @@ export async function waitForRunning(
     if (fatal) return { kind: "dead", instance, status: status ?? "created", fatal };
     const failed = failWhen?.(instance);
     if (failed !== undefined) return { kind: "dead", instance, status: failed };
+    progress.note(status, instance.statusMsg);
     const left = deadline - now();
     if (left <= 0) return { kind: "timeout", instance, status };
     await sleep(Math.min(pace.nextDelay(now() - started), left));

@@ -25,6 +25,7 @@ import { readStatus } from "./status";
 import { offHoursRunning, warnOffHours } from "./off-hours";
 import { liveInstances } from "./live";
 import { currentTiming, warnOnce } from "../kit";
+import { naming, type ShownDiff } from "../kit/diff-reasons";
 import { DEADLINE_KEYS, GUARD_KEYS } from "./guard/inputs";
 import { byGuard, goneBy, pastDeadline, retiredMessage, stoppedByOf } from "./guard/state";
 
@@ -163,7 +164,7 @@ function sayWhyGuardChanges(id: string, olds: Props, news: Props, result: pulumi
   );
 }
 
-export async function diffInstance(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diffInstance(id: string, olds: Props, news: Props): Promise<ShownDiff> {
   const result = diffOfInputs(olds, news);
   // An instance its guard destroyed stays as it is whatever else changed (guard/state.ts).
   const by = typeof olds.deadline === "string" || olds.autostop ? goneBy(olds, currentTiming().now()) : null;
@@ -182,5 +183,6 @@ export async function diffInstance(id: string, olds: Props, news: Props): Promis
   if (!reason) return (await runsInOffHours(id, news)) ? { ...result, changes: true } : result;
   if (reason === "retired") return { changes: false, replaces: [], deleteBeforeReplace: false };
   if (reason === "update") return { ...result, changes: true };
-  return { changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) };
+  // Named in the engine's line (`[diff: ~actualStatus]`, kit/diff-reasons.ts) with the inputs changed beside it.
+  return naming({ changes: true, replaces: [reason], deleteBeforeReplace: sameOfferAgain(olds, news) }, [...changedInputs(olds, news), reason]);
 }
