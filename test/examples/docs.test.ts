@@ -125,6 +125,7 @@ const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
   { file: "simulator.md", marker: "startSimulator({ port: 0", runBy: "readme.test.ts: the in-process simulator example" },
   { file: "testing.md", marker: "startTestStack", runBy: "readme.test.ts: the testing-kit example" },
   { file: "testing.md", marker: "const err = await stack.up(program)", runBy: "here: a failing up's report" },
+  { file: "installation-configuration.md", marker: 'import { runInline } from "pulumi-vastai/automation"', runBy: "e2e/automation-recipe.test.ts (runInline under the built CLI) and here: imports" },
   { file: "lookups-and-client.md", marker: 'import { MB_PER_GB, type Offer } from "pulumi-vastai/client"', runBy: "here: imports" },
   { file: "account-and-teams.md", marker: 'new vastai.Team("ml"', runBy: "here" },
   { file: "account-and-teams.md", marker: 'new vastai.EnvVar("hf-token"', runBy: "here" },
@@ -166,9 +167,13 @@ describe("issue 35 item 1: every ts block of docs/ runs", () => {
     for (const { file, marker } of BLOCKS) blockOf(file, marker);
   });
 
-  test("35.1 lookups-and-client.md's imports name what the entry points export", () => {
-    const block = blockOf("lookups-and-client.md", 'from "pulumi-vastai/client"');
-    const entries: Record<string, Record<string, unknown>> = { "pulumi-vastai": vastai, "pulumi-vastai/client": require("pulumi-vastai/client") };
+  test("35.1 lookups-and-client.md's and the CLI recipe's imports name what the entry points export", () => {
+    const block = blockOf("lookups-and-client.md", 'from "pulumi-vastai/client"') + blockOf("installation-configuration.md", 'from "pulumi-vastai/automation"');
+    const entries: Record<string, Record<string, unknown>> = {
+      "pulumi-vastai": vastai,
+      "pulumi-vastai/client": require("pulumi-vastai/client"),
+      "pulumi-vastai/automation": require("pulumi-vastai/automation"),
+    };
     const absent: string[] = [];
     for (const [, list, entry] of block.matchAll(/^import \{([^}]*)\} from "([^"]+)";$/gm)) {
       for (const raw of list.split(",")) {
