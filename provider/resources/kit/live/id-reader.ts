@@ -37,6 +37,13 @@ export interface IdPage<T> {
 
 export interface IdListSource<T> {
   walkPage(from: number, token: string | null): Promise<IdPage<T>>;
+  /**
+   * One page of the objects with id < `below`, descending (highest first). Optional: with it, an
+   * ask for an id just below a running walk (the engine asks in program order, and creates made
+   * at once got their ids in a slightly different order) lists the page under the walk, which
+   * answers the asks for its neighbours too, instead of one list call per such id.
+   */
+  walkDownPage?(below: number): Promise<IdPage<T>>;
   /** The objects among `ids` (absent ones are not there). */
   fetchIds(ids: number[]): Promise<T[]>;
   /** One object directly; null when it does not exist. */
@@ -95,6 +102,8 @@ interface CoveredRange {
 
 interface Walk {
   from: number;
+  /** Lowest id the walk and its pages below `from` cover (`from` until one such page is listed). */
+  lo: number;
   next: string | null;
   done: boolean;
   /** Highest id the pages so far cover. */
@@ -251,6 +260,7 @@ export class IdReader<T> {
   private async fill(wanted: Set<number>, roundSeq: number): Promise<void> {
     const open = () => [...wanted].filter((id) => this.cached(id, this.writtenAt(id), roundSeq) === undefined).sort((a, b) => a - b);
     let labelPaged = false;
+    let downPaged = false;
     for (let ids = open(); ids.length > 0; ids = open()) {
       // One label page a round, unless it answered some of the round's ids (then another may).
       const byLabel = labelPaged ? undefined : this.labelWalkFor(ids);
@@ -261,6 +271,13 @@ export class IdReader<T> {
         continue;
       }
       const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
+      // Ids just below the walk: one page under it serves them and their neighbours (once a
+      // round; ids further down than that page reaches are listed by id below).
+      if (walk && ids[0] < walk.lo && this.source.walkDownPage && !downPaged) {
+        downPaged = true;
+        await this.pageBelow(walk);
+        continue;
+      }
       if (!walk || walk.done || ids[0] < walk.from) {
         // Ids below a running walk, or after a finished one, are listed by id when that is
         // cheaper than a new walk from the lowest of them; a new walk otherwise.
@@ -327,7 +344,7 @@ export class IdReader<T> {
   }
 
   private async walkFrom(from: number): Promise<void> {
-    this.walk = { from, next: null, done: false, upTo: from - 1, fetched: 0, startedAt: this.now() };
+    this.walk = { from, lo: from, next: null, done: false, upTo: from - 1, fetched: 0, startedAt: this.now() };
     await this.nextPage(this.walk);
   }
 
@@ -345,6 +362,20 @@ export class IdReader<T> {
     walk.done = done;
     walk.fetched += page.items.length;
     walk.total = page.total ?? walk.total;
+  }
+
+  /** The page of objects just below what `walk` covers: known, and their id range covered. */
+  private async pageBelow(walk: Walk): Promise<void> {
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const page = await this.source.walkDownPage!(walk.lo);
+    const at = this.now();
+    for (const item of page.items) this.known.set(this.source.idOf(item), { item, seq, at });
+    const ids = page.items.map((item) => this.source.idOf(item));
+    const complete = page.next === null || page.items.length < this.pageSize;
+    const lo = complete ? 0 : Math.min(...ids);
+    this.ranges.push({ lo, hi: walk.lo - 1, seq, at });
+    walk.lo = lo;
   }
 
   private async listByIds(ids: number[]): Promise<void> {
