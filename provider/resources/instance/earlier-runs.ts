@@ -17,6 +17,11 @@
  *   one call serves many creates and the later ones make none.
  *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
  *   run left was there before this process started, so a listing made since shows it.
+ * - the CLI checks a resource only when one of its (default 8) operation slots is free, so
+ *   check announces a few labels ahead at most, and creates ask a few at a time. A look-up
+ *   after another one would wait for the paged list's pacing anyway (about a second): its asks
+ *   are gathered until then, so each call serves every create that asked meanwhile (about
+ *   the slots' worth) instead of those that had asked when the previous call returned.
  */
 import type { Instance, VastClient } from "../../client";
 import { currentTiming } from "../kit";
@@ -51,6 +56,8 @@ class EarlierRuns {
   private readonly listed = new Map<string, { at: number; instances: Instance[] }>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the last look-up began (currentTiming), to gather the next one's asks until the list's pacing lets it go. */
+  private lastStart: number | undefined;
 
   constructor(private readonly client: VastClient) {}
 
@@ -68,11 +75,19 @@ class EarlierRuns {
     const batch = this.waiting;
     this.waiting = [];
     if (batch.length === 0) return;
+    this.lastStart = currentTiming().now();
     this.running = this.serve(batch).finally(() => {
       this.running = undefined;
-      // Asks that came during this look-up go together in the next one.
-      if (this.waiting.length > 0) this.start();
+      // Asks that came during this look-up go together in the next one, with those that come
+      // until the paged list may be called again.
+      if (this.waiting.length > 0) this.startWhenPaced();
     });
+  }
+
+  private startWhenPaced(): void {
+    const waitMs = this.lastStart === undefined ? 0 : this.lastStart + this.client.instances.listPageSpacingMs() - currentTiming().now();
+    if (waitMs <= GATHER_MS) return this.start();
+    this.timer = setTimeout(() => this.start(), waitMs);
   }
 
   private async serve(batch: Ask[]): Promise<void> {
