@@ -22,8 +22,41 @@ describe("earlier runs' look-up gathers asks until the list may be called", () =
     await sim.close();
   });
 
+  const newClient = () => createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: { intervalsMs: { [LIST_KEY]: SPACING_MS } } });
+  const listCalls = async () => {
+    const log = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as Array<{ method: string; path: string; query: Record<string, string> }>;
+    return log.filter((r) => r.method === "GET" && r.path.startsWith("/api/v1/instances"));
+  };
+
+  it("in a small account, one listing of the whole account serves every create of the process, whatever its label", async () => {
+    const client = newClient();
+    await fetch(`${sim.url}/_sim/requests`, { method: "DELETE" });
+    await instancesThatMayCarry(client, "small-a");
+    await Promise.all([instancesThatMayCarry(client, "small-b"), instancesThatMayCarry(client, "small-c")]);
+    await instancesThatMayCarry(client, "small-d");
+    const lists = await listCalls();
+    expect(lists).toHaveLength(1);
+    expect(lists[0].query.select_filters).toBeUndefined();
+  });
+
+  it("the small account's whole listing still shows each create what its killed earlier run left, by label", async () => {
+    const add = async (label: string) =>
+      ((await (await fetch(`${sim.url}/_sim/instances`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ count: 1, label }) })).json()) as { ids: number[] }).ids[0];
+    const x = await add("left-x");
+    const y = await add("left-y");
+    const client = newClient();
+    await fetch(`${sim.url}/_sim/requests`, { method: "DELETE" });
+    expect((await instancesThatMayCarry(client, "left-x")).map((i) => i.id)).toEqual([x]);
+    expect((await instancesThatMayCarry(client, "left-y")).map((i) => i.id)).toEqual([y]);
+    expect((await instancesThatMayCarry(client, undefined)).map((i) => i.id)).toEqual(expect.arrayContaining([x, y]));
+    expect(await listCalls()).toHaveLength(1);
+  });
+
   it("serves creates that ask while the next call waits for its pacing slot in that call", async () => {
-    const client = createClient({ apiKey: sim.apiKey, apiUrl: sim.url, runUrl: sim.runUrl, pacing: { intervalsMs: { [LIST_KEY]: SPACING_MS } } });
+    // An account of 5 pages and more: the look-ups go by label.
+    const others = await fetch(`${sim.url}/_sim/instances`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ count: 130, label: "others" }) });
+    expect(others.ok).toBe(true);
+    const client = newClient();
     await fetch(`${sim.url}/_sim/requests`, { method: "DELETE" });
     // a: the first look-up; b asks while it is in flight; c asks once it returned, while the
     // next call waits for the list's pacing.
@@ -34,9 +67,10 @@ describe("earlier runs' look-up gathers asks until the list may be called", () =
     await delay(40);
     const c = instancesThatMayCarry(client, "gather-c");
     await Promise.all([b, c]);
-    const log = (await (await fetch(`${sim.url}/_sim/requests`)).json()) as Array<{ method: string; path: string; query: Record<string, string> }>;
-    const lists = log.filter((r) => r.method === "GET" && r.path.startsWith("/api/v1/instances"));
-    const labels = lists.map((r) => (JSON.parse(r.query.select_filters) as { label: { in: string[] } }).label.in);
+    const lists = await listCalls();
+    // The first call is the one page of the whole account that shows it is not small.
+    expect(lists[0].query.select_filters).toBeUndefined();
+    const labels = lists.slice(1).map((r) => (JSON.parse(r.query.select_filters) as { label: { in: string[] } }).label.in);
     expect(labels).toEqual([["gather-a"], ["gather-b", "gather-c"]]);
   });
 });
