@@ -110,6 +110,21 @@ describe("id-filtered shared reader", () => {
     }
   });
 
+  it("serves asks one at a time in an order unrelated to the ids' with at most ceil(N/25)+2 list calls", async () => {
+    // A preview: the engine diffs in the order the program's registrations reached it, which
+    // under the CLI can be far from the order the creates got their ids.
+    for (const n of [50, 200]) {
+      const ids = range(1001, n);
+      let seed = n;
+      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const order = [...ids].sort(() => random() - 0.5);
+      const a = account(ids);
+      const got = await readAll(a.reader, order, 1);
+      expect(got.map((i) => i?.id)).toEqual(order);
+      expect(a.total()).toBeLessThanOrEqual(Math.ceil(n / 25) + 2);
+    }
+  });
+
   it("asks that arrive while a round runs go together in the next round", async () => {
     const a = account(range(1000, 60).map((i) => i * 7));
     const first = a.reader.get(String(7000));

@@ -104,6 +104,8 @@ interface Walk {
   from: number;
   /** Lowest id the walk and its pages below `from` cover (`from` until one such page is listed). */
   lo: number;
+  /** Objects below `lo` not listed yet, when a page below said. */
+  below?: number;
   next: string | null;
   done: boolean;
   /** Highest id the pages so far cover. */
@@ -131,6 +133,8 @@ export class IdReader<T> {
   /** Labels of the objects asks were answered with (how many asks each). */
   private readonly labels = new Map<string, number>();
   private waiting: Waiter<T>[] = [];
+  /** Calls that listed one id alone outside what the walk covers (asks one at a time; see walkOnInstead). */
+  private outsideCalls = 0;
   private round: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -273,7 +277,7 @@ export class IdReader<T> {
       const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
       // Ids just below the walk: one page under it serves them and their neighbours (once a
       // round; ids further down than that page reaches are listed by id below).
-      if (walk && ids[0] < walk.lo && this.source.walkDownPage && !downPaged) {
+      if (walk && ids[0] < walk.lo && this.source.walkDownPage && (!downPaged || this.pageDownInstead(walk))) {
         downPaged = true;
         await this.pageBelow(walk);
         continue;
@@ -281,12 +285,16 @@ export class IdReader<T> {
       if (!walk || walk.done || ids[0] < walk.from) {
         // Ids below a running walk, or after a finished one, are listed by id when that is
         // cheaper than a new walk from the lowest of them; a new walk otherwise.
-        if (walk && (walk.done || ids[0] < walk.from) && this.byIdIsCheaper(ids, undefined)) await this.listByIds(ids);
-        else await this.walkFrom(ids[0]);
+        if (walk && (walk.done || ids[0] < walk.from) && this.byIdIsCheaper(ids, undefined)) {
+          if (ids[0] < walk.lo && ids.length === 1) this.outsideCalls++;
+          await this.listByIds(ids);
+        } else await this.walkFrom(ids[0]);
         continue;
       }
-      if (this.byIdIsCheaper(ids, walk)) await this.listByIds(ids);
-      else await this.nextPage(walk);
+      if (this.byIdIsCheaper(ids, walk) && !this.walkOnInstead(walk)) {
+        if (ids[0] > walk.upTo && ids.length === 1) this.outsideCalls++;
+        await this.listByIds(ids);
+      } else await this.nextPage(walk);
     }
   }
 
@@ -330,6 +338,25 @@ export class IdReader<T> {
     walk.done = page.next === null || page.items.length === 0 || page.next === walk.next;
     walk.upTo = walk.done ? Number.MAX_SAFE_INTEGER : page.items.length > 0 ? this.source.idOf(page.items[page.items.length - 1]) : walk.upTo;
     walk.next = page.next;
+  }
+
+  /**
+   * Asks ahead of the walk listed by id so far cost as many calls as walking on through a quarter of
+   * what the walk has left: walk on. The engine diffs one resource at a time in the order the
+   * program registered them, which is not the order their ids were given in; one by-id call for
+   * each ask that lands ahead of the walk would cost a call per ask, where the walk serves all.
+   * In an account of many other instances the walk has far to go, and by-id stays.
+   */
+  private walkOnInstead(walk: Walk): boolean {
+    if (walk.total === undefined) return false;
+    const left = Math.ceil(Math.max(0, walk.total - walk.fetched) / this.pageSize);
+    return left > 0 && this.outsideCalls >= Math.max(1, Math.floor(left / 4));
+  }
+
+  /** As walkOnInstead, downwards: pages under the walk while by-id calls below it have cost a quarter of what is left there. */
+  private pageDownInstead(walk: Walk): boolean {
+    if (walk.below === undefined) return false;
+    return walk.below > 0 && this.outsideCalls >= Math.max(1, Math.floor(Math.ceil(walk.below / this.pageSize) / 4));
   }
 
   /** Listing `ids` by id costs fewer calls than walking on to the highest of them. */
@@ -376,6 +403,7 @@ export class IdReader<T> {
     const lo = complete ? 0 : Math.min(...ids);
     this.ranges.push({ lo, hi: walk.lo - 1, seq, at });
     walk.lo = lo;
+    walk.below = complete ? 0 : page.total === undefined ? undefined : Math.max(0, page.total - page.items.length);
   }
 
   private async listByIds(ids: number[]): Promise<void> {
