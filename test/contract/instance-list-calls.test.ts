@@ -40,3 +40,15 @@ test("35 a refresh reads its Instances from the listing it made, also after the 
   expect(again.map((r) => r.id)).toEqual(made.map((m) => m.id));
   expect((await fx.takeRequests()).filter(isList)).toEqual([]);
 });
+
+test("35 a read right after create gives back the outputs create wrote: a refresh after up rewrites no state entry", async () => {
+  const name = "same-outputs";
+  const { inputs } = await fx.plugin.check(urn(name), {}, { __provider: fx.provider, offerId: 700011, image: "pytorch/pytorch", label: name });
+  const made = await fx.plugin.create(urn(name), inputs);
+  const read = await fx.plugin.read(urn(name), made.id, made.properties, inputs);
+  // spentUsd accrues with time (a real change); every other field is as create wrote it.
+  const without = (p: Props) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== "spentUsd"));
+  expect(Object.keys(read.properties).sort()).toEqual(Object.keys(made.properties).sort());
+  expect(without(read.properties)).toStrictEqual(without(made.properties));
+  expect(read.inputs).toStrictEqual(inputs);
+});
