@@ -7,11 +7,12 @@ import { IdReader, type IdListSource } from "../../provider/resources/kit";
 
 interface Item {
   id: number;
+  label?: string;
 }
 
-function account(ids: number[], options: { ttlMs?: number } = {}) {
-  let items = [...ids].sort((a, b) => a - b).map((id) => ({ id }));
-  const calls = { walk: 0, byIds: 0, one: 0, all: 0, down: 0 };
+function account(ids: number[], options: { ttlMs?: number; labelOf?: (id: number) => string } = {}) {
+  let items: Item[] = [...ids].sort((a, b) => a - b).map((id) => ({ id, ...(options.labelOf ? { label: options.labelOf(id) } : {}) }));
+  const calls = { walk: 0, byIds: 0, one: 0, all: 0, down: 0, label: 0 };
   let clock = 0;
   const source: IdListSource<Item> = {
     walkPage: async (from, token) => {
@@ -39,6 +40,18 @@ function account(ids: number[], options: { ttlMs?: number } = {}) {
       calls.all++;
       return [...items];
     },
+    ...(options.labelOf
+      ? {
+          labelOf: (i: Item) => i.label,
+          walkLabelPage: async (label: string, from: number, token: string | null) => {
+            calls.label++;
+            const after = token === null ? -Infinity : Number(token);
+            const rest = items.filter((i) => i.label === label && i.id >= from && i.id > after);
+            const page = rest.slice(0, 25);
+            return { items: page, next: rest.length > 25 ? String(page[24].id) : null, total: rest.length };
+          },
+        }
+      : {}),
     idOf: (i) => i.id,
     ttlMs: () => options.ttlMs ?? 60_000,
     now: () => clock,
@@ -46,7 +59,7 @@ function account(ids: number[], options: { ttlMs?: number } = {}) {
   return {
     reader: new IdReader(source),
     calls,
-    total: () => calls.walk + calls.byIds + calls.one + calls.all + calls.down,
+    total: () => calls.walk + calls.byIds + calls.one + calls.all + calls.down + calls.label,
     remove: (id: number) => (items = items.filter((i) => i.id !== id)),
     add: (id: number) => (items = [...items, { id }].sort((a, b) => a.id - b.id)),
     advance: (ms: number) => (clock += ms),
@@ -123,6 +136,15 @@ describe("id-filtered shared reader", () => {
       expect(got.map((i) => i?.id)).toEqual(order);
       expect(a.total()).toBeLessThanOrEqual(Math.ceil(n / 25) + 2);
     }
+  });
+
+  it("an object asked for twice does not make its label look shared: no label walk for labels of one object each", async () => {
+    // A refresh under the CLI: each resource's read asks for its instance, and asks again.
+    const ids = range(1001, 50);
+    const a = account(ids, { labelOf: (id) => `bench-${id}` });
+    await readAll(a.reader, ids.flatMap((id) => [id, id]), 8);
+    expect(a.calls.label).toBe(0);
+    expect(a.total()).toBeLessThanOrEqual(Math.ceil(50 / 25) + 1);
   });
 
   it("asks that arrive while a round runs go together in the next round", async () => {

@@ -130,8 +130,9 @@ export class IdReader<T> {
   private ranges: CoveredRange[] = [];
   private walk: Walk | undefined;
   private labelWalk: LabelWalk | undefined;
-  /** Labels of the objects asks were answered with (how many asks each). */
+  /** Labels of the objects asks were answered with (how many objects each), and those objects. */
   private readonly labels = new Map<string, number>();
+  private readonly labelled = new Set<number>();
   private waiting: Waiter<T>[] = [];
   /** Calls that listed one id alone outside what the walk covers (asks one at a time; see walkOnInstead). */
   private outsideCalls = 0;
@@ -188,13 +189,20 @@ export class IdReader<T> {
     this.walk = undefined;
     this.labelWalk = undefined;
     this.labels.clear();
+    this.labelled.clear();
   }
 
   /** An ask was answered with `k`: its label counts, and its label page served one more. */
   private answered(k: Known<T>): void {
     if (k.page) k.page.hits++;
     const label = k.item ? this.source.labelOf?.(k.item) : undefined;
-    if (label !== undefined && label !== "") this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
+    if (label === undefined || label === "") return;
+    // Objects, not asks: a resource read twice (a refresh's read, then its sweep) is one object
+    // of its label, and a label of one object is no stack's shared label.
+    const id = this.source.idOf(k.item as T);
+    if (this.labelled.has(id)) return;
+    this.labelled.add(id);
+    this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
   }
 
   private writtenAt(id: number): number {
