@@ -14,7 +14,7 @@ import * as os from "os";
 import * as path from "path";
 import { Command } from "commander";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { Instance } from "pulumi-vastai";
+import { Fleet, Instance } from "pulumi-vastai";
 import { DEFAULTS, lowerBoundMs, refreshCallTarget, serviceLimits, type BenchSettings } from "./limits";
 import { costOf, type Cost } from "./measure";
 import { ProviderRun, instanceArgs } from "./provider-run";
@@ -42,7 +42,7 @@ export interface CliRow {
 }
 
 /** A stack `bench` of N Instances on a file backend in a temporary directory, run by the built CLI. */
-async function cliStack(repo: string, sim: SimProcess, settings: BenchSettings, n: number): Promise<{ stack: Stack; dir: string; stateFile: string }> {
+async function cliStack(repo: string, sim: SimProcess, settings: BenchSettings, n: number, fleet = false): Promise<{ stack: Stack; dir: string; stateFile: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vastai-bench-cli-"));
   const work = path.join(dir, "work");
   for (const sub of ["state", "home", "work", "work/node_modules"]) fs.mkdirSync(path.join(dir, sub));
@@ -53,7 +53,8 @@ async function cliStack(repo: string, sim: SimProcess, settings: BenchSettings, 
   const cliRoot = path.join(repo, ".pulumi");
   const pulumiCommand = await PulumiCommand.get({ root: cliRoot });
   const program = async () => {
-    for (let i = 0; i < n; i++) new Instance(`gpu-${i}`, instanceArgs(i) as unknown as ConstructorParameters<typeof Instance>[1]);
+    if (fleet) new Fleet("workers", { count: n, offer: { numGpus: 1 }, image: "pytorch/pytorch" });
+    else for (let i = 0; i < n; i++) new Instance(`gpu-${i}`, instanceArgs(i) as unknown as ConstructorParameters<typeof Instance>[1]);
   };
   const stack = await LocalWorkspace.createStack(
     { projectName: "benchcli", stackName: "bench", program },
@@ -112,6 +113,7 @@ function checkpointOf(stateFile: string): { fileBytes: number; perInstanceBytes:
   const resources = (JSON.parse(text) as { checkpoint: { latest?: { resources?: Array<{ type: string }> } } }).checkpoint.latest?.resources ?? [];
   const instances = resources.filter((r) => r.type.endsWith(":Instance"));
   const bytes = instances.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0);
+  if (dumpDir && instances[0]) fs.writeFileSync(path.join(dumpDir, `instance-state-${instances.length}.json`), JSON.stringify(instances[0], null, 1));
   return { fileBytes: Buffer.byteLength(text), perInstanceBytes: instances.length ? Math.round(bytes / instances.length) : 0, resources: resources.length };
 }
 
@@ -154,6 +156,27 @@ export async function cliRow(repo: string, sim: SimProcess, settings: BenchSetti
       checkpointAfterUpRefresh,
       listTarget: refreshCallTarget(n),
     };
+  } finally {
+    await stack.workspace.removeStack("bench", { force: true }).catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A Fleet of `n` under the CLI, `dead` of its members dying, then one `pulumi up` that heals it: its cost. */
+export async function cliFleetHeal(repo: string, sim: SimProcess, settings: BenchSettings, n: number, dead: number): Promise<{ create: Cost; heal: Cost; target: number }> {
+  await sim.reset();
+  const { stack, dir } = await cliStack(repo, sim, settings, n, true);
+  try {
+    progress(`fleet of ${n}: pulumi up`);
+    const create = await timed(sim, () => stack.up({ color: "never" }), `fleet-up-${n}`);
+    const state = (await stack.exportStack()).deployment as { resources?: Array<{ type: string; outputs?: { members?: Array<{ id: number }> } }> };
+    const members = state.resources?.find((r) => r.type.endsWith(":Fleet"))?.outputs?.members ?? [];
+    for (const [i, m] of members.filter((_, i) => i % Math.floor(n / dead) === 3).slice(0, dead).entries()) await sim.setStatus(m.id, ["exited", "unknown", "offline"][i % 3]);
+    await pause(settings);
+    progress(`fleet of ${n}: ${dead} dead, pulumi up`);
+    const heal = await timed(sim, () => stack.up({ color: "never" }), `fleet-heal-${n}`);
+    await stack.destroy({ color: "never" });
+    return { create, heal, target: 5 };
   } finally {
     await stack.workspace.removeStack("bench", { force: true }).catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -205,9 +228,11 @@ async function main(): Promise<void> {
     .option("--scale <factor>", "factor on every rate-limit interval", Number, DEFAULTS.scale)
     .option("--latency-ms <ms>", "latency added to every response", Number, DEFAULTS.latencyMs)
     .option("--no-offline", "skip the offline engine's figures")
+    .option("--fleet", "also a Fleet of 100 under the CLI: create, then heal 5 dead members in one up")
+    .option("--no-instances", "skip the Instance rows")
     .option("--dump <dir>", "write each operation's list calls to <dir>/<op>-<N>.jsonl")
     .parse(process.argv)
-    .opts<{ json: boolean; sizes: number[]; scale: number; latencyMs: number; offline: boolean; dump?: string }>();
+    .opts<{ json: boolean; sizes: number[]; scale: number; latencyMs: number; offline: boolean; dump?: string; fleet: boolean; instances: boolean }>();
   dumpDir = opts.dump;
   if (dumpDir) fs.mkdirSync(dumpDir, { recursive: true });
   const repo = repoRoot();
@@ -215,12 +240,20 @@ async function main(): Promise<void> {
   const settings: BenchSettings = { scale: opts.scale, latencyMs: opts.latencyMs, parallel: DEFAULTS.parallel };
   const sim = await startSimProcess({ rateLimits: serviceLimits(settings.scale), latencyMs: settings.latencyMs, marketOffers: Math.min(2000, Math.max(100, ...opts.sizes)) });
   const rows: CliRow[] = [];
+  let fleet: Awaited<ReturnType<typeof cliFleetHeal>> | undefined;
   try {
-    for (const n of opts.sizes) rows.push(await cliRow(repo, sim, settings, n, opts.offline));
+    if (opts.instances) for (const n of opts.sizes) rows.push(await cliRow(repo, sim, settings, n, opts.offline));
+    if (opts.fleet) fleet = await cliFleetHeal(repo, sim, settings, 100, 5);
   } finally {
     await sim.close();
   }
-  process.stdout.write(opts.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatCliRows(rows, settings)}\n`);
+  process.stdout.write(opts.json ? `${JSON.stringify({ rows, fleet }, null, 2)}\n` : `${formatCliRows(rows, settings)}\n`);
+  if (fleet && !opts.json) {
+    process.stdout.write(
+      `fleet of 100: up ${s(fleet.create.timeMs)} (${fleet.create.listCalls} list calls); heal of 5 dead: ${s(fleet.heal.timeMs)}, ${fleet.heal.listCalls} list calls (target <= ${fleet.target}), ${fleet.heal.writes} writes${fleet.heal.failures ? `, failed: ${fleet.heal.firstError}` : ""}\n`,
+    );
+  }
+  if (fleet && (fleet.create.failures > 0 || fleet.heal.failures > 0)) process.exitCode = 2;
   if (rows.some((r) => Object.values(r.cli).some((c) => c.failures > 0))) process.exitCode = 2;
   else if (!cliTargetsMet(rows)) process.exitCode = 1;
 }
