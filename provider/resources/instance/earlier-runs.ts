@@ -17,9 +17,10 @@
  *   one call serves many creates and the later ones make none.
  *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
  *   run left was there before this process started, so a listing made since shows it.
- * - the first look-up of a process starts with one page of the whole account: when the account
- *   holds few instances (WHOLE_PAGES at most: a stack's first up, a small account), the whole
- *   listing costs no more than the look-ups it replaces and serves every create of this process
+ * - a process whose creates have needed LABEL_CALLS_BEFORE_WHOLE look-up calls by label (the
+ *   CLI's creates ask a few at a time: without more, a call per few creates) lists one page of
+ *   the whole account: when the account holds few instances (WHOLE_PAGES at most: a stack's
+ *   first up, a small account), that listing serves every later create of this process
  *   (whatever its label) for LISTING_TTL_MS; a larger account goes on by label as above;
  * - the CLI checks a resource only when one of its (default 8) operation slots is free, so
  *   check announces a few labels ahead at most, and creates ask a few at a time. A look-up
@@ -40,8 +41,10 @@ const GATHER_MS = 5;
 /** How long a listing of this process serves later creates with the same labels, ms. */
 const LISTING_TTL_MS = 10 * 60_000;
 
-/** Pages of the whole account a process lists once, at most, instead of looking up by label. */
+/** Pages of the whole account a process lists once, at most, instead of looking up by label... */
 const WHOLE_PAGES = 4;
+/** ...once its look-ups by label have made this many calls. */
+const LABEL_CALLS_BEFORE_WHOLE = 2;
 
 /** Labels of resources about to be created (announced by check), not yet listed. */
 const announced = new Set<string>();
@@ -63,8 +66,9 @@ class EarlierRuns {
   private readonly listed = new Map<string, { at: number; instances: Instance[] }>();
   /** The whole account's instances when the process's first look-up found it small, and when that listing began. */
   private whole: { at: number; instances: Instance[] } | undefined;
-  /** The first look-up has tried the whole account. */
+  /** A look-up has tried the whole account; calls by label so far. */
   private probed = false;
+  private labelCalls = 0;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** When the last list call of the last look-up was made and when that look-up ended (currentTiming). */
@@ -134,7 +138,7 @@ class EarlierRuns {
   /** Lists what the batch needs: the whole account (returned) when an ask has no label, else the labels not listed lately. */
   private async list(batch: Ask[]): Promise<Instance[] | undefined> {
     const at = currentTiming().now();
-    if (!this.probed) {
+    if (!this.probed && this.labelCalls >= LABEL_CALLS_BEFORE_WHOLE) {
       this.probed = true;
       const small = await this.smallAccount();
       if (small) {
@@ -167,6 +171,7 @@ class EarlierRuns {
         }
       }
       this.lastCall = currentTiming().now();
+      this.labelCalls++;
       const page = await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } });
       for (const label of some) {
         announced.delete(label);
