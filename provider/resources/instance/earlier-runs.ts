@@ -17,8 +17,8 @@
  *   one call serves many creates and the later ones make none.
  *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
  *   run left was there before this process started, so a listing made since shows it.
- * - a process whose creates have needed LABEL_CALLS_BEFORE_WHOLE look-up calls by label (the
- *   CLI's creates ask a few at a time: without more, a call per few creates) lists one page of
+ * - a process whose creates have needed LABEL_CALLS_BEFORE_WHOLE look-up calls by label, with
+ *   few labels each (the CLI's creates ask a few at a time: a call per few creates), lists one page of
  *   the whole account: when the account holds few instances (WHOLE_PAGES at most: a stack's
  *   first up, a small account), that listing serves every later create of this process
  *   (whatever its label) for LISTING_TTL_MS; a larger account goes on by label as above;
@@ -69,6 +69,7 @@ class EarlierRuns {
   /** A look-up has tried the whole account; calls by label so far. */
   private probed = false;
   private labelCalls = 0;
+  private labelsListed = 0;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** When the last list call of the last look-up was made and when that look-up ended (currentTiming). */
@@ -138,7 +139,9 @@ class EarlierRuns {
   /** Lists what the batch needs: the whole account (returned) when an ask has no label, else the labels not listed lately. */
   private async list(batch: Ask[]): Promise<Instance[] | undefined> {
     const at = currentTiming().now();
-    if (!this.probed && this.labelCalls >= LABEL_CALLS_BEFORE_WHOLE) {
+    // Only when those calls carried few labels each (creates asking a few at a time): full calls
+    // (labels announced by check ahead of the creates) already serve many creates each.
+    if (!this.probed && this.labelCalls >= LABEL_CALLS_BEFORE_WHOLE && this.labelsListed * 2 < this.labelCalls * LABELS_PER_CALL) {
       this.probed = true;
       const small = await this.smallAccount();
       if (small) {
@@ -172,6 +175,7 @@ class EarlierRuns {
       }
       this.lastCall = currentTiming().now();
       this.labelCalls++;
+      this.labelsListed += some.length;
       const page = await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } });
       for (const label of some) {
         announced.delete(label);
