@@ -16,7 +16,9 @@ let cached: { fingerprint: string; client: VastClient; config: ResolvedConfig } 
 /** Called by the plugin with the stack configuration (`vastai:apiKey`, `vastai:apiUrl`, ...). */
 export async function configureRuntime(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   pulumiConfig = (key) => req.config.get(key);
-  cached = undefined;
+  // The client stays while the configuration it was made from is the same (getClient compares):
+  // the plugin configures once per kind of resource, and a new client would drop the shared
+  // readers a refresh or a preview already filled.
 }
 
 /**

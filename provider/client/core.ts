@@ -169,6 +169,11 @@ export class RequestCore {
     return this.serverDate && this.serverDate.serverMs - this.serverDate.localMs;
   }
 
+  /** The least time between two sends of `endpoint` this client keeps now, ms (0 when unpaced). */
+  spacingMs(endpoint: Endpoint): number {
+    return this.s.pacer.spacingFor(endpointKey(endpoint));
+  }
+
   /** Make one API call. Throws the error classes of errors.ts. */
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     const e = spec.endpoint;

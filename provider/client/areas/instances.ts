@@ -46,6 +46,14 @@ export class InstancesApi {
   }
 
   /**
+   * The least time between two calls of the paged list this client keeps now, ms: a caller that
+   * gathers what one call should ask for can gather that long at no cost.
+   */
+  listPageSpacingMs(): number {
+    return this.core.spacingMs(ENDPOINTS.instancesListPage);
+  }
+
+  /**
    * One page of the paged list (`GET /api/v1/instances/`, at most 25); pass `nextToken` as
    * `afterToken`. `filters` and `orderBy` are applied by the service (`select_filters`,
    * `order_by`); `totalInstances` then counts the instances that match.

@@ -17,6 +17,16 @@
  *   one call serves many creates and the later ones make none.
  *   A listing serves the creates of this process for LISTING_TTL_MS: what a killed earlier
  *   run left was there before this process started, so a listing made since shows it.
+ * - a process whose creates have needed LABEL_CALLS_BEFORE_WHOLE look-up calls by label, with
+ *   few labels each (the CLI's creates ask a few at a time: a call per few creates), lists one page of
+ *   the whole account: when the account holds few instances (WHOLE_PAGES at most: a stack's
+ *   first up, a small account), that listing serves every later create of this process
+ *   (whatever its label) for LISTING_TTL_MS; a larger account goes on by label as above;
+ * - the CLI checks a resource only when one of its (default 8) operation slots is free, so
+ *   check announces a few labels ahead at most, and creates ask a few at a time. A look-up
+ *   after another one would wait for the paged list's pacing anyway (about a second): its asks
+ *   are gathered until then, so each call serves every create that asked meanwhile (about
+ *   the slots' worth) instead of those that had asked when the previous call returned.
  */
 import type { Instance, VastClient } from "../../client";
 import { currentTiming } from "../kit";
@@ -30,6 +40,11 @@ const LABEL_CHARS_PER_CALL = 2000;
 const GATHER_MS = 5;
 /** How long a listing of this process serves later creates with the same labels, ms. */
 const LISTING_TTL_MS = 10 * 60_000;
+
+/** Pages of the whole account a process lists once, at most, instead of looking up by label... */
+const WHOLE_PAGES = 4;
+/** ...once its look-ups by label have made this many calls. */
+const LABEL_CALLS_BEFORE_WHOLE = 2;
 
 /** Labels of resources about to be created (announced by check), not yet listed. */
 const announced = new Set<string>();
@@ -49,13 +64,24 @@ class EarlierRuns {
   private waiting: Ask[] = [];
   /** The instances of each label a listing of this process found, and when it began. */
   private readonly listed = new Map<string, { at: number; instances: Instance[] }>();
+  /** The whole account's instances when the process's first look-up found it small, and when that listing began. */
+  private whole: { at: number; instances: Instance[] } | undefined;
+  /** A look-up has tried the whole account; calls by label so far. */
+  private probed = false;
+  private labelCalls = 0;
+  private labelsListed = 0;
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the last list call of the last look-up was made and when that look-up ended (currentTiming). */
+  private lastCall: number | undefined;
+  private lastEnd = 0;
 
   constructor(private readonly client: VastClient) {}
 
   /** Every instance with `label`, or all of them without one, from a listing that starts after this call. */
   candidates(label: string | undefined): Promise<Instance[]> {
+    const whole = this.freshWhole();
+    if (whole) return Promise.resolve(label ? whole.filter((instance) => instance.label === label) : whole);
     if (label && this.fresh(label)) return Promise.resolve(this.listed.get(label)!.instances);
     return new Promise<Instance[]>((resolve, reject) => {
       this.waiting.push({ label: label === "" ? undefined : label, resolve, reject });
@@ -68,11 +94,33 @@ class EarlierRuns {
     const batch = this.waiting;
     this.waiting = [];
     if (batch.length === 0) return;
+    // Asks that waited for the process's whole listing are served by it.
+    const whole = this.freshWhole();
+    if (whole) {
+      for (const ask of batch) ask.resolve(ask.label === undefined ? whole : whole.filter((instance) => instance.label === ask.label));
+      return;
+    }
     this.running = this.serve(batch).finally(() => {
       this.running = undefined;
-      // Asks that came during this look-up go together in the next one.
-      if (this.waiting.length > 0) this.start();
+      this.lastEnd = currentTiming().now();
+      // Asks that came during this look-up go together in the next one, with those that come
+      // until the paged list may be called again.
+      if (this.waiting.length > 0) this.startWhenPaced();
     });
+  }
+
+  /**
+   * Starts the next look-up when the paged list may be called again: one spacing after the last
+   * call went out. It went out between when it was made (the pacer may hold it) and when it was
+   * answered; taken as at most a fifth of the spacing before its answer, so that asks that come
+   * while the pacer would hold the next call are in it.
+   */
+  private startWhenPaced(): void {
+    const spacing = this.client.instances.listPageSpacingMs();
+    const sentAt = this.lastCall === undefined ? undefined : Math.max(this.lastCall, this.lastEnd - spacing / 5);
+    const waitMs = sentAt === undefined ? 0 : sentAt + spacing - currentTiming().now();
+    if (waitMs <= GATHER_MS) return this.start();
+    this.timer = setTimeout(() => this.start(), waitMs);
   }
 
   private async serve(batch: Ask[]): Promise<void> {
@@ -91,7 +139,20 @@ class EarlierRuns {
   /** Lists what the batch needs: the whole account (returned) when an ask has no label, else the labels not listed lately. */
   private async list(batch: Ask[]): Promise<Instance[] | undefined> {
     const at = currentTiming().now();
-    if (batch.some((ask) => ask.label === undefined)) return this.client.instances.listAll(INSTANCE_PAGE_SIZE);
+    // Only when those calls carried few labels each (creates asking a few at a time): full calls
+    // (labels announced by check ahead of the creates) already serve many creates each.
+    if (!this.probed && this.labelCalls >= LABEL_CALLS_BEFORE_WHOLE && this.labelsListed * 2 < this.labelCalls * LABELS_PER_CALL) {
+      this.probed = true;
+      const small = await this.smallAccount();
+      if (small) {
+        this.whole = { at, instances: small };
+        return small;
+      }
+    }
+    if (batch.some((ask) => ask.label === undefined)) {
+      this.lastCall = at;
+      return this.client.instances.listAll(INSTANCE_PAGE_SIZE);
+    }
     // The labels asked for, each call filled up with labels announced by check: the asks wait for
     // no more calls than their own labels need, and later creates find theirs listed already.
     const asked = [...new Set(batch.map((ask) => ask.label as string))].filter((l) => !this.fresh(l));
@@ -112,6 +173,9 @@ class EarlierRuns {
           chars += label.length;
         }
       }
+      this.lastCall = currentTiming().now();
+      this.labelCalls++;
+      this.labelsListed += some.length;
       const page = await this.client.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { label: { in: some } } });
       for (const label of some) {
         announced.delete(label);
@@ -119,6 +183,25 @@ class EarlierRuns {
       }
     }
     return undefined;
+  }
+
+  /** Every instance of the account when it has WHOLE_PAGES pages at most (the first page says), else undefined. */
+  private async smallAccount(): Promise<Instance[] | undefined> {
+    this.lastCall = currentTiming().now();
+    let page = await this.client.instances.listPage({ limit: INSTANCE_PAGE_SIZE });
+    if (page.nextToken !== null && (page.totalInstances === undefined || Math.ceil(page.totalInstances / INSTANCE_PAGE_SIZE) > WHOLE_PAGES)) return undefined;
+    const instances = [...page.instances];
+    for (let pages = 1; page.nextToken !== null && page.instances.length > 0; pages++) {
+      if (pages >= WHOLE_PAGES) return undefined;
+      this.lastCall = currentTiming().now();
+      page = await this.client.instances.listPage({ limit: INSTANCE_PAGE_SIZE, afterToken: page.nextToken });
+      instances.push(...page.instances);
+    }
+    return instances;
+  }
+
+  private freshWhole(): Instance[] | undefined {
+    return this.whole && currentTiming().now() - this.whole.at <= LISTING_TTL_MS ? this.whole.instances : undefined;
   }
 
   private fresh(label: string): boolean {

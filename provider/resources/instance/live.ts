@@ -28,6 +28,10 @@ export function liveInstances(client: VastClient = getClient()): IdReader<Instan
           const page = await c.instances.listPage({ limit: INSTANCE_PAGE_SIZE, afterToken: token, filters: { label: { eq: label }, id: { gte: from } }, orderBy: [["id", "asc"]] });
           return { items: page.instances, next: page.nextToken, total: page.totalInstances };
         },
+        walkDownPage: async (below) => {
+          const page = await c.instances.listPage({ limit: INSTANCE_PAGE_SIZE, filters: { id: { lt: below } }, orderBy: [["id", "desc"]] });
+          return { items: page.instances, next: page.nextToken, total: page.totalInstances };
+        },
         labelOf: (instance) => instance.label ?? undefined,
         fetchIds: (ids) => c.instances.listAll(INSTANCE_PAGE_SIZE, { filters: { id: { in: ids } } }),
         fetchOne: (id) => c.instances.get(id),

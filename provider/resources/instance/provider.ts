@@ -134,11 +134,10 @@ export const provider: ProviderImpl = {
     if (typeof inputs.importId === "string") return importInstance(getClient(), inputs, (id, olds, news) => provider.update!(id, olds, news));
     const made = await createInstance(inputs);
     const outs = (made.outs ?? {}) as Props;
-    if (planOf(inputs, "") !== undefined) {
-      // As the create's last read shows it (no further call).
-      const seen = { actualStatus: outs.actualStatus, intendedStatus: outs.intendedStatus, isBid: outs.isBid } as Instance;
-      Object.assign(outs, guardOutputs(inputs, seen, currentTiming().now()));
-    }
+    // As the create's last read shows it (no further call). Also without a guard: read sets
+    // stoppedBy (null), and a field read adds makes a refresh after this up rewrite every entry.
+    const seen = { actualStatus: outs.actualStatus, intendedStatus: outs.intendedStatus, isBid: outs.isBid } as Instance;
+    Object.assign(outs, guardOutputs(inputs, seen, currentTiming().now()));
     const since = outs.spendSince ?? Math.floor(currentTiming().now() / 1000);
     return { ...made, outs: { ...outs, spentUsd: await instanceSpent(made.id, since, undefined) } };
   },

@@ -37,6 +37,13 @@ export interface IdPage<T> {
 
 export interface IdListSource<T> {
   walkPage(from: number, token: string | null): Promise<IdPage<T>>;
+  /**
+   * One page of the objects with id < `below`, descending (highest first). Optional: with it, an
+   * ask for an id just below a running walk (the engine asks in program order, and creates made
+   * at once got their ids in a slightly different order) lists the page under the walk, which
+   * answers the asks for its neighbours too, instead of one list call per such id.
+   */
+  walkDownPage?(below: number): Promise<IdPage<T>>;
   /** The objects among `ids` (absent ones are not there). */
   fetchIds(ids: number[]): Promise<T[]>;
   /** One object directly; null when it does not exist. */
@@ -95,6 +102,10 @@ interface CoveredRange {
 
 interface Walk {
   from: number;
+  /** Lowest id the walk and its pages below `from` cover (`from` until one such page is listed). */
+  lo: number;
+  /** Objects below `lo` not listed yet, when a page below said. */
+  below?: number;
   next: string | null;
   done: boolean;
   /** Highest id the pages so far cover. */
@@ -119,9 +130,12 @@ export class IdReader<T> {
   private ranges: CoveredRange[] = [];
   private walk: Walk | undefined;
   private labelWalk: LabelWalk | undefined;
-  /** Labels of the objects asks were answered with (how many asks each). */
+  /** Labels of the objects asks were answered with (how many objects each), and those objects. */
   private readonly labels = new Map<string, number>();
+  private readonly labelled = new Set<number>();
   private waiting: Waiter<T>[] = [];
+  /** Calls that listed one id alone outside what the walk covers (asks one at a time; see walkOnInstead). */
+  private outsideCalls = 0;
   private round: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
@@ -175,13 +189,20 @@ export class IdReader<T> {
     this.walk = undefined;
     this.labelWalk = undefined;
     this.labels.clear();
+    this.labelled.clear();
   }
 
   /** An ask was answered with `k`: its label counts, and its label page served one more. */
   private answered(k: Known<T>): void {
     if (k.page) k.page.hits++;
     const label = k.item ? this.source.labelOf?.(k.item) : undefined;
-    if (label !== undefined && label !== "") this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
+    if (label === undefined || label === "") return;
+    // Objects, not asks: a resource read twice (a refresh's read, then its sweep) is one object
+    // of its label, and a label of one object is no stack's shared label.
+    const id = this.source.idOf(k.item as T);
+    if (this.labelled.has(id)) return;
+    this.labelled.add(id);
+    this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
   }
 
   private writtenAt(id: number): number {
@@ -251,6 +272,7 @@ export class IdReader<T> {
   private async fill(wanted: Set<number>, roundSeq: number): Promise<void> {
     const open = () => [...wanted].filter((id) => this.cached(id, this.writtenAt(id), roundSeq) === undefined).sort((a, b) => a - b);
     let labelPaged = false;
+    let downPaged = false;
     for (let ids = open(); ids.length > 0; ids = open()) {
       // One label page a round, unless it answered some of the round's ids (then another may).
       const byLabel = labelPaged ? undefined : this.labelWalkFor(ids);
@@ -261,15 +283,26 @@ export class IdReader<T> {
         continue;
       }
       const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
+      // Ids just below the walk: one page under it serves them and their neighbours (once a
+      // round; ids further down than that page reaches are listed by id below).
+      if (walk && ids[0] < walk.lo && this.source.walkDownPage && (!downPaged || this.pageDownInstead(walk))) {
+        downPaged = true;
+        await this.pageBelow(walk);
+        continue;
+      }
       if (!walk || walk.done || ids[0] < walk.from) {
         // Ids below a running walk, or after a finished one, are listed by id when that is
         // cheaper than a new walk from the lowest of them; a new walk otherwise.
-        if (walk && (walk.done || ids[0] < walk.from) && this.byIdIsCheaper(ids, undefined)) await this.listByIds(ids);
-        else await this.walkFrom(ids[0]);
+        if (walk && (walk.done || ids[0] < walk.from) && this.byIdIsCheaper(ids, undefined)) {
+          if (ids[0] < walk.lo && ids.length === 1) this.outsideCalls++;
+          await this.listByIds(ids);
+        } else await this.walkFrom(ids[0]);
         continue;
       }
-      if (this.byIdIsCheaper(ids, walk)) await this.listByIds(ids);
-      else await this.nextPage(walk);
+      if (this.byIdIsCheaper(ids, walk) && !this.walkOnInstead(walk)) {
+        if (ids[0] > walk.upTo && ids.length === 1) this.outsideCalls++;
+        await this.listByIds(ids);
+      } else await this.nextPage(walk);
     }
   }
 
@@ -315,6 +348,25 @@ export class IdReader<T> {
     walk.next = page.next;
   }
 
+  /**
+   * Asks ahead of the walk listed by id so far cost as many calls as walking on through a quarter of
+   * what the walk has left: walk on. The engine diffs one resource at a time in the order the
+   * program registered them, which is not the order their ids were given in; one by-id call for
+   * each ask that lands ahead of the walk would cost a call per ask, where the walk serves all.
+   * In an account of many other instances the walk has far to go, and by-id stays.
+   */
+  private walkOnInstead(walk: Walk): boolean {
+    if (walk.total === undefined) return false;
+    const left = Math.ceil(Math.max(0, walk.total - walk.fetched) / this.pageSize);
+    return left > 0 && this.outsideCalls >= Math.max(1, Math.floor(left / 4));
+  }
+
+  /** As walkOnInstead, downwards: pages under the walk while by-id calls below it have cost a quarter of what is left there. */
+  private pageDownInstead(walk: Walk): boolean {
+    if (walk.below === undefined) return false;
+    return walk.below > 0 && this.outsideCalls >= Math.max(1, Math.floor(Math.ceil(walk.below / this.pageSize) / 4));
+  }
+
   /** Listing `ids` by id costs fewer calls than walking on to the highest of them. */
   private byIdIsCheaper(ids: number[], walk: Walk | undefined): boolean {
     const byId = Math.ceil(ids.length / this.pageSize);
@@ -327,7 +379,7 @@ export class IdReader<T> {
   }
 
   private async walkFrom(from: number): Promise<void> {
-    this.walk = { from, next: null, done: false, upTo: from - 1, fetched: 0, startedAt: this.now() };
+    this.walk = { from, lo: from, next: null, done: false, upTo: from - 1, fetched: 0, startedAt: this.now() };
     await this.nextPage(this.walk);
   }
 
@@ -345,6 +397,21 @@ export class IdReader<T> {
     walk.done = done;
     walk.fetched += page.items.length;
     walk.total = page.total ?? walk.total;
+  }
+
+  /** The page of objects just below what `walk` covers: known, and their id range covered. */
+  private async pageBelow(walk: Walk): Promise<void> {
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const page = await this.source.walkDownPage!(walk.lo);
+    const at = this.now();
+    for (const item of page.items) this.known.set(this.source.idOf(item), { item, seq, at });
+    const ids = page.items.map((item) => this.source.idOf(item));
+    const complete = page.next === null || page.items.length < this.pageSize;
+    const lo = complete ? 0 : Math.min(...ids);
+    this.ranges.push({ lo, hi: walk.lo - 1, seq, at });
+    walk.lo = lo;
+    walk.below = complete ? 0 : page.total === undefined ? undefined : Math.max(0, page.total - page.items.length);
   }
 
   private async listByIds(ids: number[]): Promise<void> {
