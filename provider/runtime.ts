@@ -10,6 +10,7 @@ import { configureRuntime, requireApiKey } from "./context";
 import { BOOKKEEPING_KEYS, IDENTITY_KEY, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
 import { withShownDiff } from "./resources/kit/diff-reasons";
+import type { ResourceKind } from "./resources/kit/kinds";
 import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
 
 /** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
@@ -41,10 +42,10 @@ export const KINDS = {
   teamRole: () => require("./resources/teamRole/provider").provider,
   teamMember: () => require("./resources/teamMember/provider").provider,
   subaccount: () => require("./resources/subaccount/provider").provider,
-} satisfies Record<string, () => ProviderImpl>;
+} satisfies Record<ResourceKind, () => ProviderImpl>;
 
 /** The name of a resource kind of the runtime's registry. */
-export type ResourceKind = keyof typeof KINDS;
+export type { ResourceKind };
 
 /** A kind's provider as the serialized dynamic providers call it. */
 export type RuntimeProvider = ProviderImpl & {

@@ -18,28 +18,14 @@ import type { VastClient } from "../client";
 import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
 import { endText, type EndingRow } from "./ends";
+import { COSTED_TYPES, type CostRow } from "./cost-row";
+
+export { COSTED_TYPES, type CostRow } from "./cost-row";
 
 /** Type tokens of this package's resources in a state file. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
-/** The kinds the report lists. */
-export const COSTED_TYPES = ["Instance", "Fleet", "Volume", "NetworkVolume", "Endpoint"] as const;
 /** Days of charges read when `--since` is not given. */
 export const DEFAULT_SINCE_DAYS = 90;
-
-/** One resource of a given stack with its costs. */
-export interface CostRow {
-  /** The stack and project, from the resource's URN. */
-  stack: string;
-  project: string;
-  /** The resource's name in the program. */
-  name: string;
-  type: (typeof COSTED_TYPES)[number];
-  id: string;
-  /** $ per hour now; null when the service's rows do not say (an endpoint), 0 when the object is gone. */
-  hourlyCost: number | null;
-  /** $ charged since the start of the range. */
-  spentUsd: number;
-}
 
 interface Held {
   stack: string;

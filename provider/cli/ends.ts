@@ -11,7 +11,7 @@
  * - Anything else runs until someone stops it: no end.
  */
 import { round6 } from "../resources/kit/costs";
-import type { CostRow } from "./costs";
+import type { CostRow } from "./cost-row";
 import { readExport } from "./orphans";
 
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";

@@ -9,7 +9,7 @@
  * subaccount keys) are never logged. `GET /_sim/state` masks env values the same way.
  */
 import { tokenize } from "../domain/env-flags";
-import type { StateView } from "../state-view";
+import type { StateView } from "../state-view-types";
 
 export const REDACTED = "[redacted]";
 

@@ -5,29 +5,17 @@
  */
 import { SEED } from "pulumi-vastai/simulator";
 import { AuthenticationError, createClient, type VastClient } from "../../provider/client";
-import { dynamicUrn, UNKNOWN_VALUE } from "pulumi-vastai/testing";
-import { useContract } from "./harness";
+import { UNKNOWN_VALUE } from "pulumi-vastai/testing";
+import { useAccountContract } from "./account-support";
 
 jest.setTimeout(120_000);
 
-type Props = Record<string, unknown>;
-
-const fx = useContract("envVar", { simulator: { bootMs: 0 } });
+const t = useAccountContract("envVar", { simulator: { bootMs: 0 } });
+const { fx, urn, withProvider, up } = t;
 let client: VastClient;
-
 beforeAll(() => {
-  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+  client = t.client;
 });
-
-const urn = (type: string, name: string) => dynamicUrn("dev", "proj", type, name);
-const withProvider = (kind: string, props: Props): Props => ({ __provider: fx.serialized[kind], ...props });
-
-/** check then create, as `pulumi up` does for a new resource. */
-async function up(kind: string, type: string, name: string, props: Props) {
-  const { inputs, failures } = await fx.plugin.check(urn(type, name), {}, withProvider(kind, props));
-  expect(failures).toEqual([]);
-  return { inputs, ...(await fx.plugin.create(urn(type, name), inputs)) };
-}
 
 test("EnvVar: upper-cased name, value changed in place, presence read back, deleted", async () => {
   const u = urn("EnvVar", "token");

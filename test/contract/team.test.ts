@@ -3,29 +3,17 @@
  * dynamic-provider plugin, with the package installed from its packed tarball, against the
  * simulator: check, create, read, diff, update and delete as the engine calls them.
  */
-import { createClient, type VastClient } from "../../provider/client";
-import { dynamicUrn } from "pulumi-vastai/testing";
-import { useContract } from "./harness";
+import type { VastClient } from "../../provider/client";
+import { useAccountContract } from "./account-support";
 
 jest.setTimeout(180_000);
 
-type Props = Record<string, unknown>;
-
-const fx = useContract("team", { simulator: { bootMs: 0 } });
+const t = useAccountContract("team", { simulator: { bootMs: 0 } });
+const { fx, urn, withProvider, up } = t;
 let client: VastClient;
-
 beforeAll(() => {
-  client = createClient({ apiKey: fx.sim.apiKey, apiUrl: fx.sim.url, runUrl: fx.sim.runUrl, pacing: false });
+  client = t.client;
 });
-
-const urn = (type: string, name: string) => dynamicUrn("dev", "proj", type, name);
-const withProvider = (kind: string, props: Props): Props => ({ __provider: fx.serialized[kind], ...props });
-
-async function up(kind: string, type: string, name: string, props: Props) {
-  const { inputs, failures } = await fx.plugin.check(urn(type, name), {}, withProvider(kind, props));
-  expect(failures).toEqual([]);
-  return { inputs, ...(await fx.plugin.create(urn(type, name), inputs)) };
-}
 
 test("27.1 Team, TeamRole and TeamMember through the plugin: made, changed in place, the invitation seen accepted, removed, the team deleted", async () => {
   const team = await up("team", "Team", "ml", { name: "ml-research" });

@@ -4,28 +4,15 @@
  * (at the default 8 GB of disk): offer 700005 0.18, 700001 0.32, 700017 0.45 $/hour, the
  * cheapest matches of `base` in that order.
  */
-import { drive } from "./account-resources-support";
-import { providers } from "../../provider/providers";
-import { resetClaims } from "../../provider/resources/fleet/claims";
+import { FLEET_BASE, useFleetProvider } from "./fleet-support";
 import { PartialFailure } from "../../provider/resources/kit";
-import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { CREATE_PATH, count, rejection } from "./instance-support";
 
 type Props = Record<string, unknown>;
 type Member = { id: number; offerId: number; machineId: number; status: string; pricePerHour: number };
 
-const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
-const fleet = drive(providers.fleet);
-
-beforeEach(() => resetClaims());
-
-const base = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch" };
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = await fleet.check(olds, { __provider: "p", __identity: "proj/dev/Fleet/workers", ...news });
-  expect(failures).toEqual([]);
-  return inputs as Props;
-}
+const { h, fleet, checked } = useFleetProvider();
+const base = FLEET_BASE;
 
 const membersOf = (outs: Props) => outs.members as Member[];
 const live = () => h.sim.state().instances as Props[];

@@ -5,31 +5,18 @@
  * "not running after 10 minutes". Boots take a minute of the simulator's clock, which is the
  * kit's stepped clock (each poll's sleep moves both), so nothing sleeps real time.
  */
-import { drive } from "./account-resources-support";
-import { providers } from "../../provider/providers";
-import { resetClaims } from "../../provider/resources/fleet/claims";
+import { FLEET_BASE, useFleetProvider } from "./fleet-support";
 import { MARKER_ENV } from "../../provider/resources/instance/inputs";
 import { operationPrefix } from "../../provider/resources/fleet/members";
 import { useSteppedClock } from "../support/readiness";
-import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { CREATE_PATH, count } from "./instance-support";
 
 type Props = Record<string, unknown>;
 type Member = { id: number; offerId: number; status: string };
 
 const time = useSteppedClock();
-const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS, simulator: { bootMs: 60_000, now: () => time.now } });
-const fleet = drive(providers.fleet);
-
-beforeEach(() => resetClaims());
-
-const base = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch" };
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = await fleet.check(olds, { __provider: "p", __identity: "proj/dev/Fleet/workers", ...news });
-  expect(failures).toEqual([]);
-  return inputs as Props;
-}
+const { h, fleet, checked } = useFleetProvider({ bootMs: 60_000, now: () => time.now });
+const base = FLEET_BASE;
 
 const membersOf = (outs: Props) => outs.members as Member[];
 

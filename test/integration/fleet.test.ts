@@ -4,33 +4,21 @@
  * loopback listener of this test, `POST /_sim/machines/{id}/ports`) and in-place rolls (refusals
  * caused with `POST /_sim/machines/{id}/refuse-updates`).
  */
-import { drive } from "./account-resources-support";
-import { providers } from "../../provider/providers";
+import { FLEET_BASE, useFleetProvider } from "./fleet-support";
 import { resetClaims } from "../../provider/resources/fleet/claims";
 import { SPEC_KEYS } from "../../provider/resources/fleet/inputs";
 import { specOf } from "../../provider/resources/fleet/members";
 import { stackIdentityOf } from "../../provider/resources/kit/create-once";
 import { PartialFailure, setTiming, setWarningSink, type WarningSink } from "../../provider/resources/kit";
 import { closedPort, useHealthServer, useSteppedClock } from "../support/readiness";
-import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
 import { SEED } from "pulumi-vastai/simulator";
 import { CREATE_PATH, ONE_PATH, PAGE_PATH, count, rejection } from "./instance-support";
 
 type Props = Record<string, unknown>;
 type Member = { id: number; offerId: number; machineId: number; country: string; status: string; pricePerHour: number; marker: string; spec: string };
 
-const h = useSimulator({ providers: true, settings: FAST_INSTANCE_SETTINGS });
-const fleet = drive(providers.fleet);
-
-beforeEach(() => resetClaims());
-
-const base = { offer: { numGpus: 1, gpuRamGb: 24 }, image: "pytorch/pytorch" };
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = await fleet.check(olds, { __provider: "p", __identity: "proj/dev/Fleet/workers", ...news });
-  expect(failures).toEqual([]);
-  return inputs as Props;
-}
+const { h, fleet, checked } = useFleetProvider();
+const base = FLEET_BASE;
 
 async function created(news: Props): Promise<{ id: string; outs: Props }> {
   const r = await fleet.create(await checked(news));

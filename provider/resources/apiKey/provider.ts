@@ -7,7 +7,7 @@ import type { ApiKey as ApiKeyRecord, CreatedApiKey, VastClient } from "../../cl
 import { getClient } from "../../context";
 import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT } from "../kit";
 import { withoutControlCharacters } from "../kit/text-schema";
-import type { ApiKeyPermissions } from "./index";
+import type { AreaPermissions as ApiKeyPermissions } from "../kit/permission-types";
 import { liveApiKeys } from "./live";
 import { permissionsIn, permissionsOfScopes, permissionsSchema, scopesOf } from "../kit/permissions";
 

@@ -9,7 +9,10 @@ import type { Offer, VastClient } from "../../client";
 import { directPortsNeeded, offerQueryFor } from "../instance/offers";
 import { claim } from "../kit";
 import type { FleetInputs } from "./inputs";
+import type { Candidate } from "./candidate";
 import { withVolumeOffers } from "./volumes";
+
+export type { Candidate } from "./candidate";
 
 export { claim, isClaimed, release, resetClaims } from "../kit";
 
@@ -18,19 +21,6 @@ export function countryOf(geolocation: string | null | undefined): string {
   if (!geolocation) return "?";
   const parts = geolocation.split(",");
   return parts[parts.length - 1].trim().toUpperCase();
-}
-
-export interface Candidate {
-  id: number;
-  machineId: number | null;
-  country: string;
-  pricePerHour: number;
-  /** $/hour of the disk alone (kept while the member is stopped). */
-  storagePerHour: number;
-  /** With `volume`: the volume offer on the same machine the member's new volume is rented from. */
-  volumeOfferId?: number;
-  /** With `volume`: $/hour of the member's volume. */
-  volumePerHour?: number;
 }
 
 function candidateOf(o: Offer): Candidate {

@@ -23,8 +23,9 @@
  * `maxHourlyCost` before anything is rented.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { FleetMember } from "./member";
 import { VastResource, possiblySecret } from "../kit/resource";
-import type { InstanceAutostop, InstanceOfferFilters, InstanceReadiness } from "../instance";
+import type { InstanceAutostop, InstanceOfferFilters, InstanceReadiness } from "../kit/offer";
 
 /** How a fleet spreads its members: at most `max` members per machine or per country. */
 export interface FleetSpread {
@@ -132,32 +133,6 @@ export interface FleetVolume {
   mountPath: pulumi.Input<string>;
 }
 
-/** One member of a fleet. */
-export interface FleetMember {
-  id: number;
-  machineId: number | null;
-  country: string;
-  offerId: number;
-  /** $/hour while running (the offer's price, disk included). */
-  pricePerHour: number;
-  /** $/hour of its disk while stopped. */
-  storagePerHour: number;
-  /** The member's own volume (with `volume`), null without one; deleted with the member. */
-  volumeId: number | null;
-  /** $/hour of its volume's storage, billed whatever the member's state (0 without one). */
-  volumePerHour: number;
-  status: string | null;
-  /** Passed the readiness probe: true or false with `readiness`, null without. */
-  ready: boolean | null;
-  sshHost: string | null;
-  sshPort: number | null;
-  marker: string;
-  /** Hash of the inputs it was made with: another hash rolls it. */
-  spec: string;
-  /** Who stopped it (as Instance's `stoppedBy`: autostop, ttl, outside, ...); null or absent while it runs. */
-  stoppedBy?: string | null;
-}
-
 const OUTPUT_PLACEHOLDERS = { fleetKey: undefined, members: undefined, hourlyCost: undefined, spentUsd: undefined, spendSince: undefined, healthy: undefined, badHosts: undefined, specKey: undefined, deadline: undefined, expired: undefined };
 
 /** A fleet of identical instances declared once: rented from offer filters, spread over machines, kept at `count` healthy members by each `pulumi up`, under a per-member and a whole-fleet price cap. */
@@ -189,3 +164,5 @@ export class Fleet extends VastResource {
     super("fleet", "Fleet", name, { ...OUTPUT_PLACEHOLDERS, ...args }, opts, ["specKey", ...possiblySecret(args, ["env", "onstart", "argsStr"])]);
   }
 }
+
+export type { FleetMember } from "./member";

@@ -26,7 +26,7 @@ import { bootReads } from "../instance/live";
 import { fatalBoot, readStatus, type FatalBoot } from "../instance/status";
 import { release, type Candidate } from "./claims";
 import { instanceStoragePerHour } from "../kit/costs";
-import type { FleetMember } from "./index";
+import type { FleetMember } from "./member";
 import { LATER_SPEC_KEYS } from "./inputs";
 import { deleteMemberVolume, memberVolume, volumeIdOf, withVolumeIds } from "./volumes";
 

@@ -12,9 +12,9 @@
 import { VolumeInUseError, type VastClient, type Volume, type VolumeOffer } from "../../client";
 import { lookUp } from "../kit";
 import type { VolumeInput } from "../instance/inputs";
-import type { Candidate } from "./claims";
+import type { Candidate } from "./candidate";
 import type { FleetInputs } from "./inputs";
-import type { Member } from "./members";
+import type { FleetMember as Member } from "./member";
 
 export type FleetVolumeInput = NonNullable<FleetInputs["volume"]>;
 

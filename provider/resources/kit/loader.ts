@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../../runtime";
+import type { ResourceKind } from "./kinds";
 
 /**
  * The provider object of resource kind `kind`, as Pulumi serializes it into state

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../../runtime";
+import type { ResourceKind } from "./kinds";
 import { identityFor, stackIdentity } from "../stackIdentity";
 import { IDENTITY_KEY } from "./create-once";
 import { serializableProvider } from "./loader";

@@ -8,6 +8,7 @@
  * stay valid until the next rotation.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { RegeneratedKeyOutput } from "./regenerated";
 import { VastResource } from "../kit/resource";
 
 /** Inputs of a `SubaccountKeyRotation` resource. */
@@ -18,14 +19,6 @@ export interface SubaccountKeyRotationArgs {
   all?: pulumi.Input<boolean>;
   /** Any value; when it changes the keys are rotated again (the resource is replaced). */
   triggers?: pulumi.Input<unknown>;
-}
-
-/** One regenerated key, as the service returns it. */
-export interface RegeneratedKeyOutput {
-  userId: number;
-  email: string;
-  /** The new API key of the subaccount (secret). */
-  derivedKey: string;
 }
 
 /**
@@ -49,3 +42,5 @@ export class SubaccountKeyRotation extends VastResource {
     super("subaccountKeyRotation", "SubaccountKeyRotation", name, { ...args, regeneratedKeys: undefined, rotatedAt: undefined }, opts, ["regeneratedKeys"]);
   }
 }
+
+export type { RegeneratedKeyOutput } from "./regenerated";

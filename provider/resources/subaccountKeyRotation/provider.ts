@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { RegenerateKeysInput, RegeneratedKey, VastClient } from "../../client";
 import { getClient } from "../../context";
 import { ImportableImpl, MAX_LOST_CREATES, Props, UNKNOWN, checkWith, createAtMostOnce, diffInputs, jsonClean, waitOutLostRequest } from "../kit";
-import type { RegeneratedKeyOutput } from "./index";
+import type { RegeneratedKeyOutput } from "./regenerated";
 
 const OUTPUTS = ["regeneratedKeys", "rotatedAt"] as const;
 
