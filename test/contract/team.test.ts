@@ -85,3 +85,40 @@ test("33.7 TeamMember invites in the vendor's form: query arguments email and ro
   expect(bodyOnly.status).toBe(400);
   expect(await bodyOnly.text()).toMatch(/email must be an e-mail address, sent as a query argument/);
 });
+
+/**
+ * Issue 33 item 5: a run killed after its create landed leaves a role, a subaccount or a team
+ * on the service and nothing in state. The service shows nothing that proves whose it is (no
+ * marker, no creation time of a role, no team name), so nothing is taken over on its own: the
+ * rerun's error names what finishes the job, and for a role and a subaccount that `importId`
+ * takes the killed run's object over.
+ */
+test("33.5 after a killed create, the rerun of TeamRole, Subaccount and Team names what finishes the job, and the named importId does", async () => {
+  const failureOf = async (p: Promise<unknown>) => String(await p.then(() => "no failure", (e: Error) => e.message));
+  await client.teams.create({ name: "killed-team" });
+  // What the killed runs' creates left.
+  await client.teams.createRole({ name: "trainer", scopes: ["instance_read"] });
+  const left = (await client.teams.role("trainer"))!;
+  const sub = await client.subaccountAccounts.create({ email: "killed-bot@example.com", username: "killed-bot", password: "k1lled-Passw0rd", hostOnly: false });
+
+  const roleInputs = { name: "trainer", permissions: { instances: "read" } };
+  const roleError = await failureOf(up("teamRole", "TeamRole", "trainer", roleInputs));
+  expect(roleError).toContain(`already has a role named "trainer" (id ${left.id})`);
+  expect(roleError).toContain(`adding importId: "${left.id}" to this TeamRole`);
+  const role = await up("teamRole", "TeamRole", "trainer", { ...roleInputs, importId: String(left.id) });
+  expect(role.properties).toMatchObject({ roleId: left.id, imported: true });
+  expect((await client.teams.roles()).filter((r) => r.name === "trainer")).toHaveLength(1);
+
+  const subInputs = { email: "killed-bot@example.com", username: "killed-bot", password: "k1lled-Passw0rd" };
+  const subError = await failureOf(up("subaccount", "Subaccount", "bot", subInputs));
+  expect(subError).toContain(`(user id ${sub.id})`);
+  expect(subError).toContain(`adding importId: "${sub.id}" to this Subaccount`);
+  expect(subError).not.toContain("k1lled-Passw0rd");
+  const adopted = await up("subaccount", "Subaccount", "bot", { ...subInputs, importId: String(sub.id) });
+  expect(adopted.properties).toMatchObject({ userId: sub.id, imported: true });
+
+  const teamError = await failureOf(up("team", "Team", "ml", { name: "killed-team" }));
+  expect(teamError).toContain("remove the Team from the program");
+  expect(teamError).toContain("vastai destroy team");
+  await client.teams.destroy();
+});

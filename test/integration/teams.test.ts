@@ -61,7 +61,7 @@ describe("issue 27 item 1: teams as code", () => {
     const read = await role.read(made.id, updated.outs);
     expect(read.inputs).toEqual({ name: "dev", permissions: { instances: "read", billing: "read" } });
 
-    expect(await failureOf(role.create(await checked(role, { name: "dev", permissions: { user: "read" } })))).toMatch(/already has a role named "dev", not made by this resource/);
+    expect(await failureOf(role.create(await checked(role, { name: "dev", permissions: { user: "read" } })))).toMatch(/already has a role named "dev" \(id \d+\), not made by this resource/);
 
     await role.delete(made.id, updated.outs);
     expect((await getTeamRoles()).map((r) => r.name)).toEqual(["manager", "member"]);
@@ -124,7 +124,7 @@ describe("issue 27 item 1: teams as code", () => {
     expect((await subaccount.read(made.id, made.outs)).props).toMatchObject({ username: "ci-bot" });
 
     const again = await failureOf(subaccount.create({ ...inputs, password: "0ther-Passw0rd" }));
-    expect(again).toMatch(/already exists, not made by this resource/);
+    expect(again).toMatch(/already exists \(user id \d+\), not made by this resource/);
     expect(again).not.toContain("0ther-Passw0rd");
 
     const warnings: string[] = [];

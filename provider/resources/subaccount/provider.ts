@@ -35,8 +35,14 @@ async function create(client: VastClient, inputs: Props): Promise<CreatedSubacco
   const email = String(inputs.email);
   const username = String(inputs.username);
   const before = await client.subaccountAccounts.list();
-  if (find(before, email, username)) {
-    throw new Error(`a subaccount with the e-mail ${email} or the user name ${username} already exists, not made by this resource (it is never taken over)`);
+  const existing = find(before, email, username);
+  if (existing) {
+    // A subaccount shows no marker of the run that made it: the user says whose it is.
+    throw new Error(
+      `a subaccount with the e-mail ${email} or the user name ${username} already exists (user id ${existing.id}), not made by this resource (it is never taken over on its own). ` +
+        `If a run of this stack that was killed or lost its answer made it, take it over by adding importId: "${existing.id}" to this Subaccount and running up again; ` +
+        "otherwise choose another e-mail and user name",
+    );
   }
   return createAtMostOnce({
     send: () => client.subaccountAccounts.create({ email, username, password: String(inputs.password), hostOnly: inputs.hostOnly === true }),

@@ -48,7 +48,10 @@ export const provider: ImportableImpl = {
     if (await client.teams.isTeam()) {
       throw new Error(
         `${labelOf(inputs)}: the provider's API key already is the key of a team (the service gives a key one team). ` +
-          "A Team resource creates its team and never takes over another: use the key of an account without a team.",
+          "A Team resource creates its team and never takes over another: use the key of an account without a team. " +
+          "If a run of this stack that was killed or lost its answer made this team, the service cannot show it (no call reads a team's name): " +
+          "either remove the Team from the program (TeamRole and TeamMember act on the key's team without it), " +
+          "or delete the team with the vendor's client (`vastai destroy team`) and run up again.",
       );
     }
     try {

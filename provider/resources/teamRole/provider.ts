@@ -34,8 +34,15 @@ function liveOutputs(role: LiveRole): Props {
 }
 
 async function createRole(client: VastClient, name: string, permissions: AreaPermissions): Promise<LiveRole> {
-  if (await client.teams.role(name)) {
-    throw new Error(`the team already has a role named ${JSON.stringify(name)}, not made by this resource (it is never taken over): choose another name or remove that role`);
+  const existing = await client.teams.role(name);
+  if (existing) {
+    // Nothing the service shows of a role (no creation time, no marker) tells a role a killed
+    // run of this resource made from anyone else's: the user says which it is.
+    throw new Error(
+      `the team already has a role named ${JSON.stringify(name)} (id ${existing.id}), not made by this resource (it is never taken over on its own). ` +
+        `If a run of this stack that was killed or lost its answer made it, take it over by adding importId: "${existing.id}" to this TeamRole and running up again; ` +
+        "otherwise choose another name or remove that role",
+    );
   }
   return createAtMostOnce({
     send: async () => {
