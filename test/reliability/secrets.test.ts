@@ -66,7 +66,7 @@ const KIND: Record<string, ResourceKind> = {
   "Instance bid": "instance", "Instance reboot": "instance", "Instance recycle": "instance", "Instance prepay": "instance",
   // The import variant (an outside key taken over with importId).
   "SshKey import": "sshKey",
-  Volume: "volume", NetworkVolume: "networkVolume", VolumeListing: "volumeListing",
+  Volume: "volume", NetworkVolume: "networkVolume", VolumeListing: "volumeListing", NetworkVolumeListing: "networkVolumeListing",
   Endpoint: "endpoint", WorkerGroup: "workerGroup",
   Webhook: "webhook",
   ScheduledJob: "scheduledJob",
@@ -528,6 +528,8 @@ describe("issue 33 item 4: what a request sent, echoed back in the answer's erro
       const changed = await checkedVia("Instance", "instance", "echo2", { offerId: SEED.offerIds[0], image: "pytorch/pytorch", label: "echo2", onstart: SCRIPT }, plain);
       await rig.fault({ method: "PUT", path: "/api/v0/instances/update_template/*", echo: "onstart" });
       messages["Instance update"] = textOf(await failure(() => plugin.update(urn("Instance", "echo2"), made.id, made.properties, changed)));
+      // Its offer is free again for the tests after this one (the plugin process's claims outlive a simulator reset).
+      await plugin.delete(urn("Instance", "echo2"), made.id, made.properties);
 
       const template = await checkedVia("Template", "template", "echo", { name: "echo", image: "pytorch/pytorch", onstart: SCRIPT, argsStr: ARGS });
       await rig.fault({ method: "POST", path: "/api/v0/template", echo: "*" });

@@ -14,6 +14,7 @@ export const ENTRY_POINTS: Record<string, string> = {
   "pulumi-vastai/runtime": "provider/runtime.ts",
   "pulumi-vastai/simulator": "simulator/index.ts",
   "pulumi-vastai/testing": "testing/index.ts",
+  "pulumi-vastai/automation": "provider/automation.ts",
 };
 
 /** One exported name: what it is and where it is declared. */

@@ -13,7 +13,7 @@ import { inputSchema as instanceInputs, volumeSizeRule } from "../instance/input
 import { READINESS_INPUTS, readinessFailures } from "../instance/readiness";
 import { overlayNameRule } from "../overlay/provider";
 import { GUARD_INPUTS } from "../instance/guard/inputs";
-import { overlayClusterProblem } from "./overlay";
+import { overlayClusterProblem } from "./overlay-cluster";
 
 /** Most members of one fleet (a larger fleet is several fleets). */
 export const MAX_FLEET_SIZE = 500;

@@ -260,6 +260,9 @@ const fleetValid = withOptional(
     volume: fc.record({ createNew: fc.constant(true), size: fc.integer({ min: 1, max: 10_000 }), mountPath: fc.constantFrom("/data", "/workspace/cache") }),
     overlay: fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
   },
+  // An overlay is one cluster's network: a fleet on one rents on that cluster (offer.clusterId).
+).chain((f) =>
+  f.overlay === undefined ? fc.constant(f) : fc.integer({ min: 1, max: 2 ** 31 }).map((clusterId) => ({ ...f, offer: { ...(f.offer as object), clusterId } })),
 );
 
 const volumeListingTerms = {
