@@ -9,8 +9,8 @@
  * name the instances using each volume: one list call per batch of members. The fleet owns the
  * volumes: a member's volume is deleted once its instance is destroyed.
  */
-import { VolumeInUseError, type VastClient, type Volume, type VolumeOffer } from "../../client";
-import { lookUp } from "../kit";
+import type { VastClient, VolumeOffer } from "../../client";
+import { deleteInstanceVolume, volumesByInstance } from "../kit/instance-volumes";
 import type { VolumeInput } from "../instance/inputs";
 import type { Candidate } from "./candidate";
 import type { FleetInputs } from "./inputs";
@@ -68,13 +68,6 @@ export function memberVolume(volume: unknown, offer: Candidate): VolumeInput | u
   return { createNew: true, volumeId: offer.volumeOfferId, size: v.size, mountPath: v.mountPath };
 }
 
-/** The account's local volumes by the instances using them. */
-async function volumesByInstance(client: VastClient): Promise<Map<number, Volume>> {
-  const byInstance = new Map<number, Volume>();
-  for (const v of await client.volumes.list("local")) for (const id of v.instanceIds) byInstance.set(id, v);
-  return byInstance;
-}
-
 /**
  * The groups of members with the ids (and live $/hour) of the volumes they use, from one
  * listing of the account's volumes; made only when a member's volume id is not known yet.
@@ -93,33 +86,7 @@ export async function withVolumeIds(client: VastClient, ...groups: Member[][]): 
 }
 
 /** Volume ids of instances (for instances found by marker alone, with no member entry). */
-export async function volumeIdsByInstance(client: VastClient): Promise<Map<number, number>> {
-  return new Map([...(await volumesByInstance(client))].map(([instance, v]) => [instance, v.id]));
-}
+export { volumeIdsByInstance } from "../kit/instance-volumes";
 
-/**
- * Deletes the volume of member instance `instanceId` once that instance is destroyed. The
- * service may still count the instance as the volume's user for a moment: a refusal for that
- * reason is tried again (the look-up rhythm of a lost create). Throws an error naming the volume.
- */
-export async function deleteMemberVolume(client: VastClient, volumeId: number, instanceId: number): Promise<void> {
-  const failed = (error: unknown) =>
-    new Error(`deleting volume ${volumeId} of member instance ${instanceId} failed: ${(error as Error).message}`, { cause: error });
-  let inUse: unknown;
-  let deleted: true | undefined;
-  try {
-    deleted = await lookUp(async () => {
-      try {
-        await client.volumes.delete(volumeId);
-        return true;
-      } catch (error) {
-        if (!(error instanceof VolumeInUseError)) throw error;
-        inUse = error;
-        return undefined;
-      }
-    });
-  } catch (error) {
-    throw failed(error);
-  }
-  if (!deleted) throw failed(inUse);
-}
+/** Deletes the volume of member instance `instanceId` once that instance is destroyed (kit/instance-volumes.ts). */
+export const deleteMemberVolume = (client: VastClient, volumeId: number, instanceId: number): Promise<void> => deleteInstanceVolume(client, volumeId, instanceId, "member instance");

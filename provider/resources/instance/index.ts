@@ -34,6 +34,12 @@ export interface InstanceVolume {
   size?: pulumi.Input<number>;
   /** Absolute path inside the container. */
   mountPath: pulumi.Input<string>;
+  /**
+   * With createNew: keep the volume after the instance is destroyed (it then bills until it is
+   * deleted). Default false: the volume the instance created is deleted with it, also when the
+   * instance is replaced (the replacement creates its own).
+   */
+  keepOnDestroy?: pulumi.Input<boolean>;
 }
 
 /** Inputs of an `Instance` resource. */
@@ -173,7 +179,7 @@ const OUTPUT_PLACEHOLDERS: Record<Exclude<keyof InstanceOutputs, "offerId">, und
   imageInUse: undefined, envNames: undefined, portMappings: undefined, templateHashIdInUse: undefined, isBid: undefined,
   outbid: undefined, minBidPerHour: undefined, diskSpaceGb: undefined, prepaidBalance: undefined, lastUpdate: undefined, imported: undefined,
   scheduleJobIds: undefined, scheduleStartedAt: undefined, scheduleUntil: undefined, scheduledOff: undefined, offHoursRunning: undefined,
-  deadline: undefined, stoppedBy: undefined, expired: undefined,
+  deadline: undefined, stoppedBy: undefined, expired: undefined, createdVolumeId: undefined,
 };
 
 /** A rented GPU instance: from an offer id or offer filters, a template or an image, with SSH keys, env and readiness checks; replaced when it dies. */
@@ -236,6 +242,8 @@ export class Instance extends VastResource {
   declare readonly lastUpdate: pulumi.Output<string | undefined>;
   /** True when taken over with importId. */
   declare readonly imported: pulumi.Output<boolean | undefined>;
+  /** With `volume.createNew`: the id of the volume the instance created (deleted with it unless `keepOnDestroy`). */
+  declare readonly createdVolumeId: pulumi.Output<number | null | undefined>;
   /** With `schedule`: the service's ids of its jobs, by role (`stop`, `start` or `start-mon`..). */
   declare readonly scheduleJobIds: pulumi.Output<Record<string, number> | undefined>;
   /** With `schedule`: ISO 8601, the hour its jobs run from. */

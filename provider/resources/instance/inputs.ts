@@ -87,8 +87,14 @@ const volume = z
     }),
     size: wholePositive.optional(),
     mountPath: z.string({ error: "must be a path" }).startsWith("/", "must be an absolute path inside the container"),
+    keepOnDestroy: z.boolean({ error: "must be true (keep the volume after the instance) or false" }).optional(),
   })
-  .superRefine(volumeSizeRule);
+  .superRefine(volumeSizeRule)
+  .superRefine((v, ctx) => {
+    if (!v.createNew && v.keepOnDestroy !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["keepOnDestroy"], message: "is only used when createNew is true (a linked volume is never deleted with the instance)" });
+    }
+  });
 
 // Keys are checked here rather than by the record's key schema, whose failures zod reports
 // only as "Invalid key in record".

@@ -87,13 +87,15 @@ export interface InstanceOutputs {
   stoppedBy?: string | null;
   /** True once `deadline` has passed (an instance its guard destroyed then stays in state, not re-created). */
   expired?: boolean;
+  /** With `volume.createNew`: the volume the instance created, found by the instance using it (null when the look-up could not tell). */
+  createdVolumeId?: number | null;
 }
 
 /** Output names, in the order documented above. */
 export const OUTPUT_KEYS: readonly (keyof InstanceOutputs)[] = [
   "instanceId", "actualStatus", "intendedStatus", "statusMsg", "sshHost", "sshPort", "publicIp", "gpuName",
   "numGpus", "gpuRamGb", "pricePerHour", "hourlyCost", "spentUsd", "spendSince", "sshCommand", "sshDirectCommand", "machineId", "offerId", "marker", "instanceApiKey",
-  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS, ...GUARD_OUTPUT_KEYS,
+  ...SPOT_OUTPUT_KEYS, "lastUpdate", "imported", ...SCHEDULE_OUTPUT_KEYS, ...GUARD_OUTPUT_KEYS, "createdVolumeId",
 ];
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);

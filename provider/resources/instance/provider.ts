@@ -23,6 +23,7 @@ import { applySshKeys } from "./ssh-keys";
 import { GUARD_KEYS, deadlineOf, guardFailures, planOf, withGuard } from "./guard/inputs";
 import { byGuard, goneBy, guardOutputs, stoppedByOf } from "./guard/state";
 import { guardedSides } from "./guard/start";
+import { deleteInstanceVolume, volumeIdsByInstance } from "../kit/instance-volumes";
 
 function instanceNumber(id: string): number {
   const n = Number(id);
@@ -111,6 +112,22 @@ export function instanceSpent(id: string, since: unknown, previous: unknown): Pr
   return spentUsd(getClient(), `Instance ${id}`, [instanceKey(id)], unixOf(since), previous);
 }
 
+/** An instance that creates its own volume (`volume.createNew`). */
+const createsVolume = (props: Props): boolean => (props.volume as { createNew?: unknown } | undefined)?.createNew === true;
+
+/** Whether a delete takes the instance's volume with it: one the instance created (not an imported instance's), not kept. */
+const deletesVolume = (props: Props): boolean =>
+  createsVolume(props) && (props.volume as { keepOnDestroy?: unknown }).keepOnDestroy !== true && props.imported !== true;
+
+/** The volume instance `n` uses (the one it created), from one listing; null when the listing fails or shows none. */
+async function createdVolumeOf(client: VastClient, n: number): Promise<number | null> {
+  try {
+    return (await volumeIdsByInstance(client)).get(n) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export const provider: ProviderImpl = {
   async check(olds, news) {
     const result = await checkInstanceInputs(news, OUTPUT_KEYS);
@@ -139,6 +156,7 @@ export const provider: ProviderImpl = {
     const seen = { actualStatus: outs.actualStatus, intendedStatus: outs.intendedStatus, isBid: outs.isBid } as Instance;
     Object.assign(outs, guardOutputs(inputs, seen, currentTiming().now()));
     const since = outs.spendSince ?? Math.floor(currentTiming().now() / 1000);
+    if (createsVolume(inputs)) outs.createdVolumeId = await createdVolumeOf(getClient(), instanceNumber(made.id));
     return { ...made, outs: { ...outs, spentUsd: await instanceSpent(made.id, since, undefined) } };
   },
 
@@ -234,6 +252,9 @@ export const provider: ProviderImpl = {
 
   async delete(id, props) {
     const client = getClient();
+    // The volume the instance created goes with it (unless kept): its id is recorded at create,
+    // or found now, while the instance still uses it.
+    const volumeId = deletesVolume(props) ? (typeof props.createdVolumeId === "number" ? props.createdVolumeId : await createdVolumeOf(client, instanceNumber(id))) : null;
     // The instance first: a destroy that fails leaves it with its office hours, as state says.
     // Jobs whose cancel fails after it only call an instance that is gone (their bid changes do
     // nothing), and the delete fails, so the next destroy (the instance already gone) cancels them.
@@ -249,5 +270,17 @@ export const provider: ProviderImpl = {
     }
     // Its offer is free again for the creates of this process (kit/claims.ts).
     if (typeof props.offerId === "number") release(client, props.offerId);
+    if (volumeId !== null) {
+      try {
+        await deleteInstanceVolume(client, volumeId, instanceNumber(id));
+      } catch (error) {
+        // The entry stays (with the volume's id): the next destroy finds the instance gone and deletes the volume.
+        throw new Error(
+          `Instance ${id} is destroyed, but ${(error as Error).message}. The volume bills until it is deleted: run the destroy again, ` +
+            `or delete it with \`vastai delete volume ${volumeId}\` (or set volume.keepOnDestroy to keep it)`,
+          { cause: error },
+        );
+      }
+    }
   },
 };
