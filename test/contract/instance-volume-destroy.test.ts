@@ -56,3 +56,15 @@ test("33.5 a volume delete that fails names the volume and keeps the entry; the 
   await fx.plugin.delete(urn("retry"), made.id, made.properties);
   expect(liveVolumes().map((v) => v.id)).not.toContain(volumeId);
 });
+
+test("33.5 setting keepOnDestroy later is an in-place update (no replacement), and the delete then keeps the volume", async () => {
+  const made = await created("later", { createNew: true, volumeId: 900001, size: 20, mountPath: "/data" });
+  const volume = { createNew: true, volumeId: 900001, size: 20, mountPath: "/data", keepOnDestroy: true };
+  const checked = await fx.plugin.check(urn("later"), made.properties, { __provider: fx.serialized.instance, __identity: "proj/dev/Instance/later", offerId: 700001, image: "ubuntu:22.04", volume });
+  expect(checked.failures).toEqual([]);
+  expect(await fx.plugin.diff(urn("later"), made.id, made.properties, checked.inputs)).toMatchObject({ changes: "some", replaces: [] });
+  const updated = await fx.plugin.update(urn("later"), made.id, made.properties, checked.inputs);
+  expect(updated.properties.createdVolumeId).toBe(made.properties.createdVolumeId);
+  await fx.plugin.delete(urn("later"), made.id, updated.properties);
+  expect(liveVolumes().map((v) => v.id)).toContain(made.properties.createdVolumeId);
+});

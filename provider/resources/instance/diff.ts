@@ -73,12 +73,23 @@ export function changedInputs(olds: Props, news: Props): string[] {
   return changed.sort();
 }
 
+/** An instance's `volume` without `keepOnDestroy`, which changes nothing on the service. */
+function volumeShape(volume: unknown): unknown {
+  if (volume === null || typeof volume !== "object") return volume;
+  const { keepOnDestroy: _kept, ...shape } = volume as Record<string, unknown>;
+  return shape;
+}
+
 /** Input-only diff (no API call). */
 export function diffOfInputs(olds: Props, news: Props): pulumi.dynamic.DiffResult {
   const changed = changedInputs(olds, news);
   // An imported instance was rented outside the program: how to rent it is recorded only.
   const recorded = isImported(olds) ? RECORDED_WHEN_IMPORTED : [];
-  const replaces = changed.filter((k) => !recorded.includes(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))));
+  // `volume.keepOnDestroy` says only what the delete does: recorded in place.
+  const inPlace = (k: string) => k === "volume" && deepEqual(volumeShape(olds.volume), volumeShape(news.volume));
+  const replaces = changed.filter(
+    (k) => !recorded.includes(k) && !inPlace(k) && (REPLACE_KEYS.includes(k) || (k === "bidPricePerHour" && bidKindChanged(olds, news))),
+  );
   replaces.push(...templateReplaces(changed, news, olds));
   // The guard rides in the start command: under updatePolicy "replace", or once the service
   // refused to recreate the container, a change of it replaces as an onstart change does.
