@@ -121,7 +121,7 @@ describe("23.7 an Endpoint create that lands after the look-up window", () => {
       expect(read.id).toBe(ep.id);
       expect((await h.client.endpointGroups.list()).map((e) => e.id).sort()).toEqual([Number(ep.id), late!.id].sort());
       expect(await instanceIds()).toHaveLength(1);
-      expect(warnings.some((w) => w.includes(`endpoint ${late!.id}`) && w.includes("left alone"))).toBe(true);
+      expect(warnings.some((w) => w.includes(`endpoint ${late!.id}`) && w.includes("left alone") && w.includes(`vastai delete endpoint ${late!.id}`))).toBe(true);
       expect((read.props as Props).lostCreates).toBeUndefined();
     } finally {
       setWarningSink(previous);

@@ -169,7 +169,7 @@ async function sweepLateEndpoints(client: VastClient, own: ServerlessEndpoint, p
   const left = await sweepStrays(own, watch, matching, async (id) => {
     warnOnce(
       `late-endpoint-${id}`,
-      `Endpoint ${own.id}: endpoint ${id} named ${JSON.stringify(name)} appeared after a create of this endpoint lost its answer; it may be that lost create, or another stack's endpoint of the same name, so it is left alone. If it is not another stack's, delete it by hand.`,
+      `Endpoint ${own.id}: endpoint ${id} named ${JSON.stringify(name)} appeared after a create of this endpoint lost its answer; it may be that lost create, or another stack's endpoint of the same name, so it is left alone. If it is not another stack's, delete it: \`vastai delete endpoint ${id}\` (an endpoint alone bills nothing; its worker groups do).`,
     );
   });
   return { [LOST_CREATES_KEY]: left };
