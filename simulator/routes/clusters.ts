@@ -7,9 +7,11 @@
  *
  * What the evidence does not say is kept simple and stated: a cluster's machines are machines the
  * caller hosts and a machine is in at most one cluster; an overlay's name is unique per account
- * (the service joins by name); an instance is on at most one overlay; which instances an overlay
- * can reach ("a compatible overlay network") is not modelled: any instance of the caller may
- * join; a destroyed instance leaves its overlay; a cluster with overlays is not deleted.
+ * (the service joins by name); an instance is on at most one overlay; an instance joins only an
+ * overlay of the physical cluster its machine is in (the vendor's docs: overlays are "for
+ * instances located in the same physical cluster"; the join of another is refused, 400
+ * `incompatible_overlay`); a destroyed instance leaves its overlay; a cluster with overlays is
+ * not deleted.
  */
 import type { FastifyInstance } from "fastify";
 import type { SimContext } from "../context";
@@ -18,7 +20,7 @@ import { requirePermission } from "../http/auth";
 import { apiError, invalidArgs, notFound, show } from "../http/errors";
 import { bodyOf, type Body } from "../http/validate";
 import { machineById } from "../seed/machines";
-import { MARKET_CLUSTERS } from "../seed/market-clusters";
+import { MARKET_CLUSTERS, marketClusterOf } from "../seed/market-clusters";
 import type { ClusterRecord, OverlayRecord } from "../store/network-types";
 
 const OVERLAY_NAME_LIMIT = 64;
@@ -168,7 +170,12 @@ export function registerClusters(app: FastifyInstance, ctx: SimContext): void {
     const instanceId = intField(body, "instance_id", true);
     const o = net().overlays.find((x) => x.userId === userId && x.name === body.name);
     if (!o) throw notFound("not_found", `No overlay named ${show(body.name)} on this account`);
-    if (!ctx.store.data.instances.some((i) => i.id === instanceId && i.userId === userId)) throw notFound("not_found", `No instance ${instanceId} on this account`);
+    const instance = ctx.store.data.instances.find((i) => i.id === instanceId && i.userId === userId);
+    if (!instance) throw notFound("not_found", `No instance ${instanceId} on this account`);
+    const onCluster = marketClusterOf(instance.machineId) === o.clusterId || net().clusters.some((c) => c.id === o.clusterId && c.machineIds.includes(instance.machineId));
+    if (!onCluster) {
+      throw apiError(400, "incompatible_overlay", `Instance ${instanceId} is on machine ${instance.machineId}, not on cluster ${o.clusterId} of overlay ${o.name}: it cannot join`);
+    }
     const other = net().overlays.find((x) => x !== o && x.instanceIds.includes(instanceId));
     if (other) throw apiError(400, "instance_in_overlay", `Instance ${instanceId} is already on overlay ${other.name}`);
     if (!o.instanceIds.includes(instanceId)) o.instanceIds.push(instanceId);

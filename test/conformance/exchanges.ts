@@ -235,9 +235,10 @@ export async function recordExchanges(): Promise<{ sim: Simulator; recorded: Rec
     await run("clusters.create", () => client.clusters.create("10.0.0.0/24", managerId));
     const cluster = (await run("clusters.list", () => client.clusters.list()))[0];
     await run("clusters.join", () => client.clusters.join(cluster.id, [workerId]));
-    await run("clusters.createOverlay", () => client.clusters.createOverlay(cluster.id, "conformance-net"));
-    const onOverlay = (await client.offers.search({ limit: 1 }))[0];
-    const member = await client.instances.create(onOverlay.id, { image: "ubuntu:22.04" });
+    // An instance joins an overlay of its machine's cluster: the overlay is on a market cluster.
+    const site = SEED.marketClusters[0];
+    await run("clusters.createOverlay", () => client.clusters.createOverlay(site.id, "conformance-net"));
+    const member = await client.instances.create(site.offerIds[0], { image: "ubuntu:22.04" });
     await run("clusters.joinOverlay", () => client.clusters.joinOverlay("conformance-net", member.id));
     const overlay = (await run("clusters.overlays", () => client.clusters.overlays()))[0];
     await client.instances.destroy(member.id);

@@ -43,18 +43,23 @@ test("27.2 Cluster, ClusterMember, Overlay and OverlayMember: created, read back
   expect(overlay.properties).toMatchObject({ overlayId: Number(overlay.id), name: "team-net", instanceIds: [], adopted: false });
   expect(overlay.properties.internalSubnet).toMatch(/^10\.200\.\d+\.0\/24$/);
 
-  const offer = (await client.offers.search({ limit: 1 }))[0];
-  const instance = await client.instances.create(offer.id, { image: "ubuntu:22.04" });
-  const joined = await up("overlayMember", "OverlayMember", "gpu-on-net", { overlayName: "team-net", instanceId: instance.id });
-  expect(joined.id).toBe(`${overlay.id}/${instance.id}`);
-  expect((await client.clusters.overlays())[0].instanceIds).toEqual([instance.id]);
+  // An instance joins an overlay of the cluster its machine is in: the account's machines are
+  // hosted, not rented to it, so membership is shown on an overlay of a market cluster.
+  const site = SEED.marketClusters[0];
+  const siteNet = await up("overlay", "Overlay", "site-net", { clusterId: site.id, name: "site-net" });
+  const instance = await client.instances.create(site.offerIds[0], { image: "ubuntu:22.04" });
+  await expect(up("overlayMember", "OverlayMember", "off", { overlayName: "team-net", instanceId: instance.id })).rejects.toThrow(/incompatible_overlay/);
+  const joined = await up("overlayMember", "OverlayMember", "gpu-on-net", { overlayName: "site-net", instanceId: instance.id });
+  expect(joined.id).toBe(`${siteNet.id}/${instance.id}`);
+  expect((await client.clusters.overlays()).find((o) => o.name === "site-net")!.instanceIds).toEqual([instance.id]);
 
   // The overlay's read shows its instances; a destroyed instance leaves it, so its membership reads as gone.
-  const read = await fx.plugin.read(overlay.urn, overlay.id, overlay.properties);
+  const read = await fx.plugin.read(siteNet.urn, siteNet.id, siteNet.properties);
   expect(read.properties.instanceIds).toEqual([instance.id]);
   await client.instances.destroy(instance.id);
   expect((await fx.plugin.read(joined.urn, joined.id, joined.properties)).id).toBe("");
   await fx.plugin.delete(joined.urn, joined.id, joined.properties);
+  await fx.plugin.delete(siteNet.urn, siteNet.id, siteNet.properties);
 
   // Removing the machine outside Pulumi shows as the membership gone.
   await client.clusters.removeMachine(Number(cluster.id), WORKER);

@@ -296,9 +296,11 @@ describe("issue 27: importId on the account's teams, subaccounts, clusters, over
     await client.clusters.create("10.91.0.0/24", manager);
     const cluster = (await client.clusters.list()).find((c) => c.managerId === manager)!;
     await client.clusters.join(cluster.id, [node]);
-    await client.clusters.createOverlay(cluster.id, "outside-net");
+    // An instance joins an overlay of its machine's cluster: the overlay is on a market cluster.
+    const site = SEED.marketClusters[0];
+    await client.clusters.createOverlay(site.id, "outside-net");
     const overlay = (await client.clusters.overlays()).find((o) => o.name === "outside-net")!;
-    const instance = await client.instances.create(SEED.offerIds[3], { image: "alpine" });
+    const instance = await client.instances.create(site.offerIds[1], { image: "alpine" });
     await client.clusters.joinOverlay("outside-net", instance.id);
     const before = JSON.stringify([fx.sim.state().clusters, fx.sim.state().overlays]);
 
@@ -310,7 +312,7 @@ describe("issue 27: importId on the account's teams, subaccounts, clusters, over
 
     // The membership stays after the resource's delete (no call leaves an overlay).
     await importCycle({ kind: "overlayMember", type: "OverlayMember", importId: `${overlay.id}/${instance.id}`, props: { overlayName: "outside-net", instanceId: instance.id }, deleteKeeps: true });
-    await importCycle({ kind: "overlay", type: "Overlay", importId: String(overlay.id), props: { clusterId: cluster.id, name: "outside-net" } });
+    await importCycle({ kind: "overlay", type: "Overlay", importId: String(overlay.id), props: { clusterId: site.id, name: "outside-net" } });
     await importCycle({ kind: "clusterMember", type: "ClusterMember", importId: `${cluster.id}/${node}`, props: { clusterId: cluster.id, machineId: node } });
     const state = await importCycle({ kind: "cluster", type: "Cluster", importId: String(cluster.id), props: { subnet: "10.91.0.0/24", managerMachineId: manager } });
     expect(state).toMatchObject({ clusterId: cluster.id, adopted: false });

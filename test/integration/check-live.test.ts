@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main, type CliIo } from "../../provider/cli/main";
+import { SEED } from "pulumi-vastai/simulator";
 import { useSimulator } from "../support/simulator";
 
 const h = useSimulator();
@@ -47,13 +48,17 @@ describe("check-live", () => {
   it("confirms every assumption against the simulator, cleans up what it made and writes a report without the keys", async () => {
     // The invite check needs a team: the simulator's default key makes one (it becomes the team's key).
     await h.client.teams.create({ name: "check-live-team" });
+    // The overlay check needs a cluster the account hosts, which the rented instance is off.
+    await h.client.clusters.create("10.77.0.0/24", SEED.hostedMachineIds[0]);
     const before = await liveInstances();
     const r = await run(["--max-spend-usd", "1", "--invite-email", "someone@example.com"]);
     const report = JSON.parse(r.report) as { checks: Array<{ id: string; result: string; detail: string }>; cleanup: Array<{ result: string }>; exitCode: number };
     expect(report.checks.filter((c) => c.result !== "confirmed")).toEqual([]);
     expect(report.checks.map((c) => c.id)).toEqual(
-      expect.arrayContaining(["offer-rows", "driver-version-filter", "machine-listing-state", "team-invite", "instance-api-key", "gpu-util-field", "losing-bid-stops", "scheduled-bid-job"]),
+      expect.arrayContaining(["offer-rows", "driver-version-filter", "machine-listing-state", "team-invite", "instance-api-key", "gpu-util-field", "losing-bid-stops", "overlay-join-off-cluster", "scheduled-bid-job"]),
     );
+    expect(report.checks.find((c) => c.id === "overlay-join-off-cluster")!.detail).toMatch(/was refused overlay \d+ of cluster \d+ \(HTTP 400\)/);
+    expect(await h.client.clusters.overlays()).toEqual([]);
     expect(r.code).toBe(0);
     expect(report.cleanup.length).toBeGreaterThanOrEqual(2);
     expect(report.cleanup.every((c) => c.result === "removed")).toBe(true);

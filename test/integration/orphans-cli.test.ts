@@ -398,9 +398,12 @@ describe("pulumi-vastai orphans", () => {
       await h.client.clusters.create("10.62.0.0/24", b);
       const clusters = await h.client.clusters.list();
       for (const c of clusters) await h.client.clusters.createOverlay(c.id, `net-${c.managerId}`);
-      // The orphan instance of stack a and stack b's instance joined to overlays.
-      await h.client.clusters.joinOverlay(`net-${a}`, made.orphan.instance);
-      await h.client.clusters.joinOverlay(`net-${b}`, made.other.instance);
+      // The orphan instance of stack a joined to an overlay of the market cluster its machine is in
+      // (an instance joins only an overlay of its own machine's cluster).
+      const machine = (await h.client.instances.get(made.orphan.instance))!.machineId;
+      const site = SEED.marketClusters.find((c) => c.machineIds.includes(machine as number))!;
+      await h.client.clusters.createOverlay(site.id, "net-site");
+      await h.client.clusters.joinOverlay("net-site", made.orphan.instance);
       const overlaysBefore = sorted((await h.client.clusters.overlays()).map((o) => o.id));
       const clustersBefore = sorted(clusters.map((c) => c.id));
 

@@ -41,7 +41,7 @@ export interface CheckContext {
   /** Spend the rental is estimated at, $ (set when it rents). */
   spendEstimateUsd: number;
   /** Instances and scheduled jobs this run made: run.ts removes them and confirms each removal by a read. */
-  made: { instances: number[]; jobs: number[] };
+  made: { instances: number[]; jobs: number[]; overlays: number[] };
   /** An address to send one team invitation to (the invite check is not run without one). */
   inviteEmail?: string;
   /** The rented instance, once there, with its restricted key (never printed). */
@@ -213,6 +213,34 @@ export const CHECKS: readonly Check[] = [
       if (after?.actualStatus !== "stopped") return refuted(`after a bid of ${OFF_BID} $/h the instance still shows ${statusOf(after)} at the end of the wait`);
       const record = after.intendedStatus === "running" && after.isBid === true;
       return record ? confirmed(`stopped by a bid of ${OFF_BID} $/h: ${statusOf(after)}`) : refuted(`stopped, but the record reads ${statusOf(after)}`);
+    },
+  },
+  {
+    id: "overlay-join-off-cluster",
+    assumption: "an instance joins only an overlay of the physical cluster its machine is in: a join from off the cluster is refused",
+    reliedOnBy: "Fleet overlay (members are rented only on offer.clusterId, the overlay's cluster; docs/clusters.md)",
+    async run(ctx) {
+      if (!ctx.rented) return notChecked("no instance was rented");
+      const row = await ctx.client.instances.get(ctx.rented.id);
+      if (!row || row.machineId === null || row.machineId === undefined) return notChecked("the rented instance's machine is not known");
+      const machine = row.machineId;
+      const cluster = (await ctx.client.clusters.list()).find((c) => !c.nodes.some((n) => n.machineId === machine));
+      if (!cluster) return notChecked("the account has no cluster the rented instance is off (overlays are made on clusters the account hosts)");
+      const name = `pulumi-vastai-check-${ctx.now()}`;
+      await ctx.client.clusters.createOverlay(cluster.id, name);
+      const overlay = (await ctx.client.clusters.overlays()).find((o) => o.name === name);
+      if (!overlay) return notChecked(`overlay ${name} was accepted but is not listed`);
+      ctx.made.overlays.push(overlay.id);
+      try {
+        await ctx.client.clusters.joinOverlay(name, ctx.rented.id);
+      } catch (error) {
+        if (error instanceof VastApiError && error.status >= 400 && error.status < 500) {
+          return confirmed(`instance ${ctx.rented.id} on machine ${machine} was refused overlay ${overlay.id} of cluster ${cluster.id} (HTTP ${error.status})`);
+        }
+        throw error;
+      }
+      const joined = (await ctx.client.clusters.overlays()).find((o) => o.id === overlay.id)?.instanceIds.includes(ctx.rented.id) ?? false;
+      return refuted(`instance ${ctx.rented.id} on machine ${machine}, off cluster ${cluster.id}, ${joined ? "joined" : "was answered as joining"} its overlay ${overlay.id}`);
     },
   },
   {

@@ -72,7 +72,7 @@ export async function runLiveCheck(options: LiveCheckOptions): Promise<LiveCheck
     waitMs: options.waitMs ?? 10 * 60_000,
     spendLeftUsd: options.maxSpendUsd,
     spendEstimateUsd: 0,
-    made: { instances: [], jobs: [] },
+    made: { instances: [], jobs: [], overlays: [] },
     inviteEmail: options.inviteEmail,
   };
   const startedAt = new Date(ctx.now()).toISOString();
@@ -106,9 +106,12 @@ export async function runLiveCheck(options: LiveCheckOptions): Promise<LiveCheck
   };
 }
 
-/** Jobs first (a job acts on the instance), then instances; each counted removed only when a read shows it gone. */
+/** Jobs first (a job acts on the instance), then overlays, then instances; each counted removed only when a read shows it gone. */
 async function cleanUp(ctx: CheckContext): Promise<CleanupOutcome[]> {
   const out: CleanupOutcome[] = [];
+  for (const id of ctx.made.overlays) {
+    out.push(await removal("overlay", id, () => ctx.client.clusters.deleteOverlay(id), async () => (await ctx.client.clusters.overlays()).some((o) => o.id === id)));
+  }
   for (const id of ctx.made.jobs) {
     out.push(await removal("scheduled job", id, () => ctx.client.scheduledJobs.delete(id), async () => (await ctx.client.scheduledJobs.list()).some((j) => j.id === id)));
   }

@@ -838,9 +838,10 @@ const overlayMember: Scenario = {
   provider: driven("overlayMember"),
   prepare: async () => {
     const client = getClient();
-    const clusterId = await ownCluster(SEED.hostedMachineIds[6], "10.78.0.0/24");
-    await client.clusters.createOverlay(clusterId, "reliability-net");
-    const instance = await client.instances.create(SEED.offerIds[3], { image: "alpine", label: "reliability-overlay" });
+    // An instance joins an overlay of its machine's cluster: the overlay is on a market cluster.
+    const site = SEED.marketClusters[0];
+    await client.clusters.createOverlay(site.id, "reliability-net");
+    const instance = await client.instances.create(site.offerIds[1], { image: "alpine", label: "reliability-overlay" });
     return { instanceId: instance.id };
   },
   inputs: (c) => ({ overlayName: "reliability-net", instanceId: c.instanceId }),
