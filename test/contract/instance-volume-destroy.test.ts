@@ -68,3 +68,25 @@ test("33.5 setting keepOnDestroy later is an in-place update (no replacement), a
   await fx.plugin.delete(urn("later"), made.id, updated.properties);
   expect(liveVolumes().map((v) => v.id)).toContain(made.properties.createdVolumeId);
 });
+
+test("33.5 an entry of an earlier version (no createdVolumeId): the delete finds the volume by its instance; a failing listing fails the delete before anything is destroyed", async () => {
+  const made = await created("legacy", { createNew: true, volumeId: 900001, size: 20, mountPath: "/data" });
+  const volumeId = made.properties.createdVolumeId as number;
+  const { createdVolumeId: _recorded, ...legacy } = made.properties;
+
+  await fx.control("POST", "/faults", { method: "GET", path: "/api/v0/volumes/", status: 500, times: 100 });
+  await expect(fx.plugin.delete(urn("legacy"), made.id, legacy)).rejects.toThrow(/500/);
+  expect(fx.sim.state().instances.map((i) => String(i.id))).toContain(made.id);
+  expect(liveVolumes().map((v) => v.id)).toContain(volumeId);
+  await fx.control("DELETE", "/faults");
+
+  // Found by the instance using it, but its delete fails: the command is named, not a rerun (nothing ties it to the entry once the instance is gone).
+  await fx.control("POST", "/faults", { method: "DELETE", path: "/api/v0/volumes/", status: 500, times: 100 });
+  const failure = await fx.plugin.delete(urn("legacy"), made.id, legacy).then(
+    () => "no failure",
+    (e: Error) => e.message,
+  );
+  await fx.control("DELETE", "/faults");
+  expect(failure).toContain(`delete it with \`vastai delete volume ${volumeId}\``);
+  expect(failure).not.toContain("run the destroy again");
+});

@@ -253,8 +253,10 @@ export const provider: ProviderImpl = {
   async delete(id, props) {
     const client = getClient();
     // The volume the instance created goes with it (unless kept): its id is recorded at create,
-    // or found now, while the instance still uses it.
-    const volumeId = deletesVolume(props) ? (typeof props.createdVolumeId === "number" ? props.createdVolumeId : await createdVolumeOf(client, instanceNumber(id))) : null;
+    // or found now, while the instance still uses it. A listing that fails here fails the delete
+    // before anything is destroyed, rather than leave the volume unseen.
+    const recorded = typeof props.createdVolumeId === "number" ? props.createdVolumeId : null;
+    const volumeId = deletesVolume(props) ? (recorded ?? (await volumeIdsByInstance(client)).get(instanceNumber(id)) ?? null) : null;
     // The instance first: a destroy that fails leaves it with its office hours, as state says.
     // Jobs whose cancel fails after it only call an instance that is gone (their bid changes do
     // nothing), and the delete fails, so the next destroy (the instance already gone) cancels them.
@@ -274,10 +276,13 @@ export const provider: ProviderImpl = {
       try {
         await deleteInstanceVolume(client, volumeId, instanceNumber(id));
       } catch (error) {
-        // The entry stays (with the volume's id): the next destroy finds the instance gone and deletes the volume.
+        // The entry stays: with the volume's id recorded, the next destroy finds the instance gone
+        // and deletes the volume; without it (state of an earlier version), nothing ties the
+        // volume to the entry any more, so only the command is named.
+        const again = recorded !== null ? "run the destroy again, or " : "";
         throw new Error(
-          `Instance ${id} is destroyed, but ${(error as Error).message}. The volume bills until it is deleted: run the destroy again, ` +
-            `or delete it with \`vastai delete volume ${volumeId}\` (or set volume.keepOnDestroy to keep it)`,
+          `Instance ${id} is destroyed, but ${(error as Error).message}. The volume bills until it is deleted: ${again}` +
+            `delete it with \`vastai delete volume ${volumeId}\``,
           { cause: error },
         );
       }
