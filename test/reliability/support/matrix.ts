@@ -156,7 +156,8 @@ export async function runCell(rig: Rig, s: Scenario, op: Op, target: Target | nu
     if (why.length > 0) problems.push(`UNCLEAR: ${why.join("; ")}`);
   }
   if (fault.persistent && targetRequests > rig.profile.maxAttempts * 2) problems.push(`UNBOUNDED: ${targetRequests} requests`);
-  const found = await consistency(rig, s, entries, { state: await rig.liveState(), baseline: prep.baseline, before: prep.before });
+  const failedDelete = op === "delete" && error !== undefined;
+  const found = await consistency(rig, s, entries, { state: await rig.liveState(), baseline: prep.baseline, before: prep.before, failedDelete });
   problems.push(...found.map((p) => `${p.kind}: ${p.detail}`));
   if (problems.length > 0) {
     outcome = [...new Set(problems.map((p) => p.split(":")[0]))].join("+");

@@ -63,6 +63,13 @@ export interface Scenario {
   verify?(rig: Rig, entries: Entry[], state: StateView, before: StateView): Promise<string[]>;
   /** Secret values the service returned into a state entry (key values, derived keys). */
   secretsOf?(entry: Entry): string[];
+  /**
+   * The delete removes an entry's objects one after another, in the order `claims` lists them
+   * (an Instance, then the volume it created). A delete that fails part way keeps the entry for
+   * the next destroy to finish: the judge then allows the objects removed before the failure to
+   * be gone, never a later one, and runs the delete again to see it finish (judge.ts).
+   */
+  deletesInOrder?: boolean;
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
@@ -238,6 +245,36 @@ const instanceWake: Scenario = {
     for (const e of entries) await getClient().instances.stop(Number(e.id));
   },
   targets: { ...instance.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
+};
+
+/**
+ * Issue 33 item 5: an Instance with a volume it creates (`volume.createNew`). Its delete
+ * destroys the instance, then deletes the volume (kit/instance-volumes.ts): a volume delete
+ * that fails keeps the entry (with `createdVolumeId`), whose next destroy finds the instance
+ * gone and deletes the volume. Live objects are the account's instances and volumes; an entry
+ * claims its instance, then its volume, in the order its delete removes them.
+ */
+const instanceVolume: Scenario = {
+  ...instance,
+  name: "Instance created volume",
+  ops: ["delete"],
+  inputs: () => ({ ...instanceInputs(), volume: { createNew: true, volumeId: 900001, size: 20, mountPath: "/data" } }),
+  live: (state, baseline) => {
+    const seed = ids(baseline.volumes as { id: unknown }[]);
+    return [
+      ...state.instances.map((i) => ({ key: `instance ${str(i.id)}`, view: i })),
+      ...state.volumes.filter((v) => !seed.has(String(v.id))).map((v) => ({ key: `volume ${str(v.id)}`, view: v })),
+    ];
+  },
+  claims: (entry) => [`instance ${entry.id}`, ...(typeof entry.outs.createdVolumeId === "number" ? [`volume ${entry.outs.createdVolumeId}`] : [])],
+  compare: (live, entry) => (live.key.startsWith("instance ") ? differs("label", live.view.label, entry.outs.label) : []),
+  deletesInOrder: true,
+  // The step the fast profile faults: the volume's delete, after the instance is destroyed (the full profile faults every call of the delete).
+  targets: { ...instance.targets, delete: { method: "DELETE", path: "/api/v0/volumes" } },
+  // The set-up recorded the volume it made: a delete without that id could not be judged.
+  settle: async (_rig, entries) => {
+    for (const e of entries) if (typeof e.outs.createdVolumeId !== "number") throw new Error(`Instance ${e.id} recorded no createdVolumeId`);
+  },
 };
 
 /** SSH keys of an instance: attach an added key, detach a removed one (the account's keys are prepared). */
@@ -909,7 +946,7 @@ const fleetWake: Scenario = {
   targets: { ...fleet.targets, update: { method: "PUT", path: "/api/v0/instances/*" } },
 };
 
-export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceStartCommand, instanceAutostop, instanceWake, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, networkVolumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
+export const SCENARIOS: readonly Scenario[] = [template, instance, instanceBid, instanceReboot, instanceRecycle, instancePrepay, instanceUpdateTemplate, instanceStartCommand, instanceAutostop, instanceWake, instanceVolume, instanceSshAttach, instanceSshDetach, sshKey, sshKeyImport, maintenanceWindow, envVar, apiKey, subaccountKeyRotation, rsyncCopy, volume, networkVolume, volumeListing, networkVolumeListing, endpoint, workerGroup, webhook, fleet, cluster, overlay, teamRole, scheduledJob, team, teamMember, subaccount, machineListing, machineListingMinBid, machineListingDefaultJob, clusterMember, overlayMember, instanceSchedule, fleetWake];
 
 
 /** The named inputs out of a state entry (which holds inputs and outputs together). */
