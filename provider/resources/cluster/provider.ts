@@ -8,10 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { checkDeclared, createAtMostOnce, diffDeclared, isFirstCreate, jsonClean, lookUp, numericImport, recordedUpdate, type ImportableImpl, type Props } from "../kit";
 import { idRule, numericId, subnetRule } from "./check";
-
-export const CLUSTER_OUTPUTS = ["clusterId", "machineIds", "managerLocalIp", "adopted"] as const;
+import { CLUSTER } from "./declare";
 
 const schema = z.object({ subnet: subnetRule, managerMachineId: idRule("a machine id the account hosts") });
 
@@ -49,11 +48,11 @@ export const provider: ImportableImpl = {
   importing: numericImport("Cluster", "cluster", { keepShown: ["subnet", "managerMachineId"], optionalOnImport: ["subnet", "managerMachineId"] }),
 
   async check(_olds, news) {
-    return checkWith(schema, news, { type: "Cluster", outputs: CLUSTER_OUTPUTS });
+    return checkDeclared(CLUSTER, schema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["subnet", "managerMachineId"], ignore: CLUSTER_OUTPUTS });
+    return diffDeclared(CLUSTER, olds, news);
   },
 
   async create(inputs) {
@@ -70,9 +69,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const k of CLUSTER_OUTPUTS) outs[k] = olds[k];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(CLUSTER, olds, news) };
   },
 
   async delete(id) {

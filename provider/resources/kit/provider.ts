@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { hideUrls } from "../../client";
 import { editDistance, nearestName, unknownNameMessage } from "./names";
+import type { Declaration } from "./declaration";
 
 // The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
 export type { ProviderImpl, Props } from "./provider-impl";
@@ -318,4 +319,21 @@ export function jsonClean(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/** The check of a declared kind (kit/declare.ts): its schema, its type name and its computed outputs. */
+export function checkDeclared(declaration: Declaration, schema: CheckSchema, news: Props, options: Omit<CheckOptions, "type" | "outputs"> = {}): pulumi.dynamic.CheckResult {
+  return checkWith(schema, news, { type: declaration.type, outputs: declaration.computed, ...options });
+}
+
+/** The diff of a declared kind: its `replaceOn` inputs replace, every other input changes in place, computed outputs are not compared. */
+export function diffDeclared(declaration: Declaration, olds: Props, news: Props, ignore: readonly string[] = []): pulumi.dynamic.DiffResult {
+  return diffInputs(olds, news, { replaceOn: declaration.replaceOn ?? [], ignore: [...declaration.computed, ...ignore], deleteBeforeReplace: declaration.deleteBeforeReplace });
+}
+
+/** The outputs of an update that changes nothing on the service: the new inputs beside the computed outputs as they were. */
+export function recordedUpdate(declaration: Declaration, olds: Props, news: Props): Props {
+  const outs: Props = { ...news };
+  for (const k of declaration.computed) outs[k] = olds[k];
+  return jsonClean(outs) as Props;
 }
