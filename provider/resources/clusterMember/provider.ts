@@ -8,10 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, diffInputs, isFirstCreate, jsonClean, type ImportableImpl, type Props } from "../kit";
+import { isFirstCreate, jsonClean, type ImportableImpl, type Props, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { CLUSTER_MEMBER } from "./declare";
 import { idRule } from "../cluster/check";
-
-export const CLUSTER_MEMBER_OUTPUTS = ["localIp"] as const;
 
 const schema = z.object({ clusterId: idRule("a cluster id, Cluster.clusterId"), machineId: idRule("a machine id the account hosts") });
 
@@ -37,11 +36,11 @@ export const provider: ImportableImpl = {
   },
 
   async check(_olds, news) {
-    return checkWith(schema, news, { type: "ClusterMember", outputs: CLUSTER_MEMBER_OUTPUTS });
+    return checkDeclared(CLUSTER_MEMBER, schema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["clusterId", "machineId"], ignore: CLUSTER_MEMBER_OUTPUTS });
+    return diffDeclared(CLUSTER_MEMBER, olds, news);
   },
 
   async create(inputs) {
@@ -71,7 +70,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    return { outs: jsonClean({ ...news, localIp: olds.localIp }) as Props };
+    return { outs: recordedUpdate(CLUSTER_MEMBER, olds, news) };
   },
 
   async delete(id) {

@@ -7,6 +7,8 @@ export interface Declaration<Name extends string = string> {
   readonly type: string;
   /** The outputs the service computes (not inputs): registered so Pulumi keeps them, ignored by the diff. */
   readonly computed: readonly Name[];
+  /** Outputs the provider keeps in state for its own use: not on the class, ignored by the diff, kept by an update. */
+  readonly internal?: readonly string[];
   /** Inputs that are secrets: wrapped as secrets on the way in, their outputs kept secret. */
   readonly secretInputs?: readonly Name[];
   /** Computed outputs that are secrets. */

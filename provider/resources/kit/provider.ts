@@ -321,19 +321,22 @@ export function jsonClean(value: unknown): unknown {
   return value;
 }
 
+/** Every output a declared kind's state holds beside its inputs: the computed ones and its own bookkeeping. */
+const stateOutputs = (declaration: Declaration): string[] => [...declaration.computed, ...(declaration.internal ?? [])];
+
 /** The check of a declared kind (kit/declare.ts): its schema, its type name and its computed outputs. */
 export function checkDeclared(declaration: Declaration, schema: CheckSchema, news: Props, options: Omit<CheckOptions, "type" | "outputs"> = {}): pulumi.dynamic.CheckResult {
-  return checkWith(schema, news, { type: declaration.type, outputs: declaration.computed, ...options });
+  return checkWith(schema, news, { type: declaration.type, outputs: stateOutputs(declaration), ...options });
 }
 
 /** The diff of a declared kind: its `replaceOn` inputs replace, every other input changes in place, computed outputs are not compared. */
 export function diffDeclared(declaration: Declaration, olds: Props, news: Props, ignore: readonly string[] = []): pulumi.dynamic.DiffResult {
-  return diffInputs(olds, news, { replaceOn: declaration.replaceOn ?? [], ignore: [...declaration.computed, ...ignore], deleteBeforeReplace: declaration.deleteBeforeReplace });
+  return diffInputs(olds, news, { replaceOn: declaration.replaceOn ?? [], ignore: [...stateOutputs(declaration), ...ignore], deleteBeforeReplace: declaration.deleteBeforeReplace });
 }
 
 /** The outputs of an update that changes nothing on the service: the new inputs beside the computed outputs as they were. */
 export function recordedUpdate(declaration: Declaration, olds: Props, news: Props): Props {
   const outs: Props = { ...news };
-  for (const k of declaration.computed) outs[k] = olds[k];
+  for (const k of stateOutputs(declaration)) outs[k] = olds[k];
   return jsonClean(outs) as Props;
 }
