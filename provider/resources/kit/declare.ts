@@ -16,8 +16,11 @@ export type { Declaration } from "./declaration";
 /** A resource's outputs from the plain shape of its state: each field the `Output` of its value. */
 export type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
+/** An input of a value; an array's elements may be inputs too (`[gpu.instanceId, 7]`). */
+export type InputOf<V> = V extends readonly (infer E)[] ? pulumi.Input<pulumi.Input<E>[]> : pulumi.Input<V>;
+
 /** A resource's inputs from the plain shape of its inputs: each field an `Input` of its value. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+export type Inputs<T> = { [K in keyof T]: InputOf<T[K]> };
 
 /** The output of every resource that takes `importId` (its computed outputs extend this). */
 export interface ImportedOutput {

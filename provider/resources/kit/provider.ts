@@ -322,7 +322,7 @@ export function jsonClean(value: unknown): unknown {
 }
 
 /** Every output a declared kind's state holds beside its inputs: the computed ones and its own bookkeeping. */
-const stateOutputs = (declaration: Declaration): string[] => [...declaration.computed, ...(declaration.internal ?? [])];
+export const stateOutputs = (declaration: Declaration): string[] => [...declaration.computed, ...(declaration.internal ?? [])];
 
 /** The check of a declared kind (kit/declare.ts): its schema, its type name and its computed outputs. */
 export function checkDeclared(declaration: Declaration, schema: CheckSchema, news: Props, options: Omit<CheckOptions, "type" | "outputs"> = {}): pulumi.dynamic.CheckResult {

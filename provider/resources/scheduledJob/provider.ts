@@ -9,12 +9,11 @@ import { z } from "zod";
 import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, zoneOffsetMinutes, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
 import { ScheduledJobUnreadError } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, numericImport, type ImportableImpl, type Props } from "../kit";
+import { PartialFailure, currentTiming, jsonClean, numericImport, type ImportableImpl, type Props, checkDeclared, diffDeclared } from "../kit";
+import { SCHEDULED_JOB } from "./declare";
 import { scheduleOnce } from "../kit/scheduled-calls";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
-
-export const SCHEDULED_JOB_OUTPUTS = ["jobId", "apiEndpoint", "dayOfWeekUtc", "hourUtc", "minute", "startedAt", "adopted"] as const;
 
 const iso = (field: string) =>
   z.string({ error: "must be an ISO 8601 time such as 2026-12-31T18:00:00Z" }).refine((v) => Number.isFinite(Date.parse(v)), `must be an ISO 8601 time such as 2026-12-31T18:00:00Z (${field})`);
@@ -79,11 +78,11 @@ export const provider: ImportableImpl = {
   importing: numericImport("ScheduledJob", "scheduled job"),
 
   async check(_olds, news) {
-    return checkWith(schema, news, { type: "ScheduledJob", outputs: SCHEDULED_JOB_OUTPUTS });
+    return checkDeclared(SCHEDULED_JOB, schema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: SCHEDULED_JOB_OUTPUTS });
+    return diffDeclared(SCHEDULED_JOB, olds, news);
   },
 
   async create(inputs) {
