@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkDeclared, createAtMostOnce, diffDeclared, isFirstCreate, jsonClean, lookUp, numericImport, recordedUpdate, type ImportableImpl, type Props } from "../kit";
+import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, recordedUpdate, type ImportableImpl, type Props, checkAndDiff } from "../kit";
 import { idRule, numericId, subnetRule } from "./check";
 import { CLUSTER } from "./declare";
 
@@ -47,13 +47,7 @@ export const provider: ImportableImpl = {
   // importId: the cluster's id (`getClusters`); subnet and manager left out keep the service's.
   importing: numericImport("Cluster", "cluster", { keepShown: ["subnet", "managerMachineId"], optionalOnImport: ["subnet", "managerMachineId"] }),
 
-  async check(_olds, news) {
-    return checkDeclared(CLUSTER, schema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffDeclared(CLUSTER, olds, news);
-  },
+  ...checkAndDiff(CLUSTER, schema),
 
   async create(inputs) {
     const { cluster, adopted } = await createCluster(getClient(), String(inputs.subnet), Number(inputs.managerMachineId), isFirstCreate(inputs));

@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster } from "../../client";
 import { getClient } from "../../context";
-import { isFirstCreate, jsonClean, type ImportableImpl, type Props, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { isFirstCreate, jsonClean, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
 import { CLUSTER_MEMBER } from "./declare";
 import { idRule } from "../cluster/check";
 
@@ -35,13 +35,7 @@ export const provider: ImportableImpl = {
     },
   },
 
-  async check(_olds, news) {
-    return checkDeclared(CLUSTER_MEMBER, schema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffDeclared(CLUSTER_MEMBER, olds, news);
-  },
+  ...checkAndDiff(CLUSTER_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();

@@ -6,7 +6,7 @@ import type { Declaration } from "./declaration";
 
 // The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
 export type { ProviderImpl, Props } from "./provider-impl";
-import type { Props } from "./provider-impl";
+import type { ProviderImpl, Props } from "./provider-impl";
 
 /** The property Pulumi uses to carry the serialized provider; never an input of ours. */
 export const PROVIDER_KEY = "__provider";
@@ -339,4 +339,16 @@ export function recordedUpdate(declaration: Declaration, olds: Props, news: Prop
   const outs: Props = { ...news };
   for (const k of stateOutputs(declaration)) outs[k] = olds[k];
   return jsonClean(outs) as Props;
+}
+
+/** The check and diff of a declared kind with nothing of its own to add: its schema, its computed outputs, its replace rules. */
+export function checkAndDiff(declaration: Declaration, schema: CheckSchema): Pick<ProviderImpl, "check" | "diff"> {
+  return {
+    async check(_olds, news) {
+      return checkDeclared(declaration, schema, news);
+    },
+    async diff(_id, olds, news) {
+      return diffDeclared(declaration, olds, news);
+    },
+  };
 }

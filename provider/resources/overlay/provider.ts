@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Overlay as LiveOverlay, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
 import { OVERLAY } from "./declare";
 import { withoutControlCharacters } from "../kit/text-schema";
 import { idRule, numericId } from "../cluster/check";
@@ -54,13 +54,7 @@ export const provider: ImportableImpl = {
   // importId: the overlay's id (`getOverlays`); a cluster left out keeps the service's.
   importing: numericImport("Overlay", "overlay", { keepShown: ["clusterId"], optionalOnImport: ["clusterId"] }),
 
-  async check(_olds, news) {
-    return checkDeclared(OVERLAY, schema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffDeclared(OVERLAY, olds, news);
-  },
+  ...checkAndDiff(OVERLAY, schema),
 
   async create(inputs) {
     let made;

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { getClient } from "../../context";
-import { jsonClean, type ImportableImpl, type Props, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { jsonClean, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
 import { OVERLAY_MEMBER } from "./declare";
 import { idRule } from "../cluster/check";
 import { overlayNameRule } from "../overlay/provider";
@@ -29,13 +29,7 @@ export const provider: ImportableImpl = {
     verify: (id, declared) => (id.endsWith(`/${String(declared.instanceId)}`) ? undefined : `the declared instanceId ${String(declared.instanceId)} is not the one of this id`),
   },
 
-  async check(_olds, news) {
-    return checkDeclared(OVERLAY_MEMBER, schema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffDeclared(OVERLAY_MEMBER, olds, news);
-  },
+  ...checkAndDiff(OVERLAY_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();

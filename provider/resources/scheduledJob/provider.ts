@@ -9,7 +9,7 @@ import { z } from "zod";
 import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, zoneOffsetMinutes, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
 import { ScheduledJobUnreadError } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { PartialFailure, currentTiming, jsonClean, numericImport, type ImportableImpl, type Props, checkDeclared, diffDeclared } from "../kit";
+import { PartialFailure, currentTiming, jsonClean, numericImport, type ImportableImpl, type Props, checkAndDiff } from "../kit";
 import { SCHEDULED_JOB } from "./declare";
 import { scheduleOnce } from "../kit/scheduled-calls";
 import { liveScheduledJobs } from "./live";
@@ -77,13 +77,7 @@ export const provider: ImportableImpl = {
   // importId: the job's id (`getScheduledJobs`); declared inputs that differ are written in place.
   importing: numericImport("ScheduledJob", "scheduled job"),
 
-  async check(_olds, news) {
-    return checkDeclared(SCHEDULED_JOB, schema, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffDeclared(SCHEDULED_JOB, olds, news);
-  },
+  ...checkAndDiff(SCHEDULED_JOB, schema),
 
   async create(inputs) {
     const client = getClient();

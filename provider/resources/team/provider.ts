@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, createAtMostOnce, jsonClean, lookUp, checkDeclared, diffDeclared } from "../kit";
+import { type ImportableImpl, type Props, createAtMostOnce, jsonClean, lookUp, checkAndDiff } from "../kit";
 import { TEAM } from "./declare";
 import { withoutControlCharacters } from "../kit/text-schema";
 
@@ -33,14 +33,8 @@ export const provider: ImportableImpl = {
       "TeamRole and TeamMember act on that team through the same key without a Team resource",
   },
 
-  async check(_olds, news) {
-    return checkDeclared(TEAM, schema, news);
-  },
-
   // No call renames a team; the credit moves only at creation, so a later change does nothing.
-  async diff(_id, olds, news) {
-    return diffDeclared(TEAM, olds, news);
-  },
+  ...checkAndDiff(TEAM, schema),
 
   async create(inputs) {
     const client = getClient();

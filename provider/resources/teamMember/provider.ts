@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { RateLimitError, ResponseLostError, type TeamMember as LiveMember, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, jsonClean, warnOnce, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { type ImportableImpl, type Props, jsonClean, warnOnce, recordedUpdate, checkAndDiff } from "../kit";
 import { TEAM_MEMBER } from "./declare";
 
 const EMAIL = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
@@ -75,14 +75,8 @@ export const provider: ImportableImpl = {
     verify: (id, declared) => (same(String(declared.email), id) ? undefined : `the declared email is ${JSON.stringify(declared.email)}, not ${id}`),
   },
 
-  async check(_olds, news) {
-    return checkDeclared(TEAM_MEMBER, schema, news);
-  },
-
   // No call changes a member's role or address: both replace (remove, then invite again).
-  async diff(_id, olds, news) {
-    return diffDeclared(TEAM_MEMBER, olds, news);
-  },
+  ...checkAndDiff(TEAM_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();

@@ -12,10 +12,9 @@ import { getClient } from "../../context";
 import {
   MAX_LOST_CREATES,
   PartialFailure,
-  checkDeclared,
+  checkAndDiff,
   createAtMostOnce,
   deepEqual,
-  diffDeclared,
   identityMarker,
   jsonClean,
   lookUp,
@@ -204,14 +203,8 @@ export const provider: ImportableImpl = {
   // `secret` until rotateSecretTrigger changes. The name, left out, keeps the service's.
   importing: numericImport("Webhook", "webhook", { keepShown: ["name", "url", "eventTypes"], optionalOnImport: ["url", "eventTypes"] }),
 
-  async check(_olds, news) {
-    return checkDeclared(WEBHOOK, schema, news);
-  },
-
   // The service edits every field in place; a new trigger value rotates the secret in place.
-  async diff(_id, olds, news) {
-    return diffDeclared(WEBHOOK, olds, news);
-  },
+  ...checkAndDiff(WEBHOOK, schema),
 
   async create(inputs) {
     const client = getClient();
