@@ -135,6 +135,8 @@ const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
   { file: "clusters.md", marker: 'new vastai.Cluster("rack"', runBy: "here" },
   { file: "templates-and-instances.md", marker: 'new vastai.Instance("box"', runBy: "here" },
   { file: "serverless.md", marker: 'new vastai.Endpoint("llm"', runBy: "here" },
+  { file: "development.md", marker: "export const CLUSTER_MEMBER = {", runBy: "here: the file it quotes" },
+  { file: "development.md", marker: "interface ClusterMemberFields {", runBy: "here: the file it quotes" },
 ];
 
 const tsBlocks = (file: string) => [...read(`docs/${file}`).matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -165,6 +167,21 @@ describe("issue 35 item 1: every ts block of docs/ runs", () => {
     }
     expect(unrun).toEqual([]);
     for (const { file, marker } of BLOCKS) blockOf(file, marker);
+  });
+
+  test("35.6 the guide to adding a resource quotes ClusterMember's declaration and class as they are in the tree", () => {
+    const dir = "provider/resources/clusterMember";
+    expect(read(`${dir}/declare.ts`)).toBe(blockOf("development.md", "export const CLUSTER_MEMBER = {"));
+    const index = read(`${dir}/index.ts`);
+    const quoted = blockOf("development.md", "interface ClusterMemberFields {");
+    // The class's own TSDoc is left out of the quote: every other line is there, in order.
+    const tree = index.split("\n");
+    let at = -1;
+    const missing = quoted.trimEnd().split("\n").filter((line) => {
+      at = tree.indexOf(line, at + 1);
+      return at < 0;
+    });
+    expect(missing).toEqual([]);
   });
 
   test("35.1 lookups-and-client.md's and the CLI recipe's imports name what the entry points export", () => {

@@ -4,18 +4,13 @@
  * guard change recreates the container; an instance past its deadline that still runs; one its
  * guard destroyed is not rented again).
  */
-import { setWarningSink } from "../../provider/resources/kit";
 import { checked, createChecked, instance, type Props } from "./instance-support";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { useWarnings } from "../support/warnings";
 
 // No cached listing: each diff and read sees what the test just did.
 const h = useSimulator({ providers: true, settings: { ...FAST_INSTANCE_SETTINGS, liveCacheTtlMs: 0 } });
-const warnings: string[] = [];
-afterAll(() => setWarningSink(undefined));
-beforeEach(() => {
-  warnings.length = 0;
-  setWarningSink((m) => warnings.push(m));
-});
+const warnings = useWarnings();
 
 const past = () => new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 

@@ -1,16 +1,11 @@
 /** Instance statuses as the service may spell them, judged through the provider against the simulator. */
-import { setWarningSink } from "../../provider/resources/kit";
 import { checked, createChecked, instance } from "./instance-support";
 import { FAST_INSTANCE_SETTINGS, useSimulator } from "../support/simulator";
+import { useWarnings } from "../support/warnings";
 
 // No cached listing: each diff reads the status the test just set.
 const h = useSimulator({ providers: true, settings: { ...FAST_INSTANCE_SETTINGS, liveCacheTtlMs: 0 } });
-const warnings: string[] = [];
-afterAll(() => setWarningSink(undefined));
-beforeEach(() => {
-  warnings.length = 0;
-  setWarningSink((m) => warnings.push(m));
-});
+const warnings = useWarnings();
 
 const args = { offerId: 700001, image: "alpine" };
 

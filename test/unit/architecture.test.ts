@@ -127,7 +127,8 @@ describe("architecture", () => {
       const index = path.join(dir, kind, "index.ts");
       const deps = (graph.get(index) ?? []).map(rel);
       // The identity's rules (its nonce's form, the stack name) and the markers' names are pure: no client, no schema.
-      // The storage listings' shared class (kit/storage-listing.ts) is a class module itself, and the kinds' names a type.
+      // The storage listings' shared class (kit/storage-listing.ts) is a class module itself, the kinds' names a type, and
+      // a kind's declaration (its declare.ts, kit/declare.ts) plain data and the class made from it.
       const kit = [
         "provider/resources/kit/loader.ts",
         "provider/resources/kit/resource.ts",
@@ -135,9 +136,11 @@ describe("architecture", () => {
         "provider/resources/stackIdentity/rules.ts",
         "provider/resources/kit/storage-listing.ts",
         "provider/resources/kit/kinds.ts",
+        "provider/resources/kit/declare.ts",
+        "provider/resources/kit/declaration.ts",
       ];
       // Another kind's class module is light too: this loop checks it on its own turn.
-      const light = (d: string) => kit.includes(d) || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits|index)\.ts$/.test(d);
+      const light = (d: string) => kit.includes(d) || !d.startsWith("provider/") || /^provider\/resources\/[^/]+\/(limits|index|declare)\.ts$/.test(d);
       expect({ kind, deps }).toEqual({ kind, deps: deps.filter(light) });
     }
   });

@@ -4,8 +4,9 @@
  * cannot be edited, so every change of the inputs makes a new key (the old one is deleted
  * after the new one exists, and stops working at once).
  */
-import * as pulumi from "@pulumi/pulumi";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { API_KEY } from "./declare";
 import type { AccessLevel, AreaPermissions } from "../kit/permission-types";
 
 /** `read` grants the area's `_read` scope; `write` grants `_read` and `_write`. */
@@ -20,19 +21,30 @@ export type ApiKeyAccessLevel = AccessLevel;
  */
 export type ApiKeyPermissions = AreaPermissions;
 
-/** Inputs of an `ApiKey` resource. */
-export interface ApiKeyArgs extends ImportArgs {
+/** An ApiKey's inputs, each also an output of the same name. */
+interface ApiKeyFields {
   /** Label for the owner; the service never uses it. Changing it makes a new key. */
-  name: pulumi.Input<string>;
+  name: string;
   /**
    * What the key may do, for example `{ instances: "write", user: "read" }`. Default: full
    * access. A refresh reads the key's scopes back: a change made outside the program shows as
    * drift. Changing it makes a new key.
    */
-  permissions?: pulumi.Input<ApiKeyPermissions>;
+  permissions?: ApiKeyPermissions;
   /** Any value; when it changes the key is replaced by a new one (rotation), for example a date. */
-  rotateOn?: pulumi.Input<unknown>;
+  rotateOn?: unknown;
 }
+
+/** What the service shows of it. */
+interface ApiKeyComputed extends ImportedOutput {
+  /** The key value (secret). */
+  key: string;
+  /** The service's numeric id of the key. */
+  keyId: number;
+}
+
+/** Inputs of an `ApiKey` resource. */
+export interface ApiKeyArgs extends ImportArgs, Inputs<ApiKeyFields> {}
 
 /**
  * An API key of the account. Its value is the secret output `key`, readable only from this
@@ -43,19 +55,4 @@ export interface ApiKeyArgs extends ImportArgs {
  *
  * Deleting the resource deletes the key; requests with it get 401 at once.
  */
-export class ApiKey extends VastResource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly permissions: pulumi.Output<ApiKeyPermissions | undefined>;
-  declare readonly rotateOn: pulumi.Output<unknown>;
-  /** The key value (secret). */
-  declare readonly key: pulumi.Output<string>;
-  /** The service's numeric id of the key. */
-  declare readonly keyId: pulumi.Output<number>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("apiKey", "ApiKey", name, { ...args, key: undefined, keyId: undefined, imported: undefined }, opts, ["key"]);
-  }
-}
+export class ApiKey extends resourceClass<ApiKeyArgs, ApiKeyFields & ApiKeyComputed>(API_KEY) {}

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { ApiKey as ApiKeyRecord, CreatedApiKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, checkWith, containsUnknown, createAtMostOnce, deepEqual, diffInputs, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT } from "../kit";
+import { ImportableImpl, Props, containsUnknown, createAtMostOnce, deepEqual, identityMarker, jsonClean, lookUp, numericImport, NAME_LIMIT, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { API_KEY } from "./declare";
 import { withoutControlCharacters } from "../kit/text-schema";
 import type { AreaPermissions as ApiKeyPermissions } from "../kit/permission-types";
 import { liveApiKeys } from "./live";
@@ -13,8 +14,6 @@ import { permissionsIn, permissionsOfScopes, permissionsSchema, scopesOf } from 
 
 // The one mapping of permissions to scopes, shared with TeamRole (kit/permissions.ts).
 export { permissionsOfScopes, scopesOf };
-
-const OUTPUTS = ["key", "keyId", "nameMarker"] as const;
 
 /**
  * The name the service holds: the resource's name and, when the class gave an identity, its
@@ -94,7 +93,7 @@ export const provider: ImportableImpl = {
   importing: numericImport("ApiKey", "API key", { keepShown: ["name", "permissions"], optionalOnImport: ["name"] }),
 
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news, { type: "ApiKey", outputs: OUTPUTS });
+    const result = checkDeclared(API_KEY, inputSchema, news);
     const failures = result.failures ?? [];
     // Only when the areas themselves are valid: a permissions object that grants nothing.
     const p = news.permissions;
@@ -106,7 +105,7 @@ export const provider: ImportableImpl = {
 
   // No call edits a key: any change of the inputs is a replacement.
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["name", "permissions", "rotateOn"], ignore: OUTPUTS });
+    return diffDeclared(API_KEY, olds, news);
   },
 
   async create(inputs) {
@@ -141,9 +140,7 @@ export const provider: ImportableImpl = {
 
   // Reached only when nothing but the provider code changed (diff replaces otherwise).
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const name of OUTPUTS) outs[name] = olds[name];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(API_KEY, olds, news) };
   },
 
   async delete(id, props) {

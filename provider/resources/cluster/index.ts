@@ -3,16 +3,32 @@
  * machine (`POST /api/v0/cluster/`). Not in the vendor's OpenAPI document: the vendor's client is
  * the evidence of the endpoints.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { CLUSTER } from "./declare";
+
+/** A cluster's inputs, each also an output of the same name. */
+interface ClusterFields {
+  /** The cluster's local subnet, IPv4 CIDR form such as `10.0.0.0/24`. A change replaces the cluster. */
+  subnet: string;
+  /** The machine id of the manager node: a machine the account hosts, in no other cluster. A change replaces the cluster. */
+  managerMachineId: number;
+}
+
+/** What the service shows of a cluster. */
+interface ClusterComputed extends ImportedOutput {
+  /** The service's numeric id of the cluster (also the Pulumi id). */
+  clusterId: number;
+  /** Machine ids of every node as the service lists them, as of the last create or refresh. */
+  machineIds: number[];
+  /** The manager's address on the cluster's subnet, when the service shows one. */
+  managerLocalIp: string | undefined;
+  /** True when the create took over an identical cluster (same subnet and manager) a killed earlier run made. */
+  adopted: boolean;
+}
 
 /** Inputs of a `Cluster` resource. */
-export interface ClusterArgs extends ImportArgs {
-  /** The cluster's local subnet, IPv4 CIDR form such as `10.0.0.0/24`. A change replaces the cluster. */
-  subnet: pulumi.Input<string>;
-  /** The machine id of the manager node: a machine the account hosts, in no other cluster. A change replaces the cluster. */
-  managerMachineId: pulumi.Input<number>;
-}
+export interface ClusterArgs extends ImportArgs, Inputs<ClusterFields> {}
 
 /**
  * A physical cluster of the account's machines; join more machines with `ClusterMember`, and put
@@ -22,22 +38,4 @@ export interface ClusterArgs extends ImportArgs {
  *
  * Deleting the resource deletes the cluster (the service refuses while overlays are on it).
  */
-export class Cluster extends VastResource {
-  declare readonly subnet: pulumi.Output<string>;
-  declare readonly managerMachineId: pulumi.Output<number>;
-  /** The service's numeric id of the cluster (also the Pulumi id). */
-  declare readonly clusterId: pulumi.Output<number>;
-  /** Machine ids of every node as the service lists them, as of the last create or refresh. */
-  declare readonly machineIds: pulumi.Output<number[]>;
-  /** The manager's address on the cluster's subnet, when the service shows one. */
-  declare readonly managerLocalIp: pulumi.Output<string | undefined>;
-  /** True when the create took over an identical cluster (same subnet and manager) a killed earlier run made. */
-  declare readonly adopted: pulumi.Output<boolean>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super("cluster", "Cluster", name, { ...args, clusterId: undefined, machineIds: undefined, managerLocalIp: undefined, adopted: undefined, imported: undefined }, opts);
-  }
-}
+export class Cluster extends resourceClass<ClusterArgs, ClusterFields & ClusterComputed>(CLUSTER) {}

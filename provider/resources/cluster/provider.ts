@@ -8,10 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, recordedUpdate, type ImportableImpl, type Props, checkAndDiff } from "../kit";
 import { idRule, numericId, subnetRule } from "./check";
-
-export const CLUSTER_OUTPUTS = ["clusterId", "machineIds", "managerLocalIp", "adopted"] as const;
+import { CLUSTER } from "./declare";
 
 const schema = z.object({ subnet: subnetRule, managerMachineId: idRule("a machine id the account hosts") });
 
@@ -48,13 +47,7 @@ export const provider: ImportableImpl = {
   // importId: the cluster's id (`getClusters`); subnet and manager left out keep the service's.
   importing: numericImport("Cluster", "cluster", { keepShown: ["subnet", "managerMachineId"], optionalOnImport: ["subnet", "managerMachineId"] }),
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "Cluster", outputs: CLUSTER_OUTPUTS });
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["subnet", "managerMachineId"], ignore: CLUSTER_OUTPUTS });
-  },
+  ...checkAndDiff(CLUSTER, schema),
 
   async create(inputs) {
     const { cluster, adopted } = await createCluster(getClient(), String(inputs.subnet), Number(inputs.managerMachineId), isFirstCreate(inputs));
@@ -70,9 +63,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const k of CLUSTER_OUTPUTS) outs[k] = olds[k];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(CLUSTER, olds, news) };
   },
 
   async delete(id) {

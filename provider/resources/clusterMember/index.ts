@@ -1,14 +1,24 @@
 /** `ClusterMember`: a machine the account hosts, joined to a `Cluster` (`PUT /api/v0/cluster/`). */
-import * as pulumi from "@pulumi/pulumi";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { CLUSTER_MEMBER } from "./declare";
+
+/** A cluster membership's inputs, each also an output of the same name. */
+interface ClusterMemberFields {
+  /** The cluster to join (`Cluster.clusterId`). A change replaces the membership. */
+  clusterId: number;
+  /** The machine to join: one the account hosts, in no other cluster. A change replaces the membership. */
+  machineId: number;
+}
+
+/** What the service shows of it. */
+interface ClusterMemberComputed extends ImportedOutput {
+  /** The machine's address on the cluster's subnet, when the service shows one. */
+  localIp: string | undefined;
+}
 
 /** Inputs of a `ClusterMember` resource. */
-export interface ClusterMemberArgs extends ImportArgs {
-  /** The cluster to join (`Cluster.clusterId`). A change replaces the membership. */
-  clusterId: pulumi.Input<number>;
-  /** The machine to join: one the account hosts, in no other cluster. A change replaces the membership. */
-  machineId: pulumi.Input<number>;
-}
+export interface ClusterMemberArgs extends ImportArgs, Inputs<ClusterMemberFields> {}
 
 /**
  * A machine joined to a cluster. Deleting the resource removes the machine from the cluster
@@ -17,16 +27,4 @@ export interface ClusterMemberArgs extends ImportArgs {
  *
  *   new vastai.ClusterMember("node-2", { clusterId: cluster.clusterId, machineId: 31002 });
  */
-export class ClusterMember extends VastResource {
-  declare readonly clusterId: pulumi.Output<number>;
-  declare readonly machineId: pulumi.Output<number>;
-  /** The machine's address on the cluster's subnet, when the service shows one. */
-  declare readonly localIp: pulumi.Output<string | undefined>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: ClusterMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("clusterMember", "ClusterMember", name, { ...args, localIp: undefined, imported: undefined }, opts);
-  }
-}
+export class ClusterMember extends resourceClass<ClusterMemberArgs, ClusterMemberFields & ClusterMemberComputed>(CLUSTER_MEMBER) {}

@@ -8,10 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Cluster as LiveCluster } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, diffInputs, isFirstCreate, jsonClean, type ImportableImpl, type Props } from "../kit";
+import { isFirstCreate, jsonClean, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
+import { CLUSTER_MEMBER } from "./declare";
 import { idRule } from "../cluster/check";
-
-export const CLUSTER_MEMBER_OUTPUTS = ["localIp"] as const;
 
 const schema = z.object({ clusterId: idRule("a cluster id, Cluster.clusterId"), machineId: idRule("a machine id the account hosts") });
 
@@ -36,13 +35,7 @@ export const provider: ImportableImpl = {
     },
   },
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "ClusterMember", outputs: CLUSTER_MEMBER_OUTPUTS });
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["clusterId", "machineId"], ignore: CLUSTER_MEMBER_OUTPUTS });
-  },
+  ...checkAndDiff(CLUSTER_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();
@@ -71,7 +64,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    return { outs: jsonClean({ ...news, localIp: olds.localIp }) as Props };
+    return { outs: recordedUpdate(CLUSTER_MEMBER, olds, news) };
   },
 
   async delete(id) {

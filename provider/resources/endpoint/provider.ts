@@ -7,14 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registerSecret, type EndpointSettings, type ServerlessEndpoint, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { IMPORTED_INPUT_KEY, checkWith, warnOnce, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, warnOnce, createAtMostOnce, diffDeclared, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props, checkDeclared } from "../kit";
+import { ENDPOINT } from "./declare";
 import { liveEndpoints, liveWorkerGroups } from "./live";
 import { endpointKey, endpointWorkerIds, rowsHourlyCost, spentUsd, unixOf } from "../kit/costs";
 import { liveInstances } from "../instance/live";
 import { deleteWithWorkers } from "../workerGroup/workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "../workerGroup/strays";
 
-export const ENDPOINT_OUTPUTS = ["endpointId", "state", "createdAt", "apiKey", "spentUsd", "hourlyCost"] as const;
 
 /**
  * `hourlyCost` of endpoint `id`: its workers' (the instances its worker groups run, read
@@ -181,11 +181,11 @@ export const provider: ImportableImpl = {
   importing: numericImport("Endpoint", "endpoint", { keepShown: ["name"], optionalOnImport: ["name"] }),
 
   async check(_olds, news) {
-    return checkWith(schema, news, { type: "Endpoint", outputs: ENDPOINT_OUTPUTS });
+    return checkDeclared(ENDPOINT, schema, news);
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: [...ENDPOINT_OUTPUTS, LOST_CREATES_KEY] });
+    return diffDeclared(ENDPOINT, olds, news, [LOST_CREATES_KEY]);
   },
 
   async create(inputs) {
@@ -219,7 +219,7 @@ export const provider: ImportableImpl = {
     // Groups list their endpoint's name.
     if (news.name !== olds.name) liveWorkerGroups(client).noteWrite();
     const kept: Props = {};
-    for (const k of ENDPOINT_OUTPUTS) kept[k] = olds[k];
+    for (const k of ENDPOINT.computed) kept[k] = olds[k];
     const own = lostCreatesOf(olds) ? (await client.endpointGroups.list()).find((e) => e.id === n) : undefined;
     const swept = own ? await sweepLateEndpoints(client, own, olds) : { [LOST_CREATES_KEY]: olds[LOST_CREATES_KEY] };
     kept.spentUsd = await endpointSpent(n, olds.createdAt, olds.spentUsd);

@@ -2,18 +2,22 @@
  * `EnvVar`: an account environment variable (the service calls them secrets). Every instance
  * of the account sees it. The service upper-cases names and holds at most 16 per account.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { ENV_VAR } from "./declare";
 
 export { ENV_VAR_LIMIT } from "./limits";
 
-/** Inputs of an `EnvVar` resource (an account-level environment variable). */
-export interface EnvVarArgs extends ImportArgs {
+/** An EnvVar's inputs, each also an output of the same name. */
+interface EnvVarFields {
   /** Variable name: letters, digits and `_`, not starting with a digit. Upper-cased, as the service does. Changing it replaces the variable. */
-  key: pulumi.Input<string>;
+  key: string;
   /** The value (secret; stored in state encrypted). Changes are applied in place. */
-  value: pulumi.Input<string>;
+  value: string;
 }
+
+/** Inputs of an `EnvVar` resource (an account-level environment variable). */
+export interface EnvVarArgs extends ImportArgs, Inputs<EnvVarFields> {}
 
 /**
  * An account environment variable, visible to every instance of the account.
@@ -25,16 +29,4 @@ export interface EnvVarArgs extends ImportArgs {
  * new variable before deleting the old one; on an account at the limit of 16, set the
  * resource option `deleteBeforeReplace: true` to swap them the other way round.
  */
-export class EnvVar extends VastResource {
-  /** The name as the service stores it (upper case). */
-  declare readonly key: pulumi.Output<string>;
-  /** The value (secret). */
-  declare readonly value: pulumi.Output<string>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: EnvVarArgs, opts?: pulumi.CustomResourceOptions) {
-    super("envVar", "EnvVar", name, { ...args, value: pulumi.secret(args.value), imported: undefined }, opts, ["value"]);
-  }
-}
+export class EnvVar extends resourceClass<EnvVarArgs, EnvVarFields & ImportedOutput>(ENV_VAR) {}

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { BadRequestError, ENV_NAME, ENV_NAME_RULE, secretValueProblem, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, checkWith, createAtMostOnce, diffInputs, isFirstCreate, lookUp } from "../kit";
+import { ImportableImpl, Props, checkDeclared, createAtMostOnce, diffDeclared, isFirstCreate, lookUp } from "../kit";
+import { ENV_VAR } from "./declare";
 import { MARKER_ENV } from "../instance/inputs";
 import { ENV_VAR_LIMIT } from "./limits";
 import { liveSecrets } from "./live";
@@ -113,7 +114,7 @@ export const provider: ImportableImpl = {
   },
 
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news, { type: "EnvVar", secretFields: ["value"] });
+    const result = checkDeclared(ENV_VAR, inputSchema, news, { secretFields: ENV_VAR.secretInputs });
     // Return the name as the service will store it, so plans show what will exist.
     if (typeof news.key === "string" && ENV_NAME.test(news.key)) {
       return { ...result, inputs: { ...news, key: normalizeEnvVarKey(news.key) } };
@@ -122,7 +123,7 @@ export const provider: ImportableImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs({ ...olds, key: keyOf(olds) }, { ...news, key: keyOf(news) }, { replaceOn: ["key"] });
+    return diffDeclared(ENV_VAR, { ...olds, key: keyOf(olds) }, { ...news, key: keyOf(news) });
   },
 
   async create(inputs) {

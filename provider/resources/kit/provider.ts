@@ -2,10 +2,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { hideUrls } from "../../client";
 import { editDistance, nearestName, unknownNameMessage } from "./names";
+import type { Declaration } from "./declaration";
 
 // The interface lives in provider-impl.ts, without zod, so the public declarations stay free of it.
 export type { ProviderImpl, Props } from "./provider-impl";
-import type { Props } from "./provider-impl";
+import type { ProviderImpl, Props } from "./provider-impl";
 
 /** The property Pulumi uses to carry the serialized provider; never an input of ours. */
 export const PROVIDER_KEY = "__provider";
@@ -318,4 +319,36 @@ export function jsonClean(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/** Every output a declared kind's state holds beside its inputs: the computed ones and its own bookkeeping. */
+export const stateOutputs = (declaration: Declaration): string[] => [...declaration.computed, ...(declaration.internal ?? [])];
+
+/** The check of a declared kind (kit/declare.ts): its schema, its type name and its computed outputs. */
+export function checkDeclared(declaration: Declaration, schema: CheckSchema, news: Props, options: Omit<CheckOptions, "type" | "outputs"> = {}): pulumi.dynamic.CheckResult {
+  return checkWith(schema, news, { type: declaration.type, outputs: stateOutputs(declaration), ...options });
+}
+
+/** The diff of a declared kind: its `replaceOn` inputs replace, every other input changes in place, computed outputs are not compared. */
+export function diffDeclared(declaration: Declaration, olds: Props, news: Props, ignore: readonly string[] = []): pulumi.dynamic.DiffResult {
+  return diffInputs(olds, news, { replaceOn: declaration.replaceOn ?? [], ignore: [...stateOutputs(declaration), ...ignore], deleteBeforeReplace: declaration.deleteBeforeReplace });
+}
+
+/** The outputs of an update that changes nothing on the service: the new inputs beside the computed outputs as they were. */
+export function recordedUpdate(declaration: Declaration, olds: Props, news: Props): Props {
+  const outs: Props = { ...news };
+  for (const k of stateOutputs(declaration)) outs[k] = olds[k];
+  return jsonClean(outs) as Props;
+}
+
+/** The check and diff of a declared kind with nothing of its own to add: its schema, its computed outputs, its replace rules. */
+export function checkAndDiff(declaration: Declaration, schema: CheckSchema): Pick<ProviderImpl, "check" | "diff"> {
+  return {
+    async check(_olds, news) {
+      return checkDeclared(declaration, schema, news);
+    },
+    async diff(_id, olds, news) {
+      return diffDeclared(declaration, olds, news);
+    },
+  };
 }

@@ -5,11 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MachineDefaultJob, MachineListingTerms } from "../../client/types-account";
-import { Props, checkWith, containsUnknown, deepEqual, userInputs } from "../kit";
+import { Props, checkDeclared, containsUnknown, deepEqual, userInputs } from "../kit";
+import { MACHINE_LISTING } from "./declare";
 import { toUnixSeconds } from "../maintenanceWindow/inputs";
 
 /** Outputs stored beside the inputs. */
-const OUTPUT_NAMES = ["listed", "extendedContracts", "endDateUnix", "gpuName", "numGpus", "hostname"];
 
 /** The terms of the listing, as inputs; each changes in place. */
 export const TERM_KEYS = [
@@ -103,7 +103,7 @@ export function changedInputs(olds: Props, news: Props): string[] {
 
 /** Shape rules, plus: an end date must lie ahead when it is set or changed. */
 export function checkMachineListing(olds: Props, news: Props, nowMs: number): pulumi.dynamic.CheckResult {
-  const shape = checkWith(machineListingSchema, news, { type: "MachineListing", outputs: OUTPUT_NAMES });
+  const shape = checkDeclared(MACHINE_LISTING, machineListingSchema, news);
   const failures = [...(shape.failures ?? [])];
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
   if (news.duration !== undefined && news.duration !== null && news.endDate !== undefined && news.endDate !== null && !containsUnknown(news.duration) && !containsUnknown(news.endDate)) {

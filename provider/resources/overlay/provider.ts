@@ -8,11 +8,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Overlay as LiveOverlay, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
+import { OVERLAY } from "./declare";
 import { withoutControlCharacters } from "../kit/text-schema";
 import { idRule, numericId } from "../cluster/check";
-
-export const OVERLAY_OUTPUTS = ["overlayId", "internalSubnet", "instanceIds", "adopted"] as const;
 
 /** The longest overlay name the simulator takes (the service does not document one). */
 export const OVERLAY_NAME_LIMIT = 64;
@@ -55,13 +54,7 @@ export const provider: ImportableImpl = {
   // importId: the overlay's id (`getOverlays`); a cluster left out keeps the service's.
   importing: numericImport("Overlay", "overlay", { keepShown: ["clusterId"], optionalOnImport: ["clusterId"] }),
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "Overlay", outputs: OVERLAY_OUTPUTS });
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["clusterId", "name"], ignore: OVERLAY_OUTPUTS, deleteBeforeReplace: true });
-  },
+  ...checkAndDiff(OVERLAY, schema),
 
   async create(inputs) {
     let made;
@@ -82,9 +75,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const k of OVERLAY_OUTPUTS) outs[k] = olds[k];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(OVERLAY, olds, news) };
   },
 
   async delete(id, props) {

@@ -6,11 +6,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { getClient } from "../../context";
-import { checkWith, diffInputs, jsonClean, type ImportableImpl, type Props } from "../kit";
+import { jsonClean, type ImportableImpl, type Props, recordedUpdate, checkAndDiff } from "../kit";
+import { OVERLAY_MEMBER } from "./declare";
 import { idRule } from "../cluster/check";
 import { overlayNameRule } from "../overlay/provider";
-
-export const OVERLAY_MEMBER_OUTPUTS = ["overlayId"] as const;
 
 const schema = z.object({ overlayName: overlayNameRule, instanceId: idRule("an instance id, Instance.instanceId") });
 
@@ -30,13 +29,7 @@ export const provider: ImportableImpl = {
     verify: (id, declared) => (id.endsWith(`/${String(declared.instanceId)}`) ? undefined : `the declared instanceId ${String(declared.instanceId)} is not the one of this id`),
   },
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "OverlayMember", outputs: OVERLAY_MEMBER_OUTPUTS });
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["overlayName", "instanceId"], ignore: OVERLAY_MEMBER_OUTPUTS });
-  },
+  ...checkAndDiff(OVERLAY_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();
@@ -63,7 +56,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    return { outs: jsonClean({ ...news, overlayId: olds.overlayId }) as Props };
+    return { outs: recordedUpdate(OVERLAY_MEMBER, olds, news) };
   },
 
   // No call leaves an overlay (the vendor's client has none): the membership is forgotten; the

@@ -11,10 +11,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { VastApiError, VastOperationError, type RsyncInput } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, Props, UNKNOWN, checkWith, diffInputs, jsonClean } from "../kit";
+import { ImportableImpl, Props, UNKNOWN, checkDeclared, diffDeclared, jsonClean } from "../kit";
+import { RSYNC_COPY } from "./declare";
 
-const INPUTS = ["srcId", "dstId", "srcPath", "dstPath", "triggers"] as const;
-const OUTPUTS = ["srcAddr", "srcPort", "dstAddr", "dstPort"] as const;
+const INPUTS = RSYNC_COPY.replaceOn;
 
 const ID_RULE = 'must be an instance id (a positive integer, or "C.<id>" as the vendor\'s client writes it)';
 const instanceId = z.union([z.number().int(ID_RULE).positive(ID_RULE), z.string().regex(/^(C\.)?[1-9]\d*$/, ID_RULE)], { error: ID_RULE });
@@ -63,13 +63,13 @@ export const provider: ImportableImpl = {
   importing: { type: "RsyncCopy", refuse: "each RsyncCopy is one copy it starts, an action and not an object the service keeps, so there is nothing to take over" },
 
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news, { type: "RsyncCopy", outputs: OUTPUTS });
+    const result = checkDeclared(RSYNC_COPY, inputSchema, news);
     const failure = news.srcId === UNKNOWN || news.dstId === UNKNOWN ? undefined : idFailure(news);
     return failure ? { ...result, failures: [...(result.failures ?? []), failure] } : result;
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: INPUTS, ignore: OUTPUTS });
+    return diffDeclared(RSYNC_COPY, olds, news);
   },
 
   async create(inputs) {
@@ -102,7 +102,7 @@ export const provider: ImportableImpl = {
   // Reached only when nothing but the provider code changed (diff replaces otherwise).
   async update(_id, olds, news) {
     const outs: Props = { ...news };
-    for (const name of OUTPUTS) outs[name] = olds[name] ?? null;
+    for (const name of RSYNC_COPY.computed) outs[name] = olds[name] ?? null;
     return { outs: jsonClean(outs) as Props };
   },
 

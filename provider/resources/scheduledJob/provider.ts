@@ -9,12 +9,11 @@ import { z } from "zod";
 import { BID_PRICE_MAX, BID_PRICE_MIN, isTimeZone, WEEKDAYS, zoneOffsetMinutes, type ScheduledJobInfo, type ScheduledJobInput } from "../../client";
 import { ScheduledJobUnreadError } from "../../client/areas/scheduled-jobs";
 import { getClient } from "../../context";
-import { PartialFailure, checkWith, currentTiming, diffInputs, jsonClean, numericImport, type ImportableImpl, type Props } from "../kit";
+import { PartialFailure, currentTiming, jsonClean, numericImport, type ImportableImpl, type Props, checkAndDiff } from "../kit";
+import { SCHEDULED_JOB } from "./declare";
 import { scheduleOnce } from "../kit/scheduled-calls";
 import { liveScheduledJobs } from "./live";
 import { ACTIONS, inputsOfJob, matches, planOf } from "./plan";
-
-export const SCHEDULED_JOB_OUTPUTS = ["jobId", "apiEndpoint", "dayOfWeekUtc", "hourUtc", "minute", "startedAt", "adopted"] as const;
 
 const iso = (field: string) =>
   z.string({ error: "must be an ISO 8601 time such as 2026-12-31T18:00:00Z" }).refine((v) => Number.isFinite(Date.parse(v)), `must be an ISO 8601 time such as 2026-12-31T18:00:00Z (${field})`);
@@ -78,13 +77,7 @@ export const provider: ImportableImpl = {
   // importId: the job's id (`getScheduledJobs`); declared inputs that differ are written in place.
   importing: numericImport("ScheduledJob", "scheduled job"),
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "ScheduledJob", outputs: SCHEDULED_JOB_OUTPUTS });
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: SCHEDULED_JOB_OUTPUTS });
-  },
+  ...checkAndDiff(SCHEDULED_JOB, schema),
 
   async create(inputs) {
     const client = getClient();

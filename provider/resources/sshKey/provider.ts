@@ -6,11 +6,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isoOfEpochSeconds, type SshKey as LiveKey, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { checkWith, createAtMostOnce, isFirstCreate, diffInputs, jsonClean, lookUp, numericImport, UNKNOWN, type ImportableImpl, type Props } from "../kit";
+import { createAtMostOnce, isFirstCreate, jsonClean, lookUp, numericImport, UNKNOWN, type ImportableImpl, type Props, checkDeclared, diffDeclared } from "../kit";
+import { SSH_KEY } from "./declare";
 import { liveSshKeys } from "./live";
 import { fingerprint, looksPrivate, parsePublicKey, type PublicKey } from "./format";
-
-export const SSH_KEY_OUTPUTS = ["keyId", "fingerprint", "keyType", "createdAt", "lostCreate"] as const;
 
 const schema = z.object({
   publicKey: z.string({ error: "must be a string" }).superRefine((text, ctx) => {
@@ -72,7 +71,7 @@ export const provider: ImportableImpl = {
   async check(_olds, news) {
     // Someone who pastes a private key must not see it echoed in the failure.
     const secretFields = typeof news.publicKey === "string" && looksPrivate(news.publicKey) ? ["publicKey"] : [];
-    const result = checkWith(schema, news, { type: "SshKey", outputs: SSH_KEY_OUTPUTS, secretFields });
+    const result = checkDeclared(SSH_KEY, schema, news, { secretFields });
     const inputs = { ...news };
     const key = news.publicKey === UNKNOWN ? undefined : parsed(news.publicKey);
     if (key) inputs.publicKey = key.canonical;
@@ -80,7 +79,7 @@ export const provider: ImportableImpl = {
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: SSH_KEY_OUTPUTS });
+    return diffDeclared(SSH_KEY, olds, news);
   },
 
   async create(inputs) {

@@ -8,9 +8,9 @@ import { z } from "zod";
 import type { CreatedSubaccount, Subaccount as LiveSubaccount, VastClient } from "../../client";
 import { registerSecret } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp, numericImport, warnOnce } from "../kit";
+import { type ImportableImpl, type Props, createAtMostOnce, jsonClean, lookUp, numericImport, warnOnce, checkDeclared, diffDeclared } from "../kit";
+import { SUBACCOUNT } from "./declare";
 
-const OUTPUTS = ["userId", "keyId"] as const;
 const EMAIL = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
 
 const schema = z.object({
@@ -65,12 +65,12 @@ export const provider: ImportableImpl = {
 
   async check(_olds, news) {
     if (typeof news.password === "string") registerSecret(news.password);
-    return checkWith(schema, news, { type: "Subaccount", outputs: OUTPUTS });
+    return checkDeclared(SUBACCOUNT, schema, news);
   },
 
   // Nothing can be edited: every change makes a new subaccount.
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["email", "username", "password", "hostOnly"], ignore: OUTPUTS });
+    return diffDeclared(SUBACCOUNT, olds, news);
   },
 
   async create(inputs) {

@@ -7,19 +7,30 @@
  * Deleting it does nothing on the service: a rotation cannot be undone, and the keys it made
  * stay valid until the next rotation.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { RegeneratedKeyOutput } from "./regenerated";
-import { VastResource } from "../kit/resource";
+import { resourceClass, type Inputs } from "../kit/declare";
+import { SUBACCOUNT_KEY_ROTATION } from "./declare";
+
+/** A SubaccountKeyRotation's inputs, each also an output of the same name. */
+interface SubaccountKeyRotationFields {
+  /** The subaccount whose key is regenerated. Give this or `all: true`, not both. */
+  subaccountUserId?: number;
+  /** Regenerate the keys of every subaccount (this also rotates the owner seed). Give this or `subaccountUserId`, not both. */
+  all?: boolean;
+  /** Any value; when it changes the keys are rotated again (the resource is replaced). */
+  triggers?: unknown;
+}
+
+/** What the service shows of it. */
+interface SubaccountKeyRotationComputed {
+  /** One entry per regenerated subaccount (the whole list is secret). */
+  regeneratedKeys: RegeneratedKeyOutput[];
+  /** When the rotation ran (ISO 8601, the provider's clock). */
+  rotatedAt: string;
+}
 
 /** Inputs of a `SubaccountKeyRotation` resource. */
-export interface SubaccountKeyRotationArgs {
-  /** The subaccount whose key is regenerated. Give this or `all: true`, not both. */
-  subaccountUserId?: pulumi.Input<number>;
-  /** Regenerate the keys of every subaccount (this also rotates the owner seed). Give this or `subaccountUserId`, not both. */
-  all?: pulumi.Input<boolean>;
-  /** Any value; when it changes the keys are rotated again (the resource is replaced). */
-  triggers?: pulumi.Input<unknown>;
-}
+export interface SubaccountKeyRotationArgs extends Inputs<SubaccountKeyRotationFields> {}
 
 /**
  * Regenerates subaccount API keys once, and again whenever `triggers` changes.
@@ -29,18 +40,6 @@ export interface SubaccountKeyRotationArgs {
  *
  * Only accounts approved for subaccounts may do this (the service answers 403 otherwise).
  */
-export class SubaccountKeyRotation extends VastResource {
-  declare readonly subaccountUserId: pulumi.Output<number | undefined>;
-  declare readonly all: pulumi.Output<boolean | undefined>;
-  declare readonly triggers: pulumi.Output<unknown>;
-  /** One entry per regenerated subaccount (the whole list is secret). */
-  declare readonly regeneratedKeys: pulumi.Output<RegeneratedKeyOutput[]>;
-  /** When the rotation ran (ISO 8601, the provider's clock). */
-  declare readonly rotatedAt: pulumi.Output<string>;
-
-  constructor(name: string, args: SubaccountKeyRotationArgs, opts?: pulumi.CustomResourceOptions) {
-    super("subaccountKeyRotation", "SubaccountKeyRotation", name, { ...args, regeneratedKeys: undefined, rotatedAt: undefined }, opts, ["regeneratedKeys"]);
-  }
-}
+export class SubaccountKeyRotation extends resourceClass<SubaccountKeyRotationArgs, SubaccountKeyRotationFields & SubaccountKeyRotationComputed>(SUBACCOUNT_KEY_ROTATION) {}
 
 export type { RegeneratedKeyOutput } from "./regenerated";

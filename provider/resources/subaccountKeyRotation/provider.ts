@@ -12,10 +12,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { RegenerateKeysInput, RegeneratedKey, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { ImportableImpl, MAX_LOST_CREATES, Props, UNKNOWN, checkWith, createAtMostOnce, diffInputs, jsonClean, waitOutLostRequest } from "../kit";
+import { ImportableImpl, MAX_LOST_CREATES, Props, UNKNOWN, createAtMostOnce, jsonClean, waitOutLostRequest, checkDeclared, diffDeclared, recordedUpdate } from "../kit";
+import { SUBACCOUNT_KEY_ROTATION } from "./declare";
 import type { RegeneratedKeyOutput } from "./regenerated";
 
-const OUTPUTS = ["regeneratedKeys", "rotatedAt"] as const;
 
 const inputSchema = z.object({
   subaccountUserId: z.number({ error: "must be a number" }).int("must be an integer").positive("must be positive").optional(),
@@ -72,13 +72,13 @@ export const provider: ImportableImpl = {
   },
 
   async check(_olds, news) {
-    const result = checkWith(inputSchema, news, { type: "SubaccountKeyRotation", outputs: OUTPUTS });
+    const result = checkDeclared(SUBACCOUNT_KEY_ROTATION, inputSchema, news);
     const failure = targetFailure(news);
     return failure ? { ...result, failures: [...(result.failures ?? []), failure] } : result;
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["subaccountUserId", "all", "triggers"], ignore: OUTPUTS });
+    return diffDeclared(SUBACCOUNT_KEY_ROTATION, olds, news);
   },
 
   async create(inputs) {
@@ -96,15 +96,13 @@ export const provider: ImportableImpl = {
   // The service lists no past rotations: what state holds is all there is to read.
   async read(id, props) {
     const inputs: Props = {};
-    for (const [k, v] of Object.entries(props)) if (!(OUTPUTS as readonly string[]).includes(k)) inputs[k] = v;
+    for (const [k, v] of Object.entries(props)) if (!(SUBACCOUNT_KEY_ROTATION.computed as readonly string[]).includes(k)) inputs[k] = v;
     return { id, props, inputs };
   },
 
   // Reached only when nothing but the provider code changed (diff replaces otherwise).
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const name of OUTPUTS) outs[name] = olds[name];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(SUBACCOUNT_KEY_ROTATION, olds, news) };
   },
 
   // A rotation cannot be undone; the keys it made stay valid.

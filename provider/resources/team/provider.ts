@@ -7,10 +7,10 @@
 import { z } from "zod";
 import { NotFoundError } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, checkWith, createAtMostOnce, diffInputs, jsonClean, lookUp } from "../kit";
+import { type ImportableImpl, type Props, createAtMostOnce, jsonClean, lookUp, checkAndDiff } from "../kit";
+import { TEAM } from "./declare";
 import { withoutControlCharacters } from "../kit/text-schema";
 
-const OUTPUTS = ["roleNames"] as const;
 /** The longest team name taken (the service's team names as the simulator keeps them). */
 export const TEAM_NAME_LIMIT = 64;
 
@@ -33,14 +33,8 @@ export const provider: ImportableImpl = {
       "TeamRole and TeamMember act on that team through the same key without a Team resource",
   },
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "Team", outputs: OUTPUTS });
-  },
-
   // No call renames a team; the credit moves only at creation, so a later change does nothing.
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["name"], ignore: OUTPUTS });
-  },
+  ...checkAndDiff(TEAM, schema),
 
   async create(inputs) {
     const client = getClient();

@@ -2,20 +2,36 @@
  * `TeamMember`: a person invited by e-mail to the team of the provider's API key, with a role.
  * They become a member when they accept; until then `status` is `invited`.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { TEAM_MEMBER } from "./declare";
 
-/** Inputs of a `TeamMember` resource. */
-export interface TeamMemberArgs extends ImportArgs {
+/** A TeamMember's inputs, each also an output of the same name. */
+interface TeamMemberFields {
   /** The e-mail address invited. Changing it invites another person (the resource is replaced). */
-  email: pulumi.Input<string>;
+  email: string;
   /**
    * The role given, by name: a TeamRole's `name` or one of the team's own (`manager`,
    * `member`). The service has no call that changes a member's role: a change replaces the
    * resource (the member is removed and invited again).
    */
-  role: pulumi.Input<string>;
+  role: string;
 }
+
+/** What the service shows of it. */
+interface TeamMemberComputed extends ImportedOutput {
+  /** `invited` until the person accepts (refresh to see it change), then `member`. */
+  status: TeamMemberStatus;
+  /** True while the invitation is not accepted. */
+  pending: boolean;
+  /** The member's user id once they accepted. */
+  memberId: number | undefined;
+  /** When the invitation was sent (ISO 8601). */
+  invitedAt: string;
+}
+
+/** Inputs of a `TeamMember` resource. */
+export interface TeamMemberArgs extends ImportArgs, Inputs<TeamMemberFields> {}
 
 /** Where a TeamMember stands: `invited` until the person accepts, then `member`. */
 export type TeamMemberStatus = "invited" | "member";
@@ -31,22 +47,4 @@ export type TeamMemberStatus = "invited" | "member";
  * removes nothing, and the invitation stays usable until the service lets it expire. An
  * address that already is a member is refused at create (never taken over).
  */
-export class TeamMember extends VastResource {
-  declare readonly email: pulumi.Output<string>;
-  declare readonly role: pulumi.Output<string>;
-  /** `invited` until the person accepts (refresh to see it change), then `member`. */
-  declare readonly status: pulumi.Output<TeamMemberStatus>;
-  /** True while the invitation is not accepted. */
-  declare readonly pending: pulumi.Output<boolean>;
-  /** The member's user id once they accepted. */
-  declare readonly memberId: pulumi.Output<number | undefined>;
-  /** When the invitation was sent (ISO 8601). */
-  declare readonly invitedAt: pulumi.Output<string>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("teamMember", "TeamMember", name, { ...args, status: undefined, pending: undefined, memberId: undefined, invitedAt: undefined, imported: undefined }, opts);
-  }
-}
+export class TeamMember extends resourceClass<TeamMemberArgs, TeamMemberFields & TeamMemberComputed>(TEAM_MEMBER) {}

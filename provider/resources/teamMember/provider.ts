@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { RateLimitError, ResponseLostError, type TeamMember as LiveMember, type VastClient } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, checkWith, diffInputs, jsonClean, warnOnce } from "../kit";
+import { type ImportableImpl, type Props, jsonClean, warnOnce, recordedUpdate, checkAndDiff } from "../kit";
+import { TEAM_MEMBER } from "./declare";
 
-const OUTPUTS = ["status", "pending", "memberId", "invitedAt"] as const;
 const EMAIL = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
 /** The service's answer to a second invitation within 300 s: the first one was sent. */
 const ALREADY_SENT = /invitation already sent/i;
@@ -75,14 +75,8 @@ export const provider: ImportableImpl = {
     verify: (id, declared) => (same(String(declared.email), id) ? undefined : `the declared email is ${JSON.stringify(declared.email)}, not ${id}`),
   },
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "TeamMember", outputs: OUTPUTS });
-  },
-
   // No call changes a member's role or address: both replace (remove, then invite again).
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: ["email", "role"], ignore: OUTPUTS, deleteBeforeReplace: true });
-  },
+  ...checkAndDiff(TEAM_MEMBER, schema),
 
   async create(inputs) {
     const client = getClient();
@@ -113,9 +107,7 @@ export const provider: ImportableImpl = {
   },
 
   async update(_id, olds, news) {
-    const outs: Props = { ...news };
-    for (const k of OUTPUTS) outs[k] = olds[k];
-    return { outs: jsonClean(outs) as Props };
+    return { outs: recordedUpdate(TEAM_MEMBER, olds, news) };
   },
 
   async delete(id, props) {

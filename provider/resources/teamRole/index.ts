@@ -2,17 +2,29 @@
  * `TeamRole`: a role of the team of the provider's API key, with permissions in the same form
  * as an ApiKey's (`{ instances: "write", user: "read" }`, one mapping for both).
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { ApiKeyPermissions } from "../apiKey";
-import { ImportArgs, VastResource } from "../kit/resource";
+import { resourceClass, type ImportedOutput, type Inputs } from "../kit/declare";
+import type { ImportArgs } from "../kit/resource";
+import { TEAM_ROLE } from "./declare";
+
+/** A TeamRole's inputs, each also an output of the same name. */
+interface TeamRoleFields {
+  /** The role's name, as TeamMember's `role` names it. Changed in place. Not `owner`, `manager` or `member` (the team's own). */
+  name: string;
+  /** What members with this role may do, area by area (as ApiKey's `permissions`; at least one area). Changed in place. */
+  permissions: ApiKeyPermissions;
+}
+
+/** What the service shows of it. */
+interface TeamRoleComputed extends ImportedOutput {
+  /** The service's numeric id of the role. */
+  roleId: number;
+  /** The service's scopes the role grants, sorted (`instance_read`, ...). */
+  scopes: string[];
+}
 
 /** Inputs of a `TeamRole` resource. */
-export interface TeamRoleArgs extends ImportArgs {
-  /** The role's name, as TeamMember's `role` names it. Changed in place. Not `owner`, `manager` or `member` (the team's own). */
-  name: pulumi.Input<string>;
-  /** What members with this role may do, area by area (as ApiKey's `permissions`; at least one area). Changed in place. */
-  permissions: pulumi.Input<ApiKeyPermissions>;
-}
+export interface TeamRoleArgs extends ImportArgs, Inputs<TeamRoleFields> {}
 
 /**
  * A role of the key's team.
@@ -24,18 +36,4 @@ export interface TeamRoleArgs extends ImportArgs {
  * has a role of that name, so a role made outside the program is never taken over (nor one a
  * killed run made: remove it, or import nothing and rename).
  */
-export class TeamRole extends VastResource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly permissions: pulumi.Output<ApiKeyPermissions>;
-  /** The service's numeric id of the role. */
-  declare readonly roleId: pulumi.Output<number>;
-  /** The service's scopes the role grants, sorted (`instance_read`, ...). */
-  declare readonly scopes: pulumi.Output<string[]>;
-
-  /** True when the resource took over an existing object (`importId`) instead of creating one. */
-  declare readonly imported: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: TeamRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super("teamRole", "TeamRole", name, { ...args, roleId: undefined, scopes: undefined, imported: undefined }, opts);
-  }
-}
+export class TeamRole extends resourceClass<TeamRoleArgs, TeamRoleFields & TeamRoleComputed>(TEAM_ROLE) {}

@@ -6,11 +6,11 @@
 import { z } from "zod";
 import type { TeamRole as LiveRole, VastClient } from "../../client";
 import { getClient } from "../../context";
-import { type ImportableImpl, type Props, PartialFailure, checkWith, numericImport, containsUnknown, createAtMostOnce, deepEqual, diffInputs, jsonClean, lookUp } from "../kit";
+import { type ImportableImpl, type Props, PartialFailure, numericImport, containsUnknown, createAtMostOnce, deepEqual, jsonClean, lookUp, checkDeclared, diffDeclared } from "../kit";
+import { TEAM_ROLE } from "./declare";
 import { permissionsIn, permissionsOfScopes, permissionsSchema, scopesOf, type AreaPermissions } from "../kit/permissions";
 import { withoutControlCharacters } from "../kit/text-schema";
 
-const OUTPUTS = ["roleId", "scopes"] as const;
 /** The roles the service makes with every team; a TeamRole never takes one of their names. */
 export const BUILT_IN_ROLES = ["owner", "manager", "member"] as const;
 export const ROLE_NAME_LIMIT = 64;
@@ -61,7 +61,7 @@ export const provider: ImportableImpl = {
   importing: numericImport("TeamRole", "team role", { keepShown: ["permissions"], optionalOnImport: ["permissions"] }),
 
   async check(_olds, news) {
-    const result = checkWith(schema, news, { type: "TeamRole", outputs: OUTPUTS });
+    const result = checkDeclared(TEAM_ROLE, schema, news);
     const failures = result.failures ?? [];
     const p = news.permissions;
     if (!failures.some((f) => f.property.startsWith("permissions")) && p && typeof p === "object" && !containsUnknown(p) && scopesOf(p as AreaPermissions).length === 0) {
@@ -72,7 +72,7 @@ export const provider: ImportableImpl = {
 
   // The service edits name and permissions in place (by the role's id).
   async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: OUTPUTS });
+    return diffDeclared(TEAM_ROLE, olds, news);
   },
 
   async create(inputs) {

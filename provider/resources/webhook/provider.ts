@@ -12,23 +12,22 @@ import { getClient } from "../../context";
 import {
   MAX_LOST_CREATES,
   PartialFailure,
-  checkWith,
+  checkAndDiff,
   createAtMostOnce,
   deepEqual,
-  diffInputs,
   identityMarker,
   jsonClean,
   lookUp,
   nearestName,
   waitOutLostRequest,
   numericImport,
+  stateOutputs,
   type ImportableImpl,
   type Props,
 } from "../kit";
 import { withoutControlCharacters } from "../kit/text-schema";
 import { liveWebhooks } from "./live";
-
-export const WEBHOOK_OUTPUTS = ["secret", "webhookId", "adopted", "createdAt", "nameMarker", "lostCreate"] as const;
+import { WEBHOOK } from "./declare";
 
 /** ` [0123456789abcdef]`: what the marker adds to the name the service holds. */
 const MARKER_SUFFIX_LENGTH = 19;
@@ -204,14 +203,8 @@ export const provider: ImportableImpl = {
   // `secret` until rotateSecretTrigger changes. The name, left out, keeps the service's.
   importing: numericImport("Webhook", "webhook", { keepShown: ["name", "url", "eventTypes"], optionalOnImport: ["url", "eventTypes"] }),
 
-  async check(_olds, news) {
-    return checkWith(schema, news, { type: "Webhook", outputs: WEBHOOK_OUTPUTS });
-  },
-
   // The service edits every field in place; a new trigger value rotates the secret in place.
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, { replaceOn: [], ignore: WEBHOOK_OUTPUTS });
-  },
+  ...checkAndDiff(WEBHOOK, schema),
 
   async create(inputs) {
     const client = getClient();
@@ -260,7 +253,7 @@ export const provider: ImportableImpl = {
       await checkEventTypes(client, label, edit.eventTypes);
     }
     const outs: Props = { ...news };
-    for (const name of WEBHOOK_OUTPUTS) outs[name] = olds[name];
+    for (const name of stateOutputs(WEBHOOK)) outs[name] = olds[name];
     let edited = false;
     try {
       if (Object.keys(edit).length > 0) {

@@ -11,12 +11,12 @@ import { z } from "zod";
 import type { OfferFilters, VastClient, WorkerGroup, WorkerGroupSettings } from "../../client";
 import { WORKER_GROUP_SEARCH_DEFAULTS, offerConditionProblem, workerGroupSearchParams } from "../../client/wire/filters";
 import { getClient } from "../../context";
-import { IMPORTED_INPUT_KEY, checkWith, createAtMostOnce, diffInputs, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props } from "../kit";
+import { IMPORTED_INPUT_KEY, createAtMostOnce, diffDeclared, isFirstCreate, jsonClean, lookUp, numericImport, type ImportableImpl, type Props, checkDeclared } from "../kit";
+import { WORKER_GROUP } from "./declare";
 import { liveWorkerGroups } from "../endpoint/live";
 import { deleteWithWorkers } from "./workers";
 import { LOST_CREATES_KEY, LostSendLog, lostCreatesOf, sweepStrays } from "./strays";
 
-export const WORKER_GROUP_OUTPUTS = ["workerGroupId", "endpointName", "createdAt"] as const;
 const OPTIONAL = ["templateHash", "searchParams", "launchArgs", "gpuRam", "testWorkers", "coldWorkers", "minLoad", "targetUtil", "coldMult"] as const;
 
 /**
@@ -165,13 +165,13 @@ export const provider: ImportableImpl = {
   importing: numericImport("WorkerGroup", "worker group", { keepShown: ["endpointId"], optionalOnImport: ["endpointId", "templateHash"] }),
 
   async check(_olds, news) {
-    return checkWith(schema, news, { type: "WorkerGroup", outputs: WORKER_GROUP_OUTPUTS });
+    return checkDeclared(WORKER_GROUP, schema, news);
   },
 
   async diff(_id, olds, news) {
     // The endpoint id given as a number or as the Endpoint's id string is the same endpoint.
     const same = Number(olds.endpointId) === Number(news.endpointId);
-    return diffInputs(same ? { ...olds, endpointId: news.endpointId } : olds, news, { replaceOn: [], ignore: [...WORKER_GROUP_OUTPUTS, LOST_CREATES_KEY] });
+    return diffDeclared(WORKER_GROUP, same ? { ...olds, endpointId: news.endpointId } : olds, news, [LOST_CREATES_KEY]);
   },
 
   async create(inputs) {
