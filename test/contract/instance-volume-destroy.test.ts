@@ -49,6 +49,8 @@ test("33.5 a volume delete that fails names the volume and keeps the entry; the 
   );
   expect(failure).toContain(`Instance ${made.id} is destroyed, but deleting volume ${volumeId} of instance ${made.id} failed`);
   expect(failure).toContain(`vastai delete volume ${volumeId}`);
+  // One sentence ends where the next begins: the service's message keeps no period of its own before ours.
+  expect(failure).not.toMatch(/\.\./);
   expect(fx.sim.state().instances).toEqual([]);
   expect(liveVolumes().map((v) => v.id)).toContain(volumeId);
 

@@ -281,7 +281,7 @@ export const provider: ProviderImpl = {
         // volume to the entry any more, so only the command is named.
         const again = recorded !== null ? "run the destroy again, or " : "";
         throw new Error(
-          `Instance ${id} is destroyed, but ${(error as Error).message}. The volume bills until it is deleted: ${again}` +
+          `Instance ${id} is destroyed, but ${(error as Error).message.replace(/\.$/, "")}. The volume bills until it is deleted: ${again}` +
             `delete it with \`vastai delete volume ${volumeId}\``,
           { cause: error },
         );
