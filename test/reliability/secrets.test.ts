@@ -77,7 +77,7 @@ const KIND: Record<string, ResourceKind> = {
   MachineListing: "machineListing", "MachineListing minbid": "machineListing", "MachineListing defjob": "machineListing",
   ClusterMember: "clusterMember", OverlayMember: "overlayMember",
   "Instance update_template": "instance", "Instance ssh attach": "instance", "Instance ssh detach": "instance",
-  "Instance schedule": "instance", "Instance start command": "instance",
+  "Instance schedule": "instance", "Instance start command": "instance", "Instance created volume": "instance",
   "Instance autostop": "instance", "Instance wake": "instance", "Fleet wake": "fleet",
 };
 

@@ -268,6 +268,8 @@ const instanceVolume: Scenario = {
   },
   claims: (entry) => [`instance ${entry.id}`, ...(typeof entry.outs.createdVolumeId === "number" ? [`volume ${entry.outs.createdVolumeId}`] : [])],
   compare: (live, entry) => (live.key.startsWith("instance ") ? differs("label", live.view.label, entry.outs.label) : []),
+  // Only the delete is faulted; a lifecycle elsewhere (the secrets scan) updates it too, keeping the volume.
+  updateInputs: (outs) => ({ ...instance.updateInputs(outs), volume: outs.volume }),
   deletesInOrder: true,
   // The step the fast profile faults: the volume's delete, after the instance is destroyed (the full profile faults every call of the delete).
   targets: { ...instance.targets, delete: { method: "DELETE", path: "/api/v0/volumes" } },
