@@ -1,10 +1,8 @@
 /** The lines and targets of the reads-follow-the-stack scenarios (own-reads-run.ts). */
 import type { FleetAccountRow, ScatteredRow } from "./own-reads-run";
-import type { Target } from "./report";
+import { secs, type Target } from "./target";
 
 export type { FleetAccountRow, ScatteredRow };
-
-const secs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
 
 export function ownReadsLines(f: FleetAccountRow | undefined, s: ScatteredRow | undefined): string[] {
   const out: string[] = [];

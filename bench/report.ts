@@ -6,6 +6,9 @@ import type { RollRow, SearchRow } from "./roll-run";
 import type { Operation } from "./limits";
 import type { Cost } from "./measure";
 import type { ColdStart } from "./plugin";
+import { secs, type Target } from "./target";
+
+export type { Target };
 
 export interface Row {
   n: number;
@@ -13,12 +16,6 @@ export interface Row {
   provider: Cost;
   naive: Cost;
   boundMs: number;
-}
-
-export interface Target {
-  name: string;
-  pass: boolean;
-  detail: string;
 }
 
 export interface Results {
@@ -45,7 +42,6 @@ export interface Results {
   totalMs: number;
 }
 
-const secs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
 const ms = (v: number) => `${Math.round(v)} ms`;
 
 function pad(cells: string[], widths: number[], right: boolean[]): string {

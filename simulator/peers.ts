@@ -8,7 +8,8 @@ const PEERS = ["fastify", "proper-lockfile"] as const;
 /**
  * What to install, with versions that install on Node 20 without an engine warning: fastify 5
  * takes any light-my-request 6 (its `inject`), whose releases from 6.8 need cookie 2 and so Node
- * 22; naming 6.6.0 beside fastify makes npm use it for fastify too. README.md gives this command.
+ * 22; naming 6.6.0 beside fastify makes npm use it for fastify too. docs/installation-configuration.md
+ * gives this command.
  */
 export const PEER_INSTALL = "npm install --save-dev fastify@5.12.8 light-my-request@6.6.0 proper-lockfile@4.1.2";
 

@@ -47,7 +47,7 @@ const gpu = new Instance("gpu", {
   sshKeyIds: [key.keyId],
   label: "quickstart",
   // Forgotten over a weekend, it stops itself: a guard in the container watches the GPUs and
-  // stops the instance after idleMinutes below 5% (README "Stopping spend").
+  // stops the instance after idleMinutes below 5% (docs/costs-and-stopping-spend.md).
   autostop: { idleMinutes, gpuUtilBelowPercent: 5, action: "stop" },
   // Change it (any value) to start the instance again after its autostop stopped it.
   wake: config.get("wake"),

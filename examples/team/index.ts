@@ -6,7 +6,7 @@
  * office hours (`schedule`) carried out by the service's own scheduled bid changes.
  *
  * Clusters and overlays are not in the vendor's OpenAPI document; the package follows the
- * vendor's client (see the README, "Clusters and overlay networks").
+ * vendor's client (see docs/clusters.md in the package).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Cluster, ClusterMember, Fleet, Instance, Overlay, Team, TeamMember, TeamRole } from "pulumi-vastai";
@@ -24,9 +24,9 @@ const overlayName = config.get("overlayName") ?? "team-net";
 const members = config.getNumber("members") ?? 2;
 
 // ---- The team (who may change this stack) -------------------------------------------------
-// The key that creates the team becomes the team's key (README: Team). A role in ApiKey's
-// permission form, and a member invited with it: until the invitation is accepted the member's
-// `pending` output is true.
+// The key that creates the team becomes the team's key (docs/account-and-teams.md, "Team,
+// TeamRole, TeamMember and Subaccount"). A role in ApiKey's permission form, and a member invited
+// with it: until the invitation is accepted the member's `pending` output is true.
 const team = new Team("ml-team", { name: config.get("teamName") ?? "ml-research" });
 const researcher = new TeamRole("researcher", {
   name: "researcher",
@@ -61,9 +61,10 @@ const trainers = new Fleet("trainers", {
 
 // ---- Office hours ----------------------------------------------------------------------------
 // An interruptible notebook the team uses on weekdays 08:00-20:00. The provider writes the
-// service's scheduled jobs (README: Instance, "Office hours"): a losing bid at 20:00 stops it,
-// the declared bid at 08:00 on each weekday starts it again, with nobody running `pulumi up`
-// (6 jobs: one daily stop, five weekly starts). An `up` in the off-hours leaves it stopped.
+// service's scheduled jobs (docs/costs-and-stopping-spend.md, "Office hours"): a losing bid at
+// 20:00 stops it, the declared bid at 08:00 on each weekday starts it again, with nobody running
+// `pulumi up` (6 jobs: one daily stop, five weekly starts). An `up` in the off-hours leaves it
+// stopped.
 const notebook = new Instance("notebook", {
   offer: { numGpus: 1, gpuRamGb: 24 },
   image: "pytorch/pytorch",

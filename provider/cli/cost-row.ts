@@ -11,8 +11,13 @@ export interface CostRow {
   name: string;
   type: (typeof COSTED_TYPES)[number];
   id: string;
-  /** $ per hour now; null when the service's rows do not say (an endpoint), 0 when the object is gone. */
+  /** $ per hour now; null when the service's rows do not say, or the state file's field it needs could not be read (`unreadable`); 0 when the object is gone. */
   hourlyCost: number | null;
-  /** $ charged since the start of the range. */
-  spentUsd: number;
+  /** $ charged since the start of the range; null when the state file's field it needs could not be read (`unreadable`). */
+  spentUsd: number | null;
+  /**
+   * What the report could not read from the state file for this row (an encrypted Pulumi
+   * secret), naming the file, the resource and the field, and what is unknown for it.
+   */
+  unreadable?: string;
 }

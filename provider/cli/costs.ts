@@ -13,10 +13,16 @@
  * of the charges of the object (`instance-<id>`, `volume-<id>`; an endpoint's serverless
  * charges by `endpoint_id`; a fleet's members) since the range's start (`--since`, default 90
  * days back: the charges list needs a range).
+ *
+ * A field a row needs that is a Pulumi secret is opened when the export shows it (`pulumi stack
+ * export --show-secrets`: plaintext); when it is encrypted, the row's figures are unknown (null),
+ * never zero, and the row names the file, the resource and the field (`unreadable`), as the
+ * orphan report's rule for secrets (export-read.ts) asks; the report then says so and exits 1.
  */
 import type { VastClient } from "../client";
 import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
+import { openSecret, resourceLabel } from "./export-read";
 import { endText, type EndingRow } from "./ends";
 import { COSTED_TYPES, type CostRow } from "./cost-row";
 
@@ -35,6 +41,33 @@ interface Held {
   id: string;
   /** A fleet's members: instance and volume ids. */
   members: { id: number; volumeId?: number }[];
+  /** Why its figures cannot be read from the state file (file, resource, field), when they cannot. */
+  unreadable?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A Fleet's members from its outputs (secrets opened when the export shows them), or the field that cannot be read and why. */
+function fleetMembers(outputs: unknown): { members: Held["members"] } | { field: string; problem: string } {
+  const out = openSecret(outputs);
+  if ("problem" in out) return { field: "outputs", problem: out.problem };
+  const list = openSecret(isObject(out.value) ? out.value.members : undefined);
+  if ("problem" in list) return { field: "outputs.members", problem: list.problem };
+  if (list.value === undefined || list.value === null) return { members: [] };
+  if (!Array.isArray(list.value)) return { field: "outputs.members", problem: `is ${JSON.stringify(list.value)}, not a list` };
+  const members: Held["members"] = [];
+  for (const [i, value] of list.value.entries()) {
+    const m = openSecret(value);
+    if ("problem" in m) return { field: `outputs.members[${i}]`, problem: m.problem };
+    if (!isObject(m.value)) continue;
+    const id = openSecret(m.value.id);
+    if ("problem" in id) return { field: `outputs.members[${i}].id`, problem: id.problem };
+    const volumeId = openSecret(m.value.volumeId);
+    if ("problem" in volumeId) return { field: `outputs.members[${i}].volumeId`, problem: volumeId.problem };
+    const n = positive(id.value);
+    if (n !== undefined) members.push({ id: n, volumeId: positive(volumeId.value) });
+  }
+  return { members };
 }
 
 function urnParts(urn: unknown): { stack: string; project: string; name: string } {
@@ -52,17 +85,14 @@ const positive = (v: unknown): number | undefined => {
 export function readCostedResources(files: readonly string[]): Held[] {
   const out: Held[] = [];
   for (const file of files) {
-    for (const r of readExport(file)) {
-      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) continue;
+    readExport(file).forEach((r, index) => {
+      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX)) return;
       const type = r.type.slice(TYPE_PREFIX.length) as CostRow["type"];
-      if (!(COSTED_TYPES as readonly string[]).includes(type) || typeof r.id !== "string" || r.id === "") continue;
-      const rawMembers = type === "Fleet" && Array.isArray(r.outputs?.members) ? (r.outputs.members as Array<{ id?: unknown; volumeId?: unknown } | null>) : [];
-      const members = rawMembers.flatMap((m) => {
-        const id = positive(m?.id);
-        return id === undefined ? [] : [{ id, volumeId: positive(m?.volumeId) }];
-      });
-      out.push({ ...urnParts(r.urn), type, id: r.id, members });
-    }
+      if (!(COSTED_TYPES as readonly string[]).includes(type) || typeof r.id !== "string" || r.id === "") return;
+      const read = type === "Fleet" ? fleetMembers(r.outputs) : { members: [] };
+      const unreadable = "problem" in read ? `${file}: ${resourceLabel(r, index)}: \`${read.field}\` ${read.problem}: its hourly cost and spend are unknown` : undefined;
+      out.push({ ...urnParts(r.urn), type, id: r.id, members: "members" in read ? read.members : [], ...(unreadable ? { unreadable } : {}) });
+    });
   }
   return out;
 }
@@ -98,6 +128,8 @@ export async function findCosts(client: VastClient, held: readonly Held[], since
     hourlyCostOf({ ...instanceCostParts(instanceById.get(id)), volumePerHour: volumeId === undefined ? 0 : volumeHourlyCost(volumeById.get(volumeId)) });
   return held.map((h): CostRow => {
     const base = { stack: h.stack, project: h.project, name: h.name, type: h.type, id: h.id };
+    // Unknown, never zero: what it needs from the state file could not be read.
+    if (h.unreadable !== undefined) return { ...base, hourlyCost: null, spentUsd: null, unreadable: h.unreadable };
     switch (h.type) {
       case "Instance":
         return { ...base, hourlyCost: round6(instanceCost(Number(h.id))), spentUsd: spend.of(instanceKey(h.id)) };
@@ -116,18 +148,26 @@ export async function findCosts(client: VastClient, held: readonly Held[], since
   });
 }
 
-/** The report as a text table, with a total per stack; with ends (ends.ts), when each stops and its cost by then. */
+/**
+ * The report as a text table, with a total per stack; with ends (ends.ts), when each stops and its
+ * cost by then. A figure that could not be read from the state file shows `?`, and a stack total
+ * without it `+ ?`.
+ */
 export function costTable(rows: readonly (CostRow & Partial<EndingRow>)[]): string {
   const money = (n: number | null, unit = "") => (n === null ? "-" : `$${n.toFixed(3)}${unit}`);
+  const unknown = (r: CostRow) => r.spentUsd === null;
+  const figure = (r: CostRow, n: number | null, unit = "") => (unknown(r) ? "?" : money(n, unit));
   const ending = rows.some((r) => r.endsAt !== undefined);
-  const ends = (r: Partial<EndingRow>) => (ending ? [r.endsAt === undefined ? "-" : endText(r as EndingRow), money(r.costByEnd ?? null)] : []);
+  const ends = (r: CostRow & Partial<EndingRow>) =>
+    ending ? [r.endUnreadable ? "?" : r.endsAt === undefined ? "-" : endText(r as EndingRow), r.endUnreadable || unknown(r) ? "?" : money(r.costByEnd ?? null)] : [];
   const lines = [["STACK", "TYPE", "NAME", "ID", "HOURLY", "SPENT", ...(ending ? ["ENDS", "BY END"] : [])]];
   const stacks = [...new Set(rows.map((r) => `${r.project}/${r.stack}`))];
   for (const s of stacks) {
     const mine = rows.filter((r) => `${r.project}/${r.stack}` === s);
-    for (const r of mine) lines.push([s, r.type, r.name, r.id, money(r.hourlyCost, "/h"), money(r.spentUsd), ...ends(r)]);
+    for (const r of mine) lines.push([s, r.type, r.name, r.id, figure(r, r.hourlyCost, "/h"), figure(r, r.spentUsd), ...ends(r)]);
     const hourly = mine.reduce((sum, r) => sum + (r.hourlyCost ?? 0), 0);
-    lines.push([s, "(total)", "", "", money(hourly, "/h"), money(mine.reduce((sum, r) => sum + r.spentUsd, 0)), ...(ending ? ["", ""] : [])]);
+    const partial = mine.some(unknown) ? " + ?" : "";
+    lines.push([s, "(total)", "", "", money(hourly, "/h") + partial, money(mine.reduce((sum, r) => sum + (r.spentUsd ?? 0), 0)) + partial, ...(ending ? ["", ""] : [])]);
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");

@@ -9,9 +9,14 @@
  * - With `autostop` alone the end is not a time: it stops after that many idle minutes
  *   (`idleStopMinutes`); nothing is projected.
  * - Anything else runs until someone stops it: no end.
+ *
+ * A field of these that is a Pulumi secret is opened when the export shows it (plaintext); an
+ * encrypted one leaves the end unknown (`endUnreadable` names the file, resource and field),
+ * never "no end".
  */
 import { round6 } from "../resources/kit/costs";
 import type { CostRow } from "./cost-row";
+import { openSecret, resourceLabel } from "./export-read";
 import { readExport } from "./orphans";
 
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/vastai:";
@@ -24,6 +29,8 @@ export interface EndOf {
   endAction: "stop" | "destroy" | null;
   /** With autostop: the idle minutes after which its guard stops (or destroys) it. */
   idleStopMinutes: number | null;
+  /** Why the end could not be read from the state file (an encrypted secret), naming file, resource and field. */
+  endUnreadable?: string;
 }
 
 /** The cost row with its end and the cost by then. */
@@ -36,19 +43,42 @@ export interface EndingRow extends CostRow, EndOf {
 export function readEnds(files: readonly string[]): Map<string, EndOf> {
   const out = new Map<string, EndOf>();
   for (const file of files) {
-    for (const r of readExport(file)) {
-      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX) || typeof r.id !== "string") continue;
-      const o = (r.outputs ?? {}) as Record<string, unknown>;
-      const deadline = typeof o.deadline === "string" && Number.isFinite(Date.parse(o.deadline)) ? o.deadline : null;
-      const autostop = o.autostop as { idleMinutes?: unknown } | undefined;
-      out.set(`${r.type.slice(TYPE_PREFIX.length)}/${r.id}`, {
+    readExport(file).forEach((r, index) => {
+      if (typeof r.type !== "string" || !r.type.startsWith(TYPE_PREFIX) || typeof r.id !== "string") return;
+      const key = `${r.type.slice(TYPE_PREFIX.length)}/${r.id}`;
+      const read = endFields(r.outputs);
+      if ("problem" in read) {
+        const endUnreadable = `${file}: ${resourceLabel(r, index)}: \`${read.field}\` ${read.problem}: its end is unknown`;
+        out.set(key, { endsAt: null, endAction: null, idleStopMinutes: null, endUnreadable });
+        return;
+      }
+      const { deadline: rawDeadline, expireAction, autostop } = read;
+      const deadline = typeof rawDeadline === "string" && Number.isFinite(Date.parse(rawDeadline)) ? rawDeadline : null;
+      out.set(key, {
         endsAt: deadline,
-        endAction: deadline === null ? null : o.expireAction === "stop" ? "stop" : "destroy",
+        endAction: deadline === null ? null : expireAction === "stop" ? "stop" : "destroy",
         idleStopMinutes: autostop && typeof autostop.idleMinutes === "number" ? autostop.idleMinutes : null,
       });
-    }
+    });
   }
   return out;
+}
+
+/** The outputs an end is read from, secrets opened when the export shows them; or the field that cannot be read and why. */
+function endFields(outputs: unknown): { deadline: unknown; expireAction: unknown; autostop: { idleMinutes?: unknown } | undefined } | { field: string; problem: string } {
+  const opened = openSecret(outputs ?? {});
+  if ("problem" in opened) return { field: "outputs", problem: opened.problem };
+  const o = (typeof opened.value === "object" && opened.value !== null ? opened.value : {}) as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  for (const name of ["deadline", "expireAction", "autostop"]) {
+    const v = openSecret(o[name]);
+    if ("problem" in v) return { field: `outputs.${name}`, problem: v.problem };
+    values[name] = v.value;
+  }
+  const autostop = typeof values.autostop === "object" && values.autostop !== null ? (values.autostop as Record<string, unknown>) : undefined;
+  const idle = openSecret(autostop?.idleMinutes);
+  if ("problem" in idle) return { field: "outputs.autostop.idleMinutes", problem: idle.problem };
+  return { deadline: values.deadline, expireAction: values.expireAction, autostop: autostop ? { idleMinutes: idle.value } : undefined };
 }
 
 /** Each row with its end and what it will have cost by then (at `nowMs`). */
@@ -56,8 +86,10 @@ export function withEnds(rows: readonly CostRow[], ends: ReadonlyMap<string, End
   return rows.map((r) => {
     const end = ends.get(`${r.type}/${r.id}`) ?? { endsAt: null, endAction: null, idleStopMinutes: null };
     const hoursLeft = end.endsAt === null ? null : Math.max(0, Date.parse(end.endsAt) - nowMs) / 3_600_000;
-    const costByEnd = hoursLeft === null ? null : round6(r.spentUsd + (r.hourlyCost ?? 0) * hoursLeft);
-    return { ...r, ...end, costByEnd };
+    const costByEnd = hoursLeft === null || r.spentUsd === null ? null : round6(r.spentUsd + (r.hourlyCost ?? 0) * hoursLeft);
+    // One account of what the row could not read: its figures' and its end's.
+    const unreadable = [r.unreadable, end.endUnreadable].filter((u): u is string => u !== undefined);
+    return { ...r, ...end, costByEnd, ...(unreadable.length > 0 ? { unreadable: unreadable.join("; ") } : {}) };
   });
 }
 

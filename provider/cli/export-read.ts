@@ -44,20 +44,29 @@ export const isSecret = (v: unknown): v is Record<string, unknown> => isObject(v
 
 /** `value` with any Pulumi secret around it opened; throws naming the field when it is encrypted or unreadable. */
 export function openField(site: FieldSite, field: string, value: unknown): unknown {
+  const opened = openSecret(value);
+  if ("problem" in opened) throw new UnreadableFieldError(site.file, site.resource, field, opened.problem);
+  return opened.value;
+}
+
+/**
+ * `value` with any Pulumi secret around it opened (plaintext read), or why it cannot be: for a
+ * reader that goes on without the field and says so (the cost report), where openField refuses.
+ */
+export function openSecret(value: unknown): { value: unknown } | { problem: string } {
   let v = value;
   while (isSecret(v)) {
     if (typeof v.plaintext === "string") {
       try {
         v = JSON.parse(v.plaintext) as unknown;
       } catch {
-        throw new UnreadableFieldError(site.file, site.resource, field, "is a Pulumi secret whose plaintext is not JSON");
+        return { problem: "is a Pulumi secret whose plaintext is not JSON" };
       }
       continue;
     }
-    const problem = "ciphertext" in v ? "is encrypted (a Pulumi secret)" : "is a Pulumi secret with neither plaintext nor ciphertext";
-    throw new UnreadableFieldError(site.file, site.resource, field, problem);
+    return { problem: "ciphertext" in v ? "is encrypted (a Pulumi secret)" : "is a Pulumi secret with neither plaintext nor ciphertext" };
   }
-  return v;
+  return { value: v };
 }
 
 /** RFC 3339 as Go writes a time.Time: fractional seconds to 9 digits, `Z` or an offset. */

@@ -13,13 +13,15 @@
  *
  * Exit codes: 0 done (orphans or not), 1 a delete failed or an object is still there after it,
  * 2 bad arguments, an unreadable state file or field (an encrypted secret), a refused or
- * unconfirmed delete, or a failed request.
+ * unconfirmed delete, or a failed request. `costs` exits 1 when a field it needs is an
+ * encrypted secret: the report names it and leaves that row's figures out (unknown, not zero).
  */
 import * as readline from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { createClient, scrub, type VastClient } from "../client";
 import { MissingApiKeyError, keyFilePath, resolveConfig } from "../config";
 import { costTable, findCosts, readCostedResources, sinceOf } from "./costs";
+import { READABLE_EXPORT } from "./export-read";
 import { readEnds, withEnds } from "./ends";
 import { round6 } from "../resources/kit/costs";
 import { reportText, runLiveCheck, spendCapProblem, writeReport } from "./live-check/run";
@@ -260,19 +262,28 @@ async function costsCommand(files: string[], options: CostOptions, io: CliIo): P
   // With when each object stops or expires, and what it will have cost by then (ends.ts).
   const rows = withEnds(await findCosts(client, held, since), readEnds(files), Date.now());
   const hourlyCost = round6(rows.reduce((s, r) => s + (r.hourlyCost ?? 0), 0));
-  const spentUsd = round6(rows.reduce((s, r) => s + r.spentUsd, 0));
+  const spentUsd = round6(rows.reduce((s, r) => s + (r.spentUsd ?? 0), 0));
+  // What the state files did not show (encrypted secrets): named, left out of the totals, exit 1.
+  const unreadable = rows.flatMap((r) => (r.unreadable === undefined ? [] : [r.unreadable]));
+  const uncounted = rows.filter((r) => r.spentUsd === null).length;
+  const code = unreadable.length > 0 ? 1 : 0;
   if (options.json) {
-    io.out(JSON.stringify({ since, resources: rows, total: { hourlyCost, spentUsd } }, null, 2));
-    return 0;
+    io.out(JSON.stringify({ since, resources: rows, total: { hourlyCost, spentUsd }, unreadable }, null, 2));
+    return code;
   }
   if (rows.length === 0) {
     io.out(`No Instance, Fleet, Volume, NetworkVolume or Endpoint in ${files.length} state file(s).`);
     return 0;
   }
+  const without = uncounted > 0 ? ` (without ${uncounted} resource${uncounted === 1 ? "" : "s"} whose figures could not be read)` : "";
+  const notes =
+    unreadable.length > 0
+      ? `\n\nNot read from the state files:\n${unreadable.map((u) => `- ${u}`).join("\n")}\nGive exports that show them: \`${READABLE_EXPORT}\`.`
+      : "";
   io.out(`${costTable(rows)}
 
-In all: $${hourlyCost.toFixed(3)}/h now; $${spentUsd.toFixed(3)} charged since ${new Date(since * 1000).toISOString()}.`);
-  return 0;
+In all${without}: $${hourlyCost.toFixed(3)}/h now; $${spentUsd.toFixed(3)} charged since ${new Date(since * 1000).toISOString()}.${notes}`);
+  return code;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange over got, with got's retry off and HTTP errors returned rather than thrown
  * (the request core maps them). got is ESM-only and is loaded here, and only here, with a
- * dynamic import (README: Module setup).
+ * dynamic import (docs/development.md, "Module setup").
  */
 import http from "node:http";
 import https from "node:https";

@@ -53,9 +53,9 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   known("scheduled-jobs-create", "POST /api/v0/commands/schedule_job/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client schedules bid changes, reboots, execute and cloud copy there (add_scheduled_job; 422 with scheduled_job_id when it exists)`),
   known("scheduled-jobs-update", "PUT /api/v0/commands/schedule_job/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client sends the whole job again there (update_scheduled_job)`),
   known("scheduled-jobs-delete", "DELETE /api/v0/commands/schedule_job/{id}/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client deletes a job there (delete scheduled-job)`),
-  known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (README: Limits of the service)`),
+  known("earnings-chart", "GET /api/v1/user/earnings/chart", "undocumented", "", `${UNDOCUMENTED}; our spec names this path; the vendor's client reads /users/me/machine-earnings instead (docs/limits-and-defaults.md: Limits of the service)`),
 
-  // Clusters and overlay networks: the vendor's client (vastai/api/clusters.py, vast.py) is the evidence of these shapes (README: Clusters and overlay networks).
+  // Clusters and overlay networks: the vendor's client (vastai/api/clusters.py, vast.py) is the evidence of these shapes (docs/clusters.md).
   known("clusters-list", "GET /api/v0/clusters/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (show clusters) reads {clusters: {"<id>": {subnet, nodes: [{machine_id, is_cluster_manager, local_ip}]}}}`),
   known("cluster-create", "POST /api/v0/cluster/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (create cluster) sends {subnet, manager_id} and prints msg`),
   known("cluster-join", "PUT /api/v0/cluster/", "undocumented", "", `${UNDOCUMENTED}; the vendor's client (join cluster) sends {cluster_id, machine_ids}`),

@@ -4,7 +4,7 @@
  * steps that run the program (`pulumi preview --refresh --diff`, `pulumi up --refresh --yes`)
  * run the same operations through the Automation API with the program inline, since a
  * `pulumi` run in a project directory needs the Node.js language host, which
- * `npm run pulumi-cli` cannot build (see README, "Development"). When the fleet cannot be made
+ * `npm run pulumi-cli` cannot build (see docs/development.md, "End-to-end tests and CI"). When the fleet cannot be made
  * whole, the `pulumi up` step itself fails (the Fleet's update fails), so the job goes red before
  * its check step runs.
  */

@@ -1,7 +1,8 @@
 /**
  * issue 24 item 2: `importId` under the real engine (a template made outside the program is
  * taken over by `pulumi up`, with no create request), and what Pulumi's own import does with a
- * dynamic resource (README, "Importing existing objects": it cannot reach dynamic providers).
+ * dynamic resource (docs/_index.md, "Importing existing objects": it cannot reach dynamic
+ * providers).
  * `pulumi import` on the command line loads the project's language host before anything else,
  * so with the CLI built here (no pulumi-language-nodejs) it stops there; the `import` resource
  * option runs the same import step through the engine from an inline program.
@@ -58,7 +59,7 @@ describeE2E("issue 24 item 2: importing under the real engine", () => {
         () => "succeeded",
         (err: Error) => err.message,
       );
-      // README "Importing existing objects" quotes this: the read request carries no inputs, so no __provider.
+      // docs/_index.md, "Importing existing objects", quotes this: the read request carries no inputs, so no __provider.
       expect(failed).toContain("importing failed");
       expect(failed).toContain("Cannot read properties of undefined (reading 'toJavaScript')");
     } finally {

@@ -2,8 +2,8 @@
  * issue 24 item 2: a `pulumi up` killed with SIGKILL while the instance's create is on its way
  * (the service already made the instance; the create never returned), then the next `up`:
  * the stack is locked until `pulumi cancel`; then the engine warns about the pending create and
- * creates the resource again, which adopts the instance the killed run made (README, "A run
- * killed mid-create"): no orphan, no duplicate; `pulumi refresh --clear-pending-creates` then
+ * creates the resource again, which adopts the instance the killed run made (docs/rate-limits-and-retries.md,
+ * "A run killed mid-create"): no orphan, no duplicate; `pulumi refresh --clear-pending-creates` then
  * drops the stale pending entry.
  */
 import * as fs from "fs";

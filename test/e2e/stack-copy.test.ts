@@ -5,8 +5,8 @@
  * (naming both fully qualified names, as the CLI gives them on a self-managed backend) before
  * anything is made or found by marker; asked for a fresh nonce, it makes its own objects and
  * leaves the first stack's alone. The copy's state holds the first stack's objects by id (the
- * import copied them), so they are dropped from it with `pulumi state delete` first, as the
- * README says.
+ * import copied them), so they are dropped from it with `pulumi state delete` first, as
+ * docs/sharing-an-account.md says.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Stack } from "@pulumi/pulumi/automation";

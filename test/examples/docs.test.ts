@@ -132,6 +132,8 @@ const BLOCKS: Array<{ file: string; marker: string; runBy: string }> = [
   { file: "hosting.md", marker: 'new vastai.MachineListing("rig-1"', runBy: "here" },
   { file: "hosting.md", marker: 'new vastai.VolumeListing("rig-1-disk"', runBy: "here" },
   { file: "hosting.md", marker: 'new vastai.MaintenanceWindow("power-work"', runBy: "here" },
+  { file: "hosting.md", marker: 'new vastai.ScheduledJob("nightly-reboot"', runBy: "here" },
+  { file: "storage.md", marker: 'new vastai.RsyncCopy("weights"', runBy: "here" },
   { file: "clusters.md", marker: 'new vastai.Cluster("rack"', runBy: "here" },
   { file: "templates-and-instances.md", marker: 'new vastai.Instance("box"', runBy: "here" },
   { file: "serverless.md", marker: 'new vastai.Endpoint("llm"', runBy: "here" },

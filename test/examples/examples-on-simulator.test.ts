@@ -1,7 +1,8 @@
 /**
  * Issue 25 item 7: every example in examples/ runs against the simulator through the testing
  * kit, with the simulator options and configuration its README names: up, then destroy, and
- * nothing left behind. (The README's own examples: readme.test.ts and readme-fleet.test.ts.)
+ * nothing left behind. (The examples of docs/*.md: readme.test.ts, readme-blocks.test.ts and
+ * readme-fleet.test.ts.)
  */
 import * as fs from "fs";
 import * as path from "path";

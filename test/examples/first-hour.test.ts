@@ -6,7 +6,7 @@
  * - item 4: a project made the way `pulumi new typescript` makes one (its exact tsconfig:
  *   commonjs, moduleResolution node, no skipLibCheck) type-checks imports of every subpath;
  * - item 3: that project runs a jest test of its program with the testing kit under the
- *   jest.config.js that README's "Testing your program" shows (plain jest: no
+ *   jest.config.js that docs/testing.md shows (plain jest: no
  *   --experimental-vm-modules), a lookup included, and sees the options of item 1 honoured.
  *
  * Installs go to the system's temporary directory, keyed by the tarball's hash, and are reused
@@ -114,7 +114,7 @@ describe("issue 25 item 5: the package as installed", () => {
   }, 600_000);
 });
 
-/** The peers and versions of README's install command for the simulator (simulator/peers.ts PEER_INSTALL). */
+/** The peers and versions of docs/installation-configuration.md's install command for the simulator (simulator/peers.ts PEER_INSTALL). */
 function readmePeers(): Record<string, string> {
   const readme = fs.readFileSync(path.join(repo, "docs", "installation-configuration.md"), "utf8");
   expect(readme).toContain(PEER_INSTALL);

@@ -1,5 +1,5 @@
 /**
- * Issue 25 item 7: the README's remaining TypeScript examples run through the testing kit
+ * Issue 25 item 7: the remaining TypeScript examples of docs/*.md run through the testing kit
  * against the default simulator. (The in-process simulator and testing-kit examples:
  * readme.test.ts; the Fleet example: readme-fleet.test.ts.)
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 25 item 7: README's Fleet example runs as written, through the testing kit, against the
- * simulator with the options the README names (--market-offers 40).
+ * Issue 25 item 7: the Fleet example of docs/fleets.md runs as written, through the testing kit,
+ * against the simulator with the options the page names (--market-offers 40).
  */
 import * as fs from "fs";
 import * as path from "path";

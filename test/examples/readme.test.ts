@@ -1,5 +1,5 @@
 /**
- * The README's code that is meant to be pasted: it must run as written.
+ * The code of docs/*.md that is meant to be pasted: it must run as written.
  */
 import * as fs from "fs";
 import * as path from "path";

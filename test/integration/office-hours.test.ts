@@ -1,8 +1,8 @@
 /**
  * Issue 27 item 5 (what the evidence supports): office hours for an interruptible Instance,
  * carried out by the service's scheduled bid changes with nobody running `pulumi up`, and a
- * reconcile during the off-hours that does not undo the stop (`onOutbid: "keep"`, README:
- * ScheduledJob, "Office hours and expiry"). Simulator clock injected; no real waits.
+ * reconcile during the off-hours that does not undo the stop (`onOutbid: "keep"`,
+ * docs/hosting.md: ScheduledJob, "Office hours and expiry"). Simulator clock injected; no real waits.
  */
 import { providers } from "../../provider/providers";
 import { drive } from "./account-resources-support";

@@ -207,7 +207,7 @@ const RULES: Rule[] = [
   { rule: "webhook name at most 120 characters with the marker", kind: "webhook", inputs: { ...hook, name: "x".repeat(102) }, property: "name", says: /at most 101 characters/ },
   { rule: "webhook properties are known ones", kind: "webhook", inputs: { ...hook, rotateSecret: 1 }, property: "rotateSecret", says: /is not a Webhook property; did you mean rotateSecretTrigger\?/ },
 
-  // importId (README: Importing existing objects): the id's form per kind; refused by the action kinds
+  // importId (docs/_index.md: Importing existing objects): the id's form per kind; refused by the action kinds
   { rule: "template importId is a numeric template id", kind: "template", inputs: { ...template, importId: "abc" }, property: "importId", says: /numeric id .*\(got "abc"\)/ },
   { rule: "ssh key importId is a numeric key id", kind: "sshKey", inputs: { publicKey: ed25519PublicKey("k"), importId: "0" }, property: "importId", says: /numeric id/ },
   { rule: "env var importId is a variable name", kind: "envVar", inputs: { key: "A", value: "v", importId: "1BAD" }, property: "importId", says: /variable's name.*\(got "1BAD"\)/ },

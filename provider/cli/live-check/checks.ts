@@ -16,7 +16,7 @@ export type CheckResult = "confirmed" | "refuted" | "not checked" | "failed";
 
 export interface CheckOutcome {
   id: string;
-  /** The assumption, as the README states it. */
+  /** The assumption, as docs/limits-and-defaults.md states it. */
   assumption: string;
   /** Where the package relies on it. */
   reliedOnBy: string;
@@ -111,7 +111,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "offer-rows",
     assumption: "offer rows carry id, dph_total and min_bid; interruptible offers are searched with type \"bid\"",
-    reliedOnBy: "Instance and Fleet offer selection, bids (README: Interruptible instances)",
+    reliedOnBy: "Instance and Fleet offer selection, bids (docs/templates-and-instances.md: Interruptible instances)",
     async run(ctx) {
       const offers = await ctx.client.offers.search({ type: "bid", limit: 5 });
       if (offers.length === 0) return notChecked("the search answered no interruptible offer");
@@ -122,7 +122,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "driver-version-filter",
     assumption: "the offer search filters driver_version by the vendor client's number (535.86.05 as 535086005)",
-    reliedOnBy: "the offer filter driverVersion (README: Defaults this package sends)",
+    reliedOnBy: "the offer filter driverVersion (docs/limits-and-defaults.md: Defaults this package sends)",
     async run(ctx) {
       const all = await ctx.client.offers.search({ limit: 64 });
       const versions = all.map((o) => String(o.raw.driver_version ?? "")).filter((v) => driverVersionNumber(v) !== undefined);
@@ -154,7 +154,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "team-invite",
     assumption: "a team invitation is sent as the vendor's client sends it, and the service takes it",
-    reliedOnBy: "TeamMember (README: Team, TeamRole, TeamMember and Subaccount)",
+    reliedOnBy: "TeamMember (docs/account-and-teams.md: Team, TeamRole, TeamMember and Subaccount)",
     async run(ctx) {
       if (!ctx.inviteEmail) return notChecked("give --invite-email to send one invitation (to an address of your own: the service offers no call that withdraws an invitation, so it stays pending until it is accepted or expires)");
       if (!(await ctx.client.teams.isTeam())) return notChecked("the key's account is not a team");
@@ -201,7 +201,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: "losing-bid-stops",
     assumption: "an interruptible instance whose bid falls below the going price is stopped and kept: actual_status stopped, intended_status running, is_bid true",
-    reliedOnBy: "Instance schedule (office hours stop with a 0.001 $/h bid) and onOutbid (README: outbid instances)",
+    reliedOnBy: "Instance schedule (office hours stop with a 0.001 $/h bid) and onOutbid (docs/limits-and-defaults.md: outbid instances)",
     async run(ctx) {
       if (!ctx.rented) return notChecked("no instance was rented");
       const id = ctx.rented.id;

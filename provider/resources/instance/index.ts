@@ -141,8 +141,8 @@ export interface InstanceArgs {
   /**
    * Stop (or destroy) the instance from inside after its GPUs were idle for `idleMinutes`, with
    * nobody running `pulumi`: a guard started with the container calls the service with the
-   * container's own key (`CONTAINER_API_KEY`). See "Stopping spend" in the README. A change
-   * recreates the container on the same machine (as an `onstart` change does).
+   * container's own key (`CONTAINER_API_KEY`). See docs/costs-and-stopping-spend.md, "Stopping
+   * spend". A change recreates the container on the same machine (as an `onstart` change does).
    */
   autostop?: pulumi.Input<InstanceAutostop>;
   /** Time to live, "90m", "8h", "2d": the deadline is fixed at create (output `deadline`) and the guard acts at it. Give this or `expiresAt`. */

@@ -63,7 +63,7 @@ export function describeOffHoursRunning(id: number | string, r: OffHoursRunning)
   return (
     `Instance ${id} is running in its off-hours (since ${r.since}, ${r.hours} h) although its schedule stops it: ` +
     `about $${r.costUsd.toFixed(2)} so far at $${r.hourlyCost}/h. The stop is a scheduled 0.001 $/h bid; ` +
-    "the service did not stop the instance with it. Stop it by hand (vastai stop instance) and see README: Office hours (`schedule`)"
+    "the service did not stop the instance with it. Stop it by hand (vastai stop instance) and see docs/costs-and-stopping-spend.md, \"Office hours (`schedule`)\""
   );
 }
 

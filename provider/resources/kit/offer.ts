@@ -39,7 +39,7 @@ export interface InstanceOfferFilters extends InstanceOfferVocabulary {
   verified?: pulumi.Input<boolean>;
 }
 
-/** Idle autostop: the guard's rule (see "Stopping spend" in the README). */
+/** Idle autostop: the guard's rule (see docs/costs-and-stopping-spend.md, "Stopping spend"). */
 export interface InstanceAutostop {
   /** Minutes every GPU must stay idle before the action, 1 to 525600. */
   idleMinutes: pulumi.Input<number>;

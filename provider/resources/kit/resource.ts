@@ -47,7 +47,7 @@ export function possiblySecret(args: object, names: readonly string[]): string[]
 export interface ImportArgs {
   /**
    * The service's id of an existing object to take over instead of creating one: the value the
-   * resource's id would have (see the README, "Importing existing objects"). No create is sent;
+   * resource's id would have (see docs/_index.md, "Importing existing objects"). No create is sent;
    * declared inputs that can change in place are applied, and one that could change only by
    * replacement fails the create with nothing changed. Later changes are only recorded.
    */

@@ -1,7 +1,7 @@
 /**
  * The OverlayMember provider; the Pulumi id is `<overlayId>/<instanceId>`. Joining is idempotent
  * on the service (an instance already on the overlay stays), so a create simply joins. The
- * service has no call to leave an overlay: delete only forgets (README: OverlayMember).
+ * service has no call to leave an overlay: delete only forgets (docs/clusters.md, "OverlayMember").
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

@@ -60,7 +60,7 @@ export function otherStackMessage(recorded: string, current: string, id: string)
     `imported (\`pulumi stack export | pulumi stack import\`) or copied. Until you say which, nothing is changed: a copy would adopt, revoke and delete ${recorded}'s objects by their markers. ` +
     `If ${recorded} was renamed or moved and no longer runs: \`pulumi config set vastai:${RENAMED_FROM_SETTING} ${recorded}\` (everything is kept). ` +
     `If this stack is a copy: \`pulumi config set vastai:${NEW_IDENTITY_SETTING} ${id}\` (a fresh nonce: what this stack makes from then on is its own, and ${recorded}'s objects are never found by marker; ` +
-    `what its state holds by id stays in it, see the README, "Sharing an account").`
+    `what its state holds by id stays in it, see docs/sharing-an-account.md).`
   );
 }
 

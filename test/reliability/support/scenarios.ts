@@ -421,7 +421,7 @@ const apiKey: Scenario = {
       .map((k) => ({ key: String(k.id), view: k as unknown as Record<string, unknown> }));
   },
   claims: (entry) => [entry.id],
-  // With an identity the service holds the name with the create's marker (see ApiKey in the README).
+  // With an identity the service holds the name with the create's marker (see ApiKey in docs/account-and-teams.md).
   compare: (live, entry) => differs("name", live.view.name, entry.outs.nameMarker ? `${str(entry.outs.name)} [${str(entry.outs.nameMarker)}]` : entry.outs.name),
   secretsOf: (entry) => (typeof entry.outs.key === "string" ? [entry.outs.key] : []),
   verify: async (rig, entries) => {
@@ -730,7 +730,7 @@ const INVITED = "reliability-member@example.com";
 /**
  * TeamMember (issue 27 item 1), invited to the key's team (made first). A pending invitation
  * and an accepted membership both count as the member's live object; read and delete act on
- * a member who accepted (a pending invitation cannot be withdrawn: README, TeamMember).
+ * a member who accepted (a pending invitation cannot be withdrawn: docs/account-and-teams.md).
  */
 const teamMember: Scenario = {
   name: "TeamMember",
@@ -869,7 +869,7 @@ const clusterMember: Scenario = {
 
 /**
  * OverlayMember (27.2): an instance joined to an overlay made first. Its delete sends nothing
- * (the service has no call to leave an overlay; README, OverlayMember): no delete row.
+ * (the service has no call to leave an overlay; docs/clusters.md, OverlayMember): no delete row.
  */
 const overlayMember: Scenario = {
   name: "OverlayMember",

@@ -3,7 +3,8 @@
  * command (its `onstart`, or its `args` when the image's entrypoint is replaced). It stops or
  * destroys its own instance after an idle period or at a deadline, with the restricted key the
  * service injects into the container (`CONTAINER_API_KEY`, `CONTAINER_ID`), and logs what it does
- * to `GUARD_LOG`. The rules it follows are listed in the README ("Stopping spend", "The guard").
+ * to `GUARD_LOG`. The rules it follows are listed in docs/costs-and-stopping-spend.md ("Stopping spend", "The
+ * in-machine guard (autostop and TTL)").
  *
  * Written for sh (dash, busybox ash, bash): no bash-isms, so it runs in ubuntu, nvidia/cuda and
  * pytorch images alike. Settings read from the container's environment (for tests; none is
