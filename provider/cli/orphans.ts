@@ -316,7 +316,7 @@ export function readStackHoldings(files: readonly string[], now: number = Date.n
       if (given.identityMadeFor !== undefined && (!own || !recordedNameMatches(given.identityMadeFor, own))) {
         holdings.conflicts.push(
           `the stack identity in ${file} was made for stack ${given.identityMadeFor}, but the export is of ${own ? `stack ${given.ownStack}` : "no stack it names (it has no pulumi:pulumi:Stack resource)"}: ` +
-            "its state was copied from that stack, whose objects carry the same tag. Give the export of the stack the identity was made for, or settle the copy first (see \"Sharing an account\") and export again",
+            "its state was copied from that stack, whose objects carry the same tag. Give the export of the stack the identity was made for, or settle the copy first (see docs/sharing-an-account.md) and export again",
         );
       }
     }
@@ -328,7 +328,7 @@ export function readStackHoldings(files: readonly string[], now: number = Date.n
     if (same.length < 2) continue;
     const named = same.map((s) => `${s.file}${s.ownStack ? ` (stack ${s.ownStack})` : ""}`).join(" and ");
     holdings.conflicts.push(
-      `${named} hold the same stack identity (tag ${tag}): one stack's state was copied to the other, so their objects cannot be told apart by marker. Settle the copy (see "Sharing an account") and export again`,
+      `${named} hold the same stack identity (tag ${tag}): one stack's state was copied to the other, so their objects cannot be told apart by marker. Settle the copy (see docs/sharing-an-account.md) and export again`,
     );
   }
   return holdings;
