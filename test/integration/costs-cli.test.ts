@@ -4,33 +4,12 @@
  * charges, a total per stack, and JSON for scripts.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { main } from "../../provider/cli/main";
 import { SEED } from "../../simulator/seed/seed";
 import { useSimulator } from "../support/simulator";
+import { useCliState } from "./cli-state";
 
 const h = useSimulator();
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "costs-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-type Res = { type: string; name: string; id: string; outputs?: Record<string, unknown> };
-function stateFile(name: string, stack: string, resources: Res[]): string {
-  const file = path.join(dir, name);
-  const all = resources.map((r) => ({ urn: `urn:pulumi:${stack}::proj::pulumi-nodejs:dynamic/vastai:${r.type}::${r.name}`, custom: true, type: `pulumi-nodejs:dynamic/vastai:${r.type}`, id: r.id, outputs: r.outputs ?? {} }));
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: all } }));
-  return file;
-}
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const { stateFile, run, fileIn } = useCliState("costs-", () => h.client);
 
 interface Row { stack: string; name: string; type: string; id: string; hourlyCost: number | null; spentUsd: number }
 
@@ -82,7 +61,7 @@ test("27.5 costs refuses without state files, a bad --since and an unreadable st
   const bad = await run(["costs", file, "--since", "yesterday"]);
   expect(bad.code).toBe(2);
   expect(bad.err).toContain('--since: must be a past date (ISO 8601, such as 2026-01-01) or Unix seconds (got "yesterday")');
-  const broken = path.join(dir, "broken.json");
+  const broken = fileIn("broken.json");
   fs.writeFileSync(broken, "{");
   const unreadable = await run(["costs", broken]);
   expect(unreadable.code).toBe(2);

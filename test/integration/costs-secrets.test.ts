@@ -7,40 +7,17 @@
  * with `--show-secrets` (plaintext) is read like a plain one. The readable rows are reported
  * as usual, and no ciphertext is printed.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { main } from "../../provider/cli/main";
 import { SEED } from "../../simulator/seed/seed";
 import { useSimulator } from "../support/simulator";
+import { urnOf, useCliState } from "./cli-state";
 
 const h = useSimulator();
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "costs-secrets-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const { stateFile, run } = useCliState("costs-secrets-", () => h.client);
 
 const SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const CIPHERTEXT = "v1:Zm9vYmFyYmF6cXV4:c2VjcmV0LW1lbWJlcnMtY2lwaGVydGV4dA==";
 const encrypted = () => ({ ...SIG, ciphertext: CIPHERTEXT });
 const plaintext = (value: unknown) => ({ ...SIG, plaintext: JSON.stringify(value) });
-
-type Res = { type: string; name: string; id: string; outputs?: Record<string, unknown> };
-const urnOf = (stack: string, r: Pick<Res, "type" | "name">) => `urn:pulumi:${stack}::proj::pulumi-nodejs:dynamic/vastai:${r.type}::${r.name}`;
-function stateFile(name: string, stack: string, resources: Res[]): string {
-  const file = path.join(dir, name);
-  const all = resources.map((r) => ({ urn: urnOf(stack, r), custom: true, type: `pulumi-nodejs:dynamic/vastai:${r.type}`, id: r.id, outputs: r.outputs ?? {} }));
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: all } }));
-  return file;
-}
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), client: h.client });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 interface Row { name: string; hourlyCost: number | null; spentUsd: number | null; unreadable?: string; endsAt?: string | null; costByEnd?: number | null }
 interface Report { resources: Row[]; total: { hourlyCost: number; spentUsd: number }; unreadable: string[] }
