@@ -8,7 +8,8 @@ import { REALISTIC_RATE_LIMITS } from "pulumi-vastai/simulator";
 import { parseRetryAfter } from "../../provider/client/core";
 import { DEFAULT_INTERVALS_MS } from "../../provider/client/endpoints";
 import { PACING_MARGIN, Pacer } from "../../provider/client/pacing";
-import { Clock, withRetry } from "../../provider/client/retry";
+import { withRetry } from "../../provider/client/retry";
+import { retryClock } from "../support/retry-clock";
 
 const EP = "PUT /api/v0/asks/{id}/";
 const defaults = { intervalsMs: { [EP]: 103 }, defaultIntervalMs: 103 };
@@ -137,16 +138,7 @@ describe("issue 28 item 5: a pace learned from the service's refusals", () => {
   });
 
   it("28.5 the retry waits at least the answer's Retry-After, read as seconds or as a date", async () => {
-    let t = 0;
-    const sleeps: number[] = [];
-    const c: Clock = {
-      now: () => t,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        t += ms;
-      },
-      random: () => 0.5,
-    };
+    const { c, sleeps } = retryClock();
     let n = 0;
     const refused = Object.assign(new Error("429"), { retryable: true, retryAfterMs: 1500, gaveUpAfter: () => {} });
     await withRetry({ attempt: async () => (++n === 1 ? Promise.reject(refused) : "ok"), deadlineExceeded: () => new Error("deadline") }, { maxAttempts: 3, deadlineMs: 60_000, backoff: { baseMs: 100, capMs: 1000 } }, c);

@@ -1,4 +1,5 @@
-import { Clock, RetryHooks, withRetry } from "../../provider/client/retry";
+import { RetryHooks, withRetry } from "../../provider/client/retry";
+import { retryClock } from "../support/retry-clock";
 
 /** A failure that says itself it may be retried, as the client's errors do. */
 class Retryable extends Error {
@@ -10,19 +11,7 @@ class Retryable extends Error {
   }
 }
 
-function clock(random = 0.5) {
-  let t = 0;
-  const sleeps: number[] = [];
-  const c: Clock = {
-    now: () => t,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      t += ms;
-    },
-    random: () => random,
-  };
-  return { c, sleeps, advance: (ms: number) => (t += ms) };
-}
+const clock = retryClock;
 
 function hooks(outcomes: Array<"ok" | "retry" | "fatal">, onAttempt?: (n: number, remaining: number) => void): RetryHooks<string> & { calls: number } {
   const h = {
