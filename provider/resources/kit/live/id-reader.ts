@@ -11,7 +11,9 @@
  *   asks, and later asks for higher ids continue the same walk;
  * - when the ids still wanted lie further ahead than listing them by id would cost (estimated
  *   from the walk's id density and the service's `total` of matching objects), they are listed
- *   by id instead (`id: {in: [...]}`), 25 per page.
+ *   by id instead (`id: {in: [...]}`), 25 per page; but asks pages ahead of the walk that one
+ *   page holds are read by that page of the walk (see `pageAheadFor`): the same one call, and
+ *   none at all where the walk gets there (it goes on from that page instead of listing it).
  *
  * - the engine asks a few at a time (its parallelism), each ask once an earlier one is answered,
  *   so a round rarely holds more than those few ids: listing them by id would cost a call per
@@ -113,6 +115,18 @@ interface Walk {
   fetched: number;
   total?: number;
   startedAt: number;
+  /** A page listed ahead of the walk (pageAhead), which the walk joins when it gets there. */
+  ahead?: Segment;
+}
+
+/** Pages of a walk listed ahead of it: objects with id >= `from`, up to `hi`, continued by `next`. */
+interface Segment {
+  from: number;
+  hi: number;
+  next: string | null;
+  done: boolean;
+  fetched: number;
+  total?: number;
 }
 
 interface Waiter<T> {
@@ -134,6 +148,8 @@ export class IdReader<T> {
   private readonly labels = new Map<string, number>();
   private readonly labelled = new Set<number>();
   private waiting: Waiter<T>[] = [];
+  /** Every id asked for: how much of what the walk listed was asked for (pageAheadFor). */
+  private readonly asked = new Set<number>();
   /** Calls that listed one id alone outside what the walk covers (asks one at a time; see walkOnInstead). */
   private outsideCalls = 0;
   private round: Promise<void> | undefined;
@@ -151,6 +167,7 @@ export class IdReader<T> {
   async get(key: string): Promise<T | null> {
     const id = Number(key);
     const askedAt = ++this.seq;
+    this.asked.add(id);
     const written = this.writtenAt(id);
     const cached = this.cached(id, written);
     if (cached !== undefined) {
@@ -273,6 +290,7 @@ export class IdReader<T> {
     const open = () => [...wanted].filter((id) => this.cached(id, this.writtenAt(id), roundSeq) === undefined).sort((a, b) => a - b);
     let labelPaged = false;
     let downPaged = false;
+    let downAgain = false;
     for (let ids = open(); ids.length > 0; ids = open()) {
       // One label page a round, unless it answered some of the round's ids (then another may).
       const byLabel = labelPaged ? undefined : this.labelWalkFor(ids);
@@ -284,8 +302,10 @@ export class IdReader<T> {
       }
       const walk = this.walk && this.fresh(this.walk.startedAt) ? this.walk : undefined;
       // Ids just below the walk: one page under it serves them and their neighbours (once a
-      // round; ids further down than that page reaches are listed by id below).
-      if (walk && ids[0] < walk.lo && this.source.walkDownPage && (!downPaged || this.pageDownInstead(walk))) {
+      // round, twice when the next page under it holds them; ids further down than that are
+      // listed by id below).
+      if (walk && ids[0] < walk.lo && this.source.walkDownPage && (!downPaged || this.pageDownInstead(walk) || (!downAgain && this.nextPageBelowHolds(ids, walk)))) {
+        if (downPaged) downAgain = true;
         downPaged = true;
         await this.pageBelow(walk);
         continue;
@@ -301,7 +321,9 @@ export class IdReader<T> {
       }
       if (this.byIdIsCheaper(ids, walk) && !this.walkOnInstead(walk)) {
         if (ids[0] > walk.upTo && ids.length === 1) this.outsideCalls++;
-        await this.listByIds(ids);
+        const at = this.pageAheadFor(ids, walk);
+        if (at !== undefined) await this.pageAhead(walk, at);
+        else await this.listByIds(ids);
       } else await this.nextPage(walk);
     }
   }
@@ -348,6 +370,81 @@ export class IdReader<T> {
     walk.next = page.next;
   }
 
+  /** Ids per object in what `walk` listed (at least 1): how far in ids its pages reach. */
+  private density(walk: Walk): number {
+    return walk.fetched > 0 ? Math.max(1, (walk.upTo - walk.from + 1) / walk.fetched) : 1;
+  }
+
+  /**
+   * Where the page of `walk` that holds the ids of `ids` beyond its next page starts: when one
+   * page holds them all (estimated from the walk's density, on the grid of its pages), none was
+   * listed ahead yet, and, if some of `ids` lie within the next page (which the walk lists for
+   * them), at least half of what the walk listed was asked for (the stack's own instances,
+   * through which the next asks walk on). Undefined otherwise: the ids are listed by id.
+   *
+   * The engine diffs one resource at a time in the order the program's registrations reached
+   * it, and `up` gave the ids in the order the creates reached the service: a few asks land
+   * pages ahead of the walk. Listed by id, each cost a call of its own; the walk's page that
+   * holds one costs that same call, and it is one of the pages the walk lists anyway when it
+   * gets there (it joins it, see joinAhead): on the account of one stack, the ask costs nothing.
+   */
+  private pageAheadFor(ids: number[], walk: Walk): number | undefined {
+    if (walk.ahead || walk.done || ids[0] < walk.from) return undefined;
+    const density = this.density(walk);
+    const span = this.pageSize * density;
+    const far = ids.filter((id) => id - walk.upTo - 1 >= span);
+    if (far.length === 0 || far.length > this.pageSize) return undefined;
+    const at = walk.upTo + 1 + Math.round(Math.floor((far[0] - walk.upTo - 1) / span) * span);
+    if (far[far.length - 1] >= at + span) return undefined;
+    if (far.length < ids.length) {
+      let asked = 0;
+      for (const id of this.asked) if (id >= walk.from && id <= walk.upTo && this.known.get(id)?.item) asked++;
+      if (asked * 2 < walk.fetched) return undefined;
+    }
+    return at;
+  }
+
+  /** Lists the page of `walk` from `from`, ahead of where the walk is. */
+  private async pageAhead(walk: Walk, from: number): Promise<void> {
+    const seq = ++this.seq;
+    this.stats.listings++;
+    const page = await this.source.walkPage(from, null);
+    const at = this.now();
+    for (const item of page.items) this.known.set(this.source.idOf(item), { item, seq, at });
+    const done = page.next === null || page.items.length === 0;
+    const hi = done ? Number.MAX_SAFE_INTEGER : this.source.idOf(page.items[page.items.length - 1]);
+    this.ranges.push({ lo: from, hi, seq, at });
+    walk.ahead = { from, hi, next: page.next, done, fetched: page.items.length, total: page.total };
+  }
+
+  /**
+   * The walk reached the page listed ahead of it: it goes on from there, where that page's
+   * cursor left off, instead of listing those objects again.
+   */
+  private joinAhead(walk: Walk): void {
+    const ahead = walk.ahead;
+    if (!ahead || walk.upTo + 1 < ahead.from) return;
+    walk.ahead = undefined;
+    if (walk.upTo >= ahead.hi) return;
+    walk.from = ahead.from;
+    walk.next = ahead.next;
+    walk.done = ahead.done;
+    walk.upTo = ahead.hi;
+    walk.fetched = ahead.fetched;
+    walk.total = ahead.total;
+  }
+
+  /**
+   * Every id of `ids` below the walk is within the next page under it (estimated from the
+   * walk's density): that page serves them and their neighbours for the one call listing them
+   * by id would cost (once more in a round).
+   */
+  private nextPageBelowHolds(ids: number[], walk: Walk): boolean {
+    if (walk.below === 0) return false;
+    const below = ids.filter((id) => id < walk.lo);
+    return below.length > 0 && (walk.lo - below[0]) / this.density(walk) <= this.pageSize;
+  }
+
   /**
    * Asks ahead of the walk listed by id so far cost as many calls as walking on through a quarter of
    * what the walk has left: walk on. The engine diffs one resource at a time in the order the
@@ -372,8 +469,7 @@ export class IdReader<T> {
     const byId = Math.ceil(ids.length / this.pageSize);
     if (!walk) return byId <= 1;
     const max = ids[ids.length - 1];
-    const density = walk.fetched > 0 ? Math.max(1, (walk.upTo - walk.from + 1) / walk.fetched) : 1;
-    const ahead = Math.ceil((max - walk.upTo) / density / this.pageSize);
+    const ahead = Math.ceil((max - walk.upTo) / this.density(walk) / this.pageSize);
     const left = walk.total === undefined ? Infinity : Math.ceil(Math.max(0, walk.total - walk.fetched) / this.pageSize);
     return byId < Math.max(1, Math.min(ahead, left));
   }
@@ -384,6 +480,10 @@ export class IdReader<T> {
   }
 
   private async nextPage(walk: Walk): Promise<void> {
+    // Reached the page listed ahead: on from there (the asks are looked at again first).
+    const reached = walk.upTo;
+    this.joinAhead(walk);
+    if (walk.upTo !== reached) return;
     const seq = ++this.seq;
     this.stats.listings++;
     const page = await this.source.walkPage(walk.from, walk.next);
@@ -397,6 +497,7 @@ export class IdReader<T> {
     walk.done = done;
     walk.fetched += page.items.length;
     walk.total = page.total ?? walk.total;
+    this.joinAhead(walk);
   }
 
   /** The page of objects just below what `walk` covers: known, and their id range covered. */
