@@ -46,6 +46,20 @@ describe.each([0, 100, 500])("a stack of 10 in an account with %i other instance
     expect(result.every((d) => d.changes === false)).toBe(true);
     expect(calls).toBeLessThanOrEqual(target(10));
   });
+
+  it("previews one diff at a time, as the Pulumi CLI does, with at most min(ceil(N/25)+1, N)+1 calls", async () => {
+    await addInstances(Math.floor(others / 2), "theirs");
+    const stack = await stackOf(10);
+    await addInstances(others - Math.floor(others / 2), "theirs");
+    const news = await checked({ offerId: 700001, image: "ubuntu:22.04", label: "ours" });
+    const { result, calls } = await measured(async () => {
+      const out = [];
+      for (const s of stack) out.push(await instance.diff(s.id, s.props, news));
+      return out;
+    });
+    expect(result.every((d) => d.changes === false)).toBe(true);
+    expect(calls).toBeLessThanOrEqual(target(10));
+  });
 });
 
 it("refreshes 60 instances asked for 10 at a time among 250 others with ceil(60/25) list calls", async () => {
