@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { UNKNOWN } from "../../../provider/resources/kit";
+import { KNOWN_GPU_NAMES, suggestGpuName } from "../../../provider/resources/kit/gpu-names";
 import { MARKER_ENV } from "../../../provider/resources/instance/inputs";
 import type { ResourceKind } from "../../../provider/runtime";
 import { ed25519PublicKey, type Props } from "./drive";
@@ -64,10 +65,13 @@ const templateValid = withOptional(
   },
 );
 
+/** A GPU name check lets through: one the market lists, or one no listed name is a single edit from (a near miss gets "did you mean"). */
+const gpuName = fc.oneof(fc.constantFrom(...KNOWN_GPU_NAMES), nonEmpty(20).filter((name) => suggestGpuName(name) === undefined));
+
 const offerFilters = withOptional(
   {},
   {
-    gpuName: nonEmpty(20),
+    gpuName,
     numGpus: fc.integer({ min: 1, max: 8 }),
     gpuRamGb: fc.double({ min: 1, max: 200, noNaN: true }),
     maxPricePerHour: fc.double({ min: 0.01, max: 50, noNaN: true }),
