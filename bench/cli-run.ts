@@ -178,7 +178,7 @@ const CREATE_PATH = /^\/api\/v0\/asks\/\d+\/?$/;
 const LIST_PATH = /^\/api\/v[01]\/instances\/?$/;
 
 /** The creates of an operation: creation times from the simulator's records, list calls between them from the request log (arrival order). */
-async function createsOf(sim: SimProcess, log: readonly LoggedRequest[], settings: BenchSettings): Promise<Creates> {
+async function createsOf(sim: SimProcess, log: readonly LoggedRequest[], settings: BenchSettings, name = ""): Promise<Creates> {
   const times = (await sim.instanceCreationTimes()).sort((a, b) => a - b);
   const interval = lowerBoundMs("create", 2, serviceLimits(settings.scale), 0);
   // The list calls that arrived after the k-th successful create, before the next one.
@@ -199,6 +199,11 @@ async function createsOf(sim: SimProcess, log: readonly LoggedRequest[], setting
     }
   }
   const span = times.length > 1 ? times[times.length - 1] - times[0] : 0;
+  if (dumpDir) {
+    // Each creation: ms since the first, the gap before it, list calls that arrived in that gap.
+    const rows = times.map((t, k) => JSON.stringify({ k, atMs: t - times[0], gapMs: k ? t - times[k - 1] : 0, listsBefore: k ? (listsAfter[k - 1] ?? 0) : 0 }));
+    fs.writeFileSync(path.join(dumpDir, `creates-${times.length}${name}.jsonl`), rows.join("\n") + "\n");
+  }
   return {
     count: times.length,
     timeMs: span + 2 * settings.latencyMs,
@@ -228,7 +233,7 @@ export async function cliRow(repo: string, installed: string, sim: SimProcess, s
   try {
     progress(`N=${n}: pulumi up${parallel ? ` --parallel ${parallel}` : ""}`);
     const up = await timed(sim, () => stack.up(opts), `up-${n}${tag}`);
-    const creates = await createsOf(sim, up.log, settings);
+    const creates = await createsOf(sim, up.log, settings, tag);
     const checkpoint = checkpointOf(stateFile);
     await pause(settings);
     progress(`N=${n}: pulumi refresh`);
