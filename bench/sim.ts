@@ -15,6 +15,8 @@ export interface SimProcess {
   reset(): Promise<void>;
   /** Puts `count` running instances on the account at once (the control API); their ids. */
   addInstances(count: number, label: string): Promise<number[]>;
+  /** When each instance on the account was created (ms, the simulator's clock). */
+  instanceCreationTimes(): Promise<number[]>;
   /** Sets an instance's actual_status (the control API): it dies as a real one can. */
   setStatus(id: number, status: string): Promise<void>;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startSimProcess(settings: SimSettings): Promise<SimProcess
     reset: async () => {
       await control("POST", "/reset");
     },
+    instanceCreationTimes: async () => ((await control("GET", "/state")) as { instances: Array<{ start_date: number }> }).instances.map((i) => i.start_date * 1000),
     setStatus: async (id, status) => {
       await control("POST", `/instances/${id}/status`, { actual_status: status });
     },

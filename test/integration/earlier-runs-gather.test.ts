@@ -3,11 +3,14 @@
  * under the CLI's pattern: creates ask a few at a time, while a look-up is in flight. A look-up
  * after another waits for the paged list's pacing anyway: the creates that ask during that wait
  * go in it, not in a third call (issue 35 item 4: creates came ~258 ms apart instead of ~206).
+ * A process's first look-up waits while checks and creates keep coming a few ms apart (the CLI
+ * checks, then creates, one resource after another as its slots take them): a second look-up
+ * waits for the list's pacing, and the creates it holds wait with it.
  * Real client, simulator over HTTP on 127.0.0.1, list calls counted at the simulator.
  */
 import { createClient } from "pulumi-vastai";
 import { startSimulator, type Simulator } from "pulumi-vastai/simulator";
-import { instancesThatMayCarry } from "../../provider/resources/instance/earlier-runs";
+import { announceCreate, instancesThatMayCarry } from "../../provider/resources/instance/earlier-runs";
 
 const LIST_KEY = "GET /api/v1/instances/";
 const SPACING_MS = 400;
@@ -75,5 +78,22 @@ describe("earlier runs' look-up gathers asks until the list may be called", () =
     const lists = await listCalls();
     const labels = lists.map((r) => (JSON.parse(r.query.select_filters) as { label: { in: string[] } }).label.in);
     expect(labels).toEqual([["gather-a"], ["gather-b", "gather-c"]]);
+  });
+
+  it("a process's first look-up serves the creates that keep coming a few ms apart, each after its check, in one call", async () => {
+    // An account of 5 pages and more (the scenario above): look-ups go by label.
+    const client = newClient();
+    await fetch(`${sim.url}/_sim/requests`, { method: "DELETE" });
+    const asks: Array<Promise<unknown>> = [];
+    const labels = Array.from({ length: 6 }, (_, i) => `trickle-${i}`);
+    for (const label of labels) {
+      announceCreate(label); // the engine's check of the resource
+      await delay(3);
+      asks.push(instancesThatMayCarry(client, label)); // its create
+      await delay(3);
+    }
+    await Promise.all(asks);
+    const lists = await listCalls();
+    expect(lists.map((r) => (JSON.parse(r.query.select_filters) as { label: { in: string[] } }).label.in)).toEqual([labels]);
   });
 });
