@@ -354,7 +354,8 @@ async function main(): Promise<void> {
   const settings: BenchSettings = { scale: opts.scale, latencyMs: opts.latencyMs, parallel: DEFAULTS.parallel };
   progress("packing the package and installing it into a scratch project (reused while the package is unchanged)");
   const installed = scratchProject(repo).dir;
-  const sim = await startSimProcess({ rateLimits: serviceLimits(settings.scale), latencyMs: settings.latencyMs, marketOffers: Math.min(2000, Math.max(100, ...opts.sizes)) });
+  // A Fleet of 100 on one-GPU offers needs a market of 200: about a tenth of the offers have more GPUs.
+  const sim = await startSimProcess({ rateLimits: serviceLimits(settings.scale), latencyMs: settings.latencyMs, marketOffers: Math.min(2000, Math.max(opts.fleet ? 200 : 100, ...opts.sizes)) });
   const rows: CliRow[] = [];
   let fleet: Awaited<ReturnType<typeof cliFleetHeal>> | undefined;
   try {
