@@ -10,39 +10,16 @@ import { configureRuntime, requireApiKey } from "./context";
 import { BOOKKEEPING_KEYS, IDENTITY_KEY, withGeneration } from "./resources/kit/create-once";
 import { importable } from "./resources/kit/import";
 import { withShownDiff } from "./resources/kit/diff-reasons";
-import type { ResourceKind } from "./resources/kit/kinds";
+import { RESOURCE_KINDS, type ResourceKind } from "./resources/kit/kinds";
 import type { Props, ProviderImpl } from "./resources/kit/provider-impl";
 
-/** Each kind's provider, loaded on first use: a plugin that serves one kind loads only that folder. */
-export const KINDS = {
-  template: () => require("./resources/template/provider").provider,
-  instance: () => require("./resources/instance/provider").provider,
-  sshKey: () => require("./resources/sshKey/provider").provider,
-  maintenanceWindow: () => require("./resources/maintenanceWindow/provider").provider,
-  machineListing: () => require("./resources/machineListing/provider").provider,
-  volumeListing: () => require("./resources/volumeListing/provider").provider,
-  networkVolumeListing: () => require("./resources/networkVolumeListing/provider").provider,
-  envVar: () => require("./resources/envVar/provider").provider,
-  apiKey: () => require("./resources/apiKey/provider").provider,
-  subaccountKeyRotation: () => require("./resources/subaccountKeyRotation/provider").provider,
-  rsyncCopy: () => require("./resources/rsyncCopy/provider").provider,
-  volume: () => require("./resources/volume/provider").provider,
-  networkVolume: () => require("./resources/networkVolume/provider").provider,
-  endpoint: () => require("./resources/endpoint/provider").provider,
-  workerGroup: () => require("./resources/workerGroup/provider").provider,
-  webhook: () => require("./resources/webhook/provider").provider,
-  fleet: () => require("./resources/fleet/provider").provider,
-  scheduledJob: () => require("./resources/scheduledJob/provider").provider,
-  stackIdentity: () => require("./resources/stackIdentity/provider").provider,
-  cluster: () => require("./resources/cluster/provider").provider,
-  clusterMember: () => require("./resources/clusterMember/provider").provider,
-  overlay: () => require("./resources/overlay/provider").provider,
-  overlayMember: () => require("./resources/overlayMember/provider").provider,
-  team: () => require("./resources/team/provider").provider,
-  teamRole: () => require("./resources/teamRole/provider").provider,
-  teamMember: () => require("./resources/teamMember/provider").provider,
-  subaccount: () => require("./resources/subaccount/provider").provider,
-} satisfies Record<ResourceKind, () => ProviderImpl>;
+/**
+ * Each kind's provider, loaded on first use from its folder (`resources/<kind>/provider`): a
+ * plugin that serves one kind loads only that folder.
+ */
+export const KINDS = Object.fromEntries(
+  RESOURCE_KINDS.map((kind) => [kind, (): ProviderImpl => (require(`./resources/${kind}/provider`) as { provider: ProviderImpl }).provider]),
+) as Record<ResourceKind, () => ProviderImpl>;
 
 /** The name of a resource kind of the runtime's registry. */
 export type { ResourceKind };

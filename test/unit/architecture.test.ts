@@ -118,7 +118,7 @@ describe("architecture", () => {
     }
   });
 
-  it("serves every resource folder from the registry: a folder with index.ts and provider.ts, and one line in KINDS", () => {
+  it("serves every resource folder from the registry: a folder with index.ts and provider.ts, and one line in RESOURCE_KINDS", () => {
     const dir = path.join(ROOT, "provider", "resources");
     const folders = fs
       .readdirSync(dir, { withFileTypes: true })
@@ -130,7 +130,7 @@ describe("architecture", () => {
       expect(fs.existsSync(path.join(dir, kind, "index.ts"))).toBe(true);
       // The provider object its resources register (kit/loader.ts): the installed package's `pulumi-vastai/shims/<kind>`.
       expect({ kind, shim: fs.readFileSync(path.join(dir, kind, "shim.ts"), "utf8").includes(`export = loaderFor("${kind}");`) }).toEqual({ kind, shim: true });
-      const provider = (KINDS as Record<string, () => Record<string, unknown>>)[kind]();
+      const provider = (KINDS as Record<string, () => object>)[kind]();
       // Beside the six methods, a kind may declare how importId takes over its objects (kit/import.ts).
       expect(Object.keys(provider).filter((k) => k !== "importing").sort()).toEqual(["check", "create", "delete", "diff", "read", "update"]);
     }
