@@ -4,7 +4,7 @@
  * class (`resourceClass`) and the provider's check and diff (`checkDeclared`, `diffDeclared`)
  * are made from that one declaration, so they cannot disagree. The declaration is plain data:
  * the program loads it with the class, the plugin with the provider, so it imports nothing:
-
+ *
  *   export const CLUSTER = { kind: "cluster", type: "Cluster", computed: ["clusterId"], replaceOn: ["subnet"] } as const satisfies Declaration;
  */
 import * as pulumi from "@pulumi/pulumi";
