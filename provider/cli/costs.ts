@@ -22,7 +22,7 @@
 import type { VastClient } from "../client";
 import { Spend, endpointKey, endpointWorkerIds, hourlyCostOf, rowsHourlyCost, instanceCostParts, instanceKey, round6, volumeHourlyCost, volumeKey } from "../resources/kit/costs";
 import { readExport } from "./orphans";
-import { openSecret, resourceLabel } from "./export-read";
+import { isObject, openSecret, resourceLabel } from "./export-read";
 import { endText, type EndingRow } from "./ends";
 import { COSTED_TYPES, type CostRow } from "./cost-row";
 
@@ -44,8 +44,6 @@ interface Held {
   /** Why its figures cannot be read from the state file (file, resource, field), when they cannot. */
   unreadable?: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A Fleet's members from its outputs (secrets opened when the export shows them), or the field that cannot be read and why. */
 function fleetMembers(outputs: unknown): { members: Held["members"] } | { field: string; problem: string } {

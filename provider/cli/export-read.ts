@@ -15,7 +15,8 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** The command that writes an export whose secrets the report can read. */
 export const READABLE_EXPORT = "pulumi stack export --show-secrets --file <file>";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A field the report relies on that it cannot read: exit code 2, nothing deleted. */
 export class UnreadableFieldError extends Error {

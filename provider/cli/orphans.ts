@@ -43,7 +43,7 @@ import * as fs from "node:fs";
 import type { VastClient } from "../client";
 import { stackTagOf } from "../resources/kit/create-once";
 import { stackTagOfMarker } from "../resources/kit/stack-budget";
-import { type FieldSite, RECORDED_STACK_OUTPUTS, UnreadableFieldError, openField, ownStackOf, recordedNameMatches, resourceLabel, rfc3339Ms } from "./export-read";
+import { type FieldSite, RECORDED_STACK_OUTPUTS, UnreadableFieldError, isObject, openField, ownStackOf, recordedNameMatches, resourceLabel, rfc3339Ms } from "./export-read";
 
 /** The environment variable every instance this package rents carries. */
 export const INSTANCE_MARKER_ENV = "PULUMI_VASTAI_MARKER";
@@ -159,8 +159,6 @@ function idOf(value: unknown): number | undefined {
   const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The resources of an export; anything but the known format is refused (never read as an empty stack). */
 export function resourcesOf(file: string, text: string): ExportedResource[] {

@@ -207,6 +207,7 @@ export class IdReader<T> {
     this.labelWalk = undefined;
     this.labels.clear();
     this.labelled.clear();
+    this.asked.clear();
   }
 
   /** An ask was answered with `k`: its label counts, and its label page served one more. */
